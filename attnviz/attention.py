@@ -1,0 +1,131 @@
+"""The attention scores: Bahdanau's additive score and Luong's dot, general and concat.
+
+Every module works on a *memory*: the encoder outputs ``values`` (B, S, H), their ``keys``
+projected once per sentence by :meth:`Attention.prepare`, and a boolean ``mask`` (B, S) that is
+True at real tokens. Queries are (B, T, H): one row per target step, so teacher forcing can score
+all steps at once where the model allows it, and a decoding step passes T = 1.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+from torch import nn
+
+SCORES = ("bahdanau", "dot", "general", "concat")
+
+
+class Memory(NamedTuple):
+    """What attention looks at: one entry per source sentence in the batch."""
+
+    values: torch.Tensor  # (B, S, H) encoder outputs h_j
+    keys: torch.Tensor  # (B, S, A) keys, projected once per sentence
+    mask: torch.Tensor  # (B, S) True at real tokens, False at padding
+
+    def select(self, index: torch.Tensor) -> Memory:
+        """Rows ``index`` of the batch (beam search expands and reorders with this)."""
+        return Memory(self.values[index], self.keys[index], self.mask[index])
+
+
+class Attended(NamedTuple):
+    context: torch.Tensor  # (B, T, H) weighted sum of the values
+    weights: torch.Tensor  # (B, T, S) softmax of the scores; exactly 0 at padding
+    scores: torch.Tensor  # (B, T, S) raw scores before the softmax; -inf at padding
+
+
+def mask_scores(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``scores`` (B, T, S) with -inf at padding; ``mask`` (B, S) is True at real tokens.
+
+    Out of place: the caller's tensor is not modified.
+    """
+    return scores.masked_fill(~mask.unsqueeze(1), float("-inf"))
+
+
+def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Softmax over the last dim that gives padding exactly zero weight."""
+    return mask_scores(scores, mask).softmax(dim=-1)
+
+
+class Attention(nn.Module):
+    """Base class: ``prepare`` the keys once per sentence, then ``score`` each query."""
+
+    def prepare(self, values: torch.Tensor) -> torch.Tensor:
+        """Keys from the encoder outputs (B, S, H) -> (B, S, A); identity unless overridden."""
+        return values
+
+    def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        """Raw scores (B, T, S) of queries (B, T, H) against keys (B, S, A)."""
+        raise NotImplementedError
+
+    def forward(self, query: torch.Tensor, memory: Memory) -> Attended:
+        scores = mask_scores(self.score(query, memory.keys), memory.mask)  # (B, T, S)
+        weights = scores.softmax(dim=-1)  # (B, T, S)
+        context = torch.bmm(weights, memory.values)  # (B, T, H)
+        return Attended(context, weights, scores)
+
+
+class AdditiveAttention(Attention):
+    r"""Bahdanau et al. (2015), eq. (6): :math:`e_{tj} = v^\top \tanh(W s_{t-1} + U h_j)`.
+
+    :math:`U h_j` does not depend on the step, so it is computed once per sentence in
+    :meth:`prepare`.
+    """
+
+    def __init__(self, query_dim: int, key_dim: int, attn_dim: int):
+        super().__init__()
+        self.W = nn.Linear(query_dim, attn_dim, bias=False)
+        self.U = nn.Linear(key_dim, attn_dim)
+        self.v = nn.Linear(attn_dim, 1, bias=False)
+
+    def prepare(self, values: torch.Tensor) -> torch.Tensor:
+        return self.U(values)  # (B, S, A)
+
+    def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        hidden = torch.tanh(self.W(query).unsqueeze(2) + keys.unsqueeze(1))  # (B, T, S, A)
+        return self.v(hidden).squeeze(-1)  # (B, T, S)
+
+
+class ConcatAttention(AdditiveAttention):
+    r"""Luong et al. (2015), eq. (8) *concat*: :math:`v_a^\top \tanh(W_a [h_t; \bar h_s])`.
+
+    Splitting :math:`W_a` into the halves that multiply :math:`h_t` and :math:`\bar h_s` makes it
+    the additive form, with the query :math:`h_t` taken *after* the step.
+    """
+
+
+class DotAttention(Attention):
+    r"""Luong et al. (2015), eq. (8) *dot*: :math:`h_t^\top \bar h_s`. No parameters."""
+
+    def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
+        return torch.bmm(query, keys.transpose(1, 2))  # (B, T, H) @ (B, H, S) -> (B, T, S)
+
+
+class GeneralAttention(DotAttention):
+    r"""Luong et al. (2015), eq. (8) *general*: :math:`h_t^\top W_a \bar h_s`.
+
+    :math:`W_a \bar h_s` is computed once per sentence in :meth:`prepare`.
+    """
+
+    def __init__(self, query_dim: int, key_dim: int):
+        super().__init__()
+        self.W_a = nn.Linear(key_dim, query_dim, bias=False)
+
+    def prepare(self, values: torch.Tensor) -> torch.Tensor:
+        return self.W_a(values)  # (B, S, H)
+
+
+def make_attention(kind: str, query_dim: int, key_dim: int, attn_dim: int) -> Attention:
+    """The attention module for ``kind``, one of :data:`SCORES`."""
+    if kind in ("bahdanau", "concat"):
+        cls = AdditiveAttention if kind == "bahdanau" else ConcatAttention
+        return cls(query_dim, key_dim, attn_dim)
+    if kind == "general":
+        return GeneralAttention(query_dim, key_dim)
+    if kind == "dot":
+        if query_dim != key_dim:
+            raise ValueError(
+                f"dot attention needs equal query and key sizes, got {query_dim}, {key_dim}"
+            )
+        return DotAttention()
+    raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")

@@ -1,0 +1,148 @@
+"""Checkpoints: one safetensors file per model, configuration and model card in its metadata.
+
+Loading never unpickles: safetensors holds raw tensors and a JSON header, nothing executable.
+Writes go to a temporary file that is renamed into place, so a crash leaves the old file whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+import torch
+from safetensors import safe_open
+from safetensors.torch import save as safetensors_bytes
+
+from .data import DataConfig
+from .model import ModelConfig, Seq2Seq
+from .text import TextConfig
+from .translator import Translator
+from .vocab import Vocab
+
+FORMAT = "attnviz-checkpoint/1"
+
+
+class CheckpointError(Exception):
+    """A checkpoint that cannot be used; the message names the file and the problem."""
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:
+    """sha256 over the names and bytes of ``tensors``: catches corruption safetensors cannot."""
+    h = hashlib.sha256()
+    for name in sorted(tensors):
+        t = tensors[name].detach().contiguous().cpu()
+        h.update(name.encode())
+        h.update(t.view(torch.uint8).numpy().tobytes() if t.numel() else b"")
+    return h.hexdigest()
+
+
+def write_tensors(
+    path: str | Path, tensors: dict[str, torch.Tensor], meta: dict[str, object]
+) -> None:
+    """Save ``tensors`` with ``meta`` (JSON-encoded values) and a digest, atomically."""
+    tensors = {k: v.detach().contiguous().cpu() for k, v in tensors.items()}
+    header = {"format": FORMAT, "digest": tensors_digest(tensors)}
+    header.update({k: json.dumps(v, ensure_ascii=False) for k, v in meta.items()})
+    atomic_write(path, safetensors_bytes(tensors, metadata=header))
+
+
+def read_tensors(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
+    """Tensors and decoded metadata of an attnviz file; :class:`CheckpointError` if unusable."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head[:2] in (b"PK", b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05"):
+        raise CheckpointError(
+            f"{path}: this is a pickle/PyTorch file, not safetensors; attnviz never unpickles "
+            "(it could run code), so it only loads .safetensors checkpoints"
+        )
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            header = f.metadata() or {}
+            tensors = {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118 (not a dict)
+    except Exception as e:  # safetensors raises several types for truncated or garbled files
+        raise CheckpointError(
+            f"{path}: not a readable safetensors file (truncated or corrupt?): {e}"
+        ) from e
+    if header.get("format") != FORMAT:
+        found = header.get("format", "no attnviz format tag")
+        raise CheckpointError(
+            f"{path}: not an attnviz checkpoint (expected {FORMAT}, found {found})"
+        )
+    if tensors_digest(tensors) != header.get("digest"):
+        raise CheckpointError(
+            f"{path}: the weights do not match their checksum; the file is corrupt"
+        )
+    try:
+        meta = {k: json.loads(v) for k, v in header.items() if k not in ("format", "digest")}
+    except json.JSONDecodeError as e:
+        raise CheckpointError(f"{path}: corrupt metadata ({e})") from e
+    return tensors, meta
+
+
+def save(
+    path: str | Path,
+    model: Seq2Seq,
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    text: TextConfig,
+    data: DataConfig,
+    card: dict,
+    half: bool = False,
+) -> None:
+    """Write a model checkpoint; ``half`` stores weights as float16 (loaded back as float32)."""
+    tensors = model.state_dict()
+    if half:
+        tensors = {k: v.half() if v.is_floating_point() else v for k, v in tensors.items()}
+    meta = {
+        "model_config": asdict(model.config),
+        "text_config": asdict(text),
+        "data_config": asdict(data),
+        "src_vocab": src_vocab.itos,
+        "tgt_vocab": tgt_vocab.itos,
+        "card": card,
+    }
+    write_tensors(path, tensors, meta)
+
+
+def load(path: str | Path, device: str | torch.device = "cpu") -> Translator:
+    """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem."""
+    tensors, meta = read_tensors(path)
+    try:
+        config = ModelConfig(**meta["model_config"])
+        text = TextConfig(**meta["text_config"])
+        src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
+        data = DataConfig(**meta["data_config"])
+        card = dict(meta.get("card", {}))
+    except (KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+    if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):
+        raise CheckpointError(f"{path}: vocabulary sizes do not match the model configuration")
+    model = Seq2Seq(config)
+    try:
+        model.load_state_dict(
+            {k: v.float() if v.is_floating_point() else v for k, v in tensors.items()}
+        )
+    except RuntimeError as e:
+        raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
+    return Translator(model.to(device), src_vocab, tgt_vocab, text, card, data)

@@ -1,0 +1,295 @@
+"""Command line: ``python -m attnviz {train,translate,align,evaluate,info}``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+
+from .attention import SCORES
+
+TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="attnviz", description="Train, run and inspect attention-based GRU translators."
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    t = sub.add_parser(
+        "train",
+        help="train a model on a tab-separated parallel corpus",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="Train on `source<TAB>target[<TAB>...]` lines. The best epoch "
+        "(lowest validation loss) is saved to --out; the full training state is saved "
+        "to OUT.state after every epoch for --resume.",
+    )
+    t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
+    t.add_argument(
+        "--attention",
+        required=True,
+        choices=SCORES,
+        help="bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t",
+    )
+    t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
+    t.add_argument("--embed", type=int, default=256, help="embedding size")
+    t.add_argument("--hidden", type=int, default=256, help="GRU state size")
+    t.add_argument("--layers", type=int, default=1, help="GRU layers in encoder and decoder")
+    t.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
+    t.add_argument(
+        "--bidirectional", action="store_true", help="bidirectional encoder (Bahdanau's)"
+    )
+    t.add_argument(
+        "--no-input-feeding",
+        dest="input_feeding",
+        action="store_false",
+        help="Luong: do not feed h~_{t-1} into the next step",
+    )
+    t.add_argument("--epochs", type=int, default=10, help="passes over the training split")
+    t.add_argument("--batch-size", type=int, default=64, help="sentence pairs per step")
+    t.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    t.add_argument(
+        "--label-smoothing", type=float, default=0.0, help="cross-entropy label smoothing"
+    )
+    t.add_argument(
+        "--min-freq", type=int, default=2, help="drop tokens seen fewer times in training"
+    )
+    t.add_argument("--max-vocab", type=int, default=None, help="cap on each vocabulary's size")
+    t.add_argument(
+        "--max-len", type=int, default=50, help="drop training pairs longer than this (tokens)"
+    )
+    t.add_argument("--lowercase", action="store_true", help="lowercase both sides")
+    t.add_argument(
+        "--valid-percent", type=float, default=2.0, help="source sentences held out for validation"
+    )
+    t.add_argument(
+        "--test-percent", type=float, default=2.0, help="source sentences held out for testing"
+    )
+    t.add_argument(
+        "--bleu-sentences",
+        type=int,
+        default=1000,
+        help="validation sentences translated for BLEU each epoch (0: all)",
+    )
+    t.add_argument(
+        "--test-beam", type=int, default=5, help="beam width of the second test BLEU (1: skip)"
+    )
+    t.add_argument(
+        "--seed", type=int, default=0, help="random seed: the same seed gives the same model"
+    )
+    t.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, ...")
+    t.add_argument(
+        "--half", action="store_true", help="store weights as float16 (half the file size)"
+    )
+    t.add_argument(
+        "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
+    )
+    t.add_argument(
+        "--tatoeba",
+        action="store_true",
+        help="record the Tatoeba license and attribution (CC-BY 2.0) in the model card",
+    )
+    t.add_argument("--license", default=None, help="the corpus license, for the model card")
+    t.add_argument("--attribution", default=None, help="the corpus attribution, for the model card")
+
+    tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
+    tr.add_argument("checkpoint")
+    tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
+    tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
+
+    al = sub.add_parser(
+        "align", help="align `source ||| target` lines from stdin (Pharaoh i-j out)"
+    )
+    al.add_argument("checkpoint")
+
+    ev = sub.add_parser(
+        "evaluate", help="test BLEU of a checkpoint on the held-out split of a corpus"
+    )
+    ev.add_argument("checkpoint")
+    ev.add_argument("--data", required=True, help="the corpus the checkpoint was trained on")
+    ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
+    ev.add_argument("--split", choices=("test", "valid"), default="test")
+
+    info = sub.add_parser("info", help="print a checkpoint's model card")
+    info.add_argument("checkpoint")
+    info.add_argument("--json", action="store_true", help="the whole card as JSON")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from .checkpoint import CheckpointError  # heavy imports after argument parsing (fast --help)
+
+    try:
+        return {
+            "train": _train,
+            "translate": _translate,
+            "align": _align,
+            "evaluate": _evaluate,
+            "info": _info,
+        }[args.command](args)
+    except (CheckpointError, FileNotFoundError, ValueError) as e:
+        print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"attnviz {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _train(args) -> int:
+    from .data import DataConfig
+    from .text import TextConfig
+    from .train import TrainConfig, train
+
+    corpus = dict(TATOEBA) if args.tatoeba else {}
+    corpus.update(
+        {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
+    )
+    argv = [a for a in sys.argv[1:] if a != "--resume"]
+    about = {"corpus": corpus, "command": "python -m attnviz " + shlex.join(argv)}
+    card = train(
+        args.data,
+        args.out,
+        dict(
+            attention=args.attention,
+            embed=args.embed,
+            hidden=args.hidden,
+            layers=args.layers,
+            dropout=args.dropout,
+            bidirectional=args.bidirectional,
+            input_feeding=args.input_feeding,
+        ),
+        text=TextConfig(lowercase=args.lowercase),
+        data=DataConfig(
+            args.min_freq, args.max_vocab, args.max_len, args.valid_percent, args.test_percent
+        ),
+        config=TrainConfig(
+            args.epochs,
+            args.batch_size,
+            args.lr,
+            seed=args.seed,
+            label_smoothing=args.label_smoothing,
+            bleu_sentences=args.bleu_sentences,
+            test_beam=args.test_beam,
+        ),
+        device=args.device,
+        resume=args.resume,
+        about=about,
+        half=args.half,
+        log=lambda msg: print(msg, file=sys.stderr),
+    )
+    print(
+        f"saved {args.out}: best epoch {card.get('best_epoch')}, test BLEU {card.get('test_bleu')}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _lines():
+    for line in sys.stdin:
+        yield line.rstrip("\n")
+
+
+def _translate(args) -> int:
+    from .checkpoint import load
+    from .translator import InputError
+
+    tr = load(args.checkpoint)
+    lines = list(_lines())
+    ok = [i for i, s in enumerate(lines) if s.strip()]
+    texts = [""] * len(lines)
+    try:
+        for i, trace in zip(
+            ok,
+            tr.translate_batch([lines[i] for i in ok], beam=args.beam, batch_size=args.batch_size),
+            strict=True,
+        ):
+            texts[i] = trace.text
+    except InputError:  # a bad line among many: translate one by one, report each bad one
+        for i in ok:
+            try:
+                texts[i] = tr.translate(lines[i], beam=args.beam).text
+            except InputError as e:
+                print(f"line {i + 1}: {e}", file=sys.stderr)
+    for text in texts:
+        print(text)
+    return 0
+
+
+def _align(args) -> int:
+    from .align import align_words, pharaoh
+    from .checkpoint import load
+    from .translator import InputError
+
+    tr = load(args.checkpoint)
+    for n, line in enumerate(_lines(), 1):
+        source, sep, target = line.partition("|||")
+        links = []
+        if not sep:
+            print(f"line {n}: expected `source ||| target`", file=sys.stderr)
+        else:
+            try:
+                links = align_words(tr, source, target)
+            except InputError as e:
+                print(f"line {n}: {e}", file=sys.stderr)
+        print(pharaoh(links), flush=True)
+    return 0
+
+
+def _evaluate(args) -> int:
+    from .checkpoint import load
+    from .data import group_references, read_corpus, split_of
+    from .evaluate import corpus_bleu
+
+    tr = load(args.checkpoint)
+    data = tr.data
+    if data is None:
+        raise ValueError(
+            f"{args.checkpoint}: the checkpoint does not record how its data was split"
+        )
+    corpus = read_corpus(args.data)
+    recorded = tr.card.get("corpus", {}).get("sha256")
+    if recorded and recorded != corpus.sha256:
+        print(
+            f"warning: {args.data} is not the file the model was trained on (sha256 differs)",
+            file=sys.stderr,
+        )
+    sources, refs = group_references(
+        (s, t)
+        for s, t in corpus.pairs
+        if split_of(s, data.valid_percent, data.test_percent) == args.split
+    )
+    if not sources:
+        raise ValueError(f"{args.data}: the {args.split} split is empty")
+    for beam in args.beam:
+        r = corpus_bleu(tr, sources, refs, beam=beam)
+        print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
+    print(f"signature {r.signature}")
+    return 0
+
+
+def _info(args) -> int:
+    from dataclasses import asdict
+
+    from .checkpoint import load
+
+    tr = load(args.checkpoint)
+    card = {
+        "model": asdict(tr.model.config),
+        "text": asdict(tr.text),
+        "data": asdict(tr.data) if tr.data else None,
+        **tr.card,
+    }
+    if args.json:
+        print(json.dumps(card, indent=2, ensure_ascii=False))
+        return 0
+    for key, value in card.items():
+        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+        print(f"{key}: {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

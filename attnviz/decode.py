@@ -1,0 +1,232 @@
+"""Batched greedy, beam and forced decoding that record every step for display.
+
+All three call the model's one decoding step. They return :class:`Decoded` records of plain
+numpy arrays, one per sentence; :mod:`attnviz.translator` turns them into Traces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from .model import Seq2Seq
+from .vocab import BOS_ID, EOS_ID, PAD_ID
+
+
+@dataclass
+class Decoded:
+    """One sentence's decoding: T output steps over S source positions."""
+
+    ids: list[int]  # output ids, <eos> included when it was produced
+    probs: np.ndarray  # (T,) probability of each output token
+    top_ids: np.ndarray  # (T, k) the k most probable next tokens at each step
+    top_probs: np.ndarray  # (T, k) their probabilities
+    weights: np.ndarray  # (T, S) attention weights
+    scores: np.ndarray  # (T, S) raw attention scores
+    log_prob: float  # sum of the output tokens' log-probabilities
+    beam_tokens: np.ndarray | None = None  # (T, K) ids of the hypotheses kept at each step
+    beam_scores: np.ndarray | None = None  # (T, K) their cumulative log-probabilities
+    beam_parents: np.ndarray | None = None  # (T, K) the hypothesis each extends (step t-1)
+    beam_path: list[int] = field(default_factory=list)  # the winner's hypothesis at each step
+
+
+def _log_probs(logits: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced."""
+    never = torch.tensor([PAD_ID, BOS_ID], device=logits.device)
+    return logits.float().index_fill(-1, never, float("-inf")).log_softmax(-1)
+
+
+def _cut(ids: list[int]) -> int:
+    """Length up to and including the first <eos>."""
+    return ids.index(EOS_ID) + 1 if EOS_ID in ids else len(ids)
+
+
+def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> list[Decoded]:
+    """Per-step batch tensors (B, ...) -> one Decoded per sentence, cut at <eos>."""
+    arr = {
+        k: torch.stack(v, 1).float().cpu().numpy()
+        if k != "ids"
+        else torch.stack(v, 1).cpu().numpy()
+        for k, v in records.items()
+    }  # (B, T, ...)
+    out = []
+    for b, n_src in enumerate(src_lens.tolist()):
+        ids = arr["ids"][b].tolist()
+        T = _cut(ids)
+        probs = arr["probs"][b, :T]
+        out.append(
+            Decoded(
+                ids=ids[:T],
+                probs=probs,
+                top_ids=arr["top_ids"][b, :T].astype(np.int64),
+                top_probs=arr["top_probs"][b, :T],
+                weights=arr["weights"][b, :T, :n_src],
+                scores=arr["scores"][b, :T, :n_src],
+                log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
+            )
+        )
+    return out
+
+
+def _run(
+    model: Seq2Seq,
+    src: torch.Tensor,
+    src_lens: torch.Tensor,
+    steps: int,
+    choose: Callable[[int, torch.Tensor], torch.Tensor],
+    topk: int,
+) -> list[Decoded]:
+    """Step until every sentence has produced <eos> or ``steps`` steps; ``choose(t, logp)``
+    picks the next ids (B,) from the log-probabilities (B, V)."""
+    memory, state = model.encode(src, src_lens)
+    B = src.size(0)
+    y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
+    done = torch.zeros(B, dtype=torch.bool, device=src.device)
+    rec: dict[str, list[torch.Tensor]] = {
+        k: [] for k in ("ids", "probs", "top_ids", "top_probs", "weights", "scores")
+    }
+    for t in range(steps):
+        step = model.step(y, state, memory)
+        logp = _log_probs(step.logits)  # (B, V)
+        y = choose(t, logp).masked_fill(done, PAD_ID)
+        top_p, top_i = logp.topk(topk, dim=-1)  # (B, k)
+        for key, value in (
+            ("ids", y),
+            ("probs", logp.gather(1, y[:, None]).squeeze(1).exp()),
+            ("top_ids", top_i),
+            ("top_probs", top_p.exp()),
+            ("weights", step.weights),
+            ("scores", step.scores),
+        ):
+            rec[key].append(value)
+        done |= y == EOS_ID
+        state = step.state
+        if bool(done.all()):
+            break
+    return _unpack(rec, src_lens)
+
+
+@torch.inference_mode()
+def greedy(
+    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, max_len: int, topk: int = 5
+) -> list[Decoded]:
+    """Take the most probable token at each step, for a batch of sentences at once."""
+    topk = min(topk, model.config.tgt_vocab)
+    return _run(model, src, src_lens, max_len, lambda t, logp: logp.argmax(-1), topk)
+
+
+@torch.inference_mode()
+def forced(
+    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
+) -> list[Decoded]:
+    """Feed the given target ``tgt`` (B, T), ending in <eos> then <pad>, and record each step."""
+    topk = min(topk, model.config.tgt_vocab)
+    return _run(model, src, src_lens, tgt.size(1), lambda t, logp: tgt[:, t], topk)
+
+
+@torch.inference_mode()
+def beam_search(
+    model: Seq2Seq,
+    src: torch.Tensor,
+    src_lens: torch.Tensor,
+    beam: int,
+    max_len: int,
+    topk: int = 5,
+    alpha: float = 1.0,
+) -> list[Decoded]:
+    """Beam search over a batch: B sentences x K hypotheses run as one batch of B*K rows.
+
+    Hypotheses are ranked by their summed log-probability while searching and, at the end, by
+    that sum divided by ``length ** alpha`` (length normalization; 0 turns it off). A finished
+    hypothesis keeps its place and score, extended only by <pad>.
+    """
+    B, K = src.size(0), beam
+    V = model.config.tgt_vocab
+    topk = min(topk, V)
+    dev = src.device
+    memory, state = model.encode(src, src_lens)
+    rows = torch.arange(B, device=dev).repeat_interleave(K)  # (B*K,) sentence of each row
+    memory, state = memory.select(rows), state.select(rows)
+    score = torch.full((B, K), float("-inf"), device=dev)
+    score[:, 0] = 0.0  # one live hypothesis to start, so the first step does not pick K copies
+    length = torch.zeros(B, K, device=dev)
+    done = torch.zeros(B, K, dtype=torch.bool, device=dev)
+    y = torch.full((B * K,), BOS_ID, dtype=torch.long, device=dev)
+    only_pad = torch.full((V,), float("-inf"), device=dev)
+    only_pad[PAD_ID] = 0.0
+    base = (torch.arange(B, device=dev) * K).unsqueeze(1)  # (B, 1) first row of each sentence
+    rec: dict[str, list[torch.Tensor]] = {
+        k: []
+        for k in (
+            "ids",
+            "parents",
+            "scores_cum",
+            "probs",
+            "top_ids",
+            "top_probs",
+            "weights",
+            "scores",
+        )
+    }
+    for _ in range(max_len):
+        step = model.step(y, state, memory)
+        logp = _log_probs(step.logits).view(B, K, V)
+        logp = torch.where(done.unsqueeze(-1), only_pad, logp)  # finished: only <pad>, free
+        cand = (score.unsqueeze(-1) + logp).view(B, K * V)
+        score, flat = cand.topk(K, dim=-1)  # (B, K)
+        parent, token = flat // V, flat % V  # (B, K)
+        prow = (base + parent).view(-1)  # (B*K,) row of each new hypothesis's parent
+        plogp = logp.view(B * K, V)[prow]  # (B*K, V) the distribution each new token came from
+        top_p, top_i = plogp.topk(topk, dim=-1)
+        for key, value in (
+            ("ids", token),
+            ("parents", parent),
+            ("scores_cum", score),
+            ("probs", plogp.gather(1, token.view(-1, 1)).view(B, K).exp()),
+            ("top_ids", top_i.view(B, K, -1)),
+            ("top_probs", top_p.exp().view(B, K, -1)),
+            ("weights", step.weights[prow].view(B, K, -1)),
+            ("scores", step.scores[prow].view(B, K, -1)),
+        ):
+            rec[key].append(value)
+        was_done = done.gather(1, parent)
+        length = length.gather(1, parent) + (~was_done).float()
+        done = was_done | (token == EOS_ID)
+        state = step.state.select(prow)
+        y = token.view(-1)
+        if bool(done.all()):
+            break
+    final = score / length.clamp(min=1) ** alpha if alpha else score
+    best = final.argmax(-1).tolist()  # (B,)
+    arr = {k: torch.stack(v, 1).float().cpu().numpy() for k, v in rec.items()}  # (B, T, K, ...)
+    return [_backtrack(arr, b, best[b], n) for b, n in enumerate(src_lens.tolist())]
+
+
+def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decoded:
+    """Follow parents back from hypothesis ``k`` of sentence ``b`` to read off the winner."""
+    T = arr["ids"].shape[1]
+    path = [0] * T
+    for t in range(T - 1, -1, -1):
+        path[t] = k
+        k = int(arr["parents"][b, t, k])
+    steps = np.arange(T)
+    ids = arr["ids"][b, steps, path].astype(np.int64).tolist()
+    n = _cut(ids)
+    pick = (b, steps[:n], path[:n])
+    probs = arr["probs"][pick]
+    return Decoded(
+        ids=ids[:n],
+        probs=probs,
+        top_ids=arr["top_ids"][pick].astype(np.int64),
+        top_probs=arr["top_probs"][pick],
+        weights=arr["weights"][pick][:, :n_src],
+        scores=arr["scores"][pick][:, :n_src],
+        log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
+        beam_tokens=arr["ids"][b, :n].astype(np.int64),
+        beam_scores=arr["scores_cum"][b, :n],
+        beam_parents=arr["parents"][b, :n].astype(np.int64),
+        beam_path=path[:n],
+    )

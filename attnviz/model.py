@@ -1,0 +1,259 @@
+"""GRU encoder-decoder translation models with Bahdanau or Luong attention.
+
+Shapes, batch-first everywhere: B batch, S source length, T target length, E embedding size,
+H hidden size, L layers, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from .attention import SCORES, Memory, make_attention
+from .vocab import PAD_ID
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Everything needed to rebuild a model: ``Seq2Seq(ModelConfig(**asdict(config)))``."""
+
+    src_vocab: int  # source vocabulary size, specials included
+    tgt_vocab: int  # target vocabulary size, specials included
+    attention: str = (
+        "bahdanau"  # "bahdanau" (additive on s_{t-1}) or Luong's "dot", "general", "concat"
+    )
+    embed: int = 256  # embedding size E, both sides
+    hidden: int = 256  # GRU state size H of the decoder; encoder outputs have this size too
+    layers: int = 1  # GRU layers, encoder and decoder alike
+    dropout: float = 0.2  # on embeddings, between GRU layers and before the output layer
+    bidirectional: bool = False  # bidirectional encoder (H/2 per direction) with a tanh bridge
+    input_feeding: bool = True  # Luong only: h~_{t-1} joins the next decoder input
+    attn_dim: int = 0  # hidden size of additive scores (bahdanau, concat); 0 means H
+
+    def __post_init__(self):
+        if self.attention not in SCORES:
+            raise ValueError(f"attention must be one of {SCORES}, not {self.attention!r}")
+        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if not 0 <= self.dropout < 1:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if self.bidirectional and self.hidden % 2:
+            raise ValueError(
+                f"a bidirectional encoder needs an even hidden size, got {self.hidden}"
+            )
+        if self.attn_dim < 0:
+            raise ValueError(
+                f"attn_dim must be 0 (same as hidden) or positive, got {self.attn_dim}"
+            )
+
+    @property
+    def is_luong(self) -> bool:
+        return self.attention != "bahdanau"
+
+
+class DecoderState(NamedTuple):
+    """The recurrent state carried from one decoding step to the next."""
+
+    rnn: torch.Tensor  # (L, B, H) GRU state; rnn[-1] is s_{t-1} (Bahdanau) or h_{t-1} (Luong)
+    feed: torch.Tensor | None  # (B, H) Luong's h~_{t-1} for input feeding, else None
+
+    def select(self, index: torch.Tensor) -> DecoderState:
+        """Rows ``index`` of the batch (beam search expands and reorders with this)."""
+        feed = None if self.feed is None else self.feed[index]
+        return DecoderState(self.rnn[:, index], feed)
+
+
+class Step(NamedTuple):
+    """What one decoding step computed."""
+
+    logits: torch.Tensor  # (B, V) scores of the next token, before log-softmax
+    state: DecoderState  # state after the step
+    weights: torch.Tensor  # (B, S) attention weights; rows sum to 1, padding gets 0
+    scores: torch.Tensor  # (B, S) raw attention scores before the softmax; -inf at padding
+
+
+class Output(NamedTuple):
+    logits: torch.Tensor  # (B, T, V)
+    weights: torch.Tensor  # (B, T, S)
+
+
+class Encoder(nn.Module):
+    """Embedding and GRU; returns the memory values (B, S, H) and the decoder's first state."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        c = config
+        directions = 2 if c.bidirectional else 1
+        self.embed = nn.Embedding(c.src_vocab, c.embed, padding_idx=PAD_ID)
+        self.rnn = nn.GRU(
+            c.embed,
+            c.hidden // directions,
+            c.layers,
+            batch_first=True,
+            dropout=c.dropout if c.layers > 1 else 0.0,
+            bidirectional=c.bidirectional,
+        )
+        self.dropout = nn.Dropout(c.dropout)
+        # Bahdanau et al. start the decoder from tanh(W_s h_1); here from both directions' ends.
+        self.bridge = nn.Linear(c.hidden, c.hidden) if c.bidirectional else None
+
+    def forward(
+        self, src: torch.Tensor, src_lens: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``src`` (B, S) ids and ``src_lens`` (B,) -> outputs (B, S, H) and state (L, B, H)."""
+        x = self.dropout(self.embed(src))  # (B, S, E)
+        # Packing makes the final state (and the backward direction) start at each sentence's
+        # real end rather than at its padding.
+        packed = pack_padded_sequence(x, src_lens.cpu(), batch_first=True, enforce_sorted=False)
+        out, state = self.rnn(packed)  # state: (L * directions, B, H / directions)
+        out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))  # (B, S, H)
+        if self.bridge is not None:
+            L, B = self.rnn.num_layers, src.size(0)
+            state = state.view(L, 2, B, -1)  # (L, 2, B, H/2)
+            state = torch.tanh(
+                self.bridge(torch.cat([state[:, 0], state[:, 1]], dim=-1))
+            )  # (L, B, H)
+        return out, state.contiguous()
+
+
+class Decoder(nn.Module):
+    """Shared machinery: teacher forcing loops over ``_step``; subclasses define the step."""
+
+    def __init__(self, config: ModelConfig, rnn_input: int):
+        super().__init__()
+        c = config
+        self.config = c
+        self.embed = nn.Embedding(c.tgt_vocab, c.embed, padding_idx=PAD_ID)
+        self.rnn = nn.GRU(
+            rnn_input,
+            c.hidden,
+            c.layers,
+            batch_first=True,
+            dropout=c.dropout if c.layers > 1 else 0.0,
+        )
+        query_dim = c.hidden
+        self.attention = make_attention(c.attention, query_dim, c.hidden, c.attn_dim or c.hidden)
+        self.dropout = nn.Dropout(c.dropout)
+        self.generator = nn.Linear(c.hidden, c.tgt_vocab)
+
+    def init_state(self, enc_state: torch.Tensor) -> DecoderState:
+        return DecoderState(enc_state, None)
+
+    def _step(
+        self, y_prev: torch.Tensor, state: DecoderState, memory: Memory
+    ) -> tuple[torch.Tensor, DecoderState, torch.Tensor, torch.Tensor]:
+        """One step -> (features (B, H) for the generator, new state, weights, scores)."""
+        raise NotImplementedError
+
+    def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
+        """Feed ``y_prev`` (B,) and return the distribution over the next token."""
+        features, state, weights, scores = self._step(y_prev, state, memory)
+        return Step(self.generator(features), state, weights, scores)
+
+    def forward(self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory) -> Output:
+        """Teacher forcing over ``tgt_in`` (B, T); the generator runs once over all steps."""
+        features, weights = [], []
+        for t in range(tgt_in.size(1)):
+            f, state, w, _ = self._step(tgt_in[:, t], state, memory)
+            features.append(f)
+            weights.append(w)
+        return Output(self.generator(torch.stack(features, 1)), torch.stack(weights, 1))
+
+
+class BahdanauDecoder(Decoder):
+    """Bahdanau et al. (2015): attend with s_{t-1}, then run the GRU on [y_{t-1}; c_t]."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__(config, rnn_input=config.embed + config.hidden)
+        c = config
+        # Deep output (Bahdanau et al., appendix A.2.2, no maxout): t_i from s_i, c_i, y_{i-1}.
+        self.pre_output = nn.Linear(2 * c.hidden + c.embed, c.hidden)
+
+    def _step(self, y_prev, state, memory):
+        emb = self.dropout(self.embed(y_prev))  # (B, E)
+        # The query is s_{t-1}, the top state BEFORE this step: that is what makes it Bahdanau.
+        att = self.attention(state.rnn[-1].unsqueeze(1), memory)
+        context = att.context.squeeze(1)  # (B, H)
+        out, rnn = self.rnn(torch.cat([emb, context], -1).unsqueeze(1), state.rnn)  # (B, 1, H)
+        features = torch.tanh(self.pre_output(torch.cat([out.squeeze(1), context, emb], -1)))
+        return (
+            self.dropout(features),
+            DecoderState(rnn, None),
+            att.weights.squeeze(1),
+            att.scores.squeeze(1),
+        )
+
+
+class LuongDecoder(Decoder):
+    """Luong et al. (2015): GRU step first, then attend with h_t; h~_t = tanh(W_c [c_t; h_t])."""
+
+    def __init__(self, config: ModelConfig):
+        c = config
+        super().__init__(c, rnn_input=c.embed + (c.hidden if c.input_feeding else 0))
+        self.W_c = nn.Linear(2 * c.hidden, c.hidden, bias=False)  # eq. (5)
+
+    def init_state(self, enc_state):
+        feed = enc_state.new_zeros(enc_state.shape[1:]) if self.config.input_feeding else None
+        return DecoderState(enc_state, feed)
+
+    def _attend(self, h: torch.Tensor, memory: Memory):
+        """Score with h_t, the state AFTER the step: that is what makes it Luong. h (B, T, H)."""
+        att = self.attention(h, memory)
+        h_tilde = torch.tanh(self.W_c(torch.cat([att.context, h], -1)))  # (B, T, H)
+        return h_tilde, att
+
+    def _step(self, y_prev, state, memory):
+        x = self.dropout(self.embed(y_prev))  # (B, E)
+        if state.feed is not None:
+            x = torch.cat([x, state.feed], -1)  # input feeding, section 3.3
+        out, rnn = self.rnn(x.unsqueeze(1), state.rnn)  # (B, 1, H)
+        h_tilde, att = self._attend(out, memory)
+        h_tilde = h_tilde.squeeze(1)  # (B, H)
+        feed = h_tilde if self.config.input_feeding else None
+        return (
+            self.dropout(h_tilde),
+            DecoderState(rnn, feed),
+            att.weights.squeeze(1),
+            att.scores.squeeze(1),
+        )
+
+    def forward(self, tgt_in, state, memory):
+        if self.config.input_feeding:
+            return super().forward(tgt_in, state, memory)
+        # Without input feeding no step depends on the previous attention, so the GRU runs over
+        # the whole target at once and all steps attend in one batched product.
+        out, _ = self.rnn(self.dropout(self.embed(tgt_in)), state.rnn)  # (B, T, H)
+        h_tilde, att = self._attend(out, memory)
+        return Output(self.generator(self.dropout(h_tilde)), att.weights)
+
+
+class Seq2Seq(nn.Module):
+    """Encoder, attention and decoder built from one :class:`ModelConfig`."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.encoder = Encoder(config)
+        self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)
+
+    def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
+        """Run the encoder once per sentence: the memory to attend to and the first state."""
+        values, enc_state = self.encoder(src, src_lens)
+        mask = torch.arange(src.size(1), device=src.device) < src_lens.to(src.device).unsqueeze(
+            1
+        )  # (B, S)
+        keys = self.decoder.attention.prepare(values)  # (B, S, A), once per sentence
+        return Memory(values, keys, mask), self.decoder.init_state(enc_state)
+
+    def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
+        return self.decoder.step(y_prev, state, memory)
+
+    def forward(self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor) -> Output:
+        """Teacher forcing: logits (B, T, V) for the next token at each position of ``tgt_in``."""
+        memory, state = self.encode(src, src_lens)
+        return self.decoder(tgt_in, state, memory)

@@ -1,0 +1,55 @@
+"""A Trace: everything one translation did, step by step, ready to display."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Candidate:
+    token: str
+    prob: float
+
+
+@dataclass(frozen=True)
+class BeamStep:
+    """The hypotheses kept after one beam-search step; ``parents`` index the previous step's."""
+
+    tokens: list[str]
+    scores: list[float]  # cumulative log-probabilities
+    parents: list[int]
+    finished: list[bool]  # already ended in <eos> before this step (extended by <pad> only)
+
+
+@dataclass
+class Trace:
+    """One sentence's translation (or forced alignment), with T output and S source tokens.
+
+    Row t of ``weights`` is the attention the model paid to the source while producing output
+    token t. Source and output tokens both end in ``<eos>`` when the model produced one.
+    """
+
+    source: str  # the sentence as the user gave it
+    src_tokens: list[str]  # (S,) tokens, surface forms, then "<eos>"
+    src_known: list[bool]  # (S,) False where a token is outside the source vocabulary
+    tgt_tokens: list[str]  # (T,) output tokens, "<eos>" last if produced
+    text: str  # detokenized output, for display
+    weights: np.ndarray  # (T, S) attention weights; each row sums to 1
+    scores: np.ndarray  # (T, S) raw attention scores before the softmax
+    probs: np.ndarray  # (T,) probability the model gave each output token
+    candidates: list[list[Candidate]]  # (T, k) the most probable next tokens at each step
+    replaced: list[int | None]  # (T,) source position copied in place of an <unk>, else None
+    mode: str  # "greedy", "beam" or "forced"
+    attention: str  # the model's attention type
+    log_prob: float  # summed log-probability of the output
+    beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
+    beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
+
+    def __post_init__(self):
+        T, S = len(self.tgt_tokens), len(self.src_tokens)
+        if self.weights.shape != (T, S) or self.scores.shape != (T, S):
+            raise ValueError(
+                f"weights {self.weights.shape} and scores {self.scores.shape} must be ({T}, {S})"
+            )

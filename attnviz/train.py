@@ -1,0 +1,299 @@
+"""Training: teacher forcing with Adam, validation loss and BLEU each epoch, best epoch kept.
+
+After every epoch the full training state (weights, optimizer, random state, history) is saved
+to ``OUT.state``, so an interrupted run goes on with ``resume=True`` and ends with the same
+weights it would have had uninterrupted.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from . import checkpoint
+from .data import (
+    Corpus,
+    DataConfig,
+    Example,
+    bucket_batches,
+    group_references,
+    make_batch,
+    read_corpus,
+    split_examples,
+    tokenize_pairs,
+)
+from .evaluate import corpus_bleu
+from .model import ModelConfig, Seq2Seq
+from .text import TextConfig
+from .translator import Translator
+from .vocab import PAD_ID, Vocab
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How a model is trained; stored in the model card."""
+
+    epochs: int = 10  # passes over the training split
+    batch_size: int = 64  # sentence pairs per step
+    lr: float = 1e-3  # Adam learning rate
+    clip: float = 1.0  # gradient-norm clip
+    seed: int = 0  # seeds the weights, dropout and batch order: same seed, same model
+    label_smoothing: float = 0.0  # cross-entropy label smoothing
+    bleu_sentences: int = 1000  # validation sources translated for BLEU each epoch; 0 = all
+    test_beam: int = 5  # beam width for the second test BLEU in the card; 0 or 1 skips it
+
+    def __post_init__(self):
+        for name in ("epochs", "batch_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.lr <= 0:
+            raise ValueError(f"lr must be positive, got {self.lr}")
+
+
+@dataclass
+class Prepared:
+    corpus: Corpus
+    splits: dict[str, list[Example]]
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+
+
+def prepare(path: str | Path, text: TextConfig, data: DataConfig, log=print) -> Prepared:
+    """Read, tokenize and split a corpus; build both vocabularies on the training split."""
+    corpus = read_corpus(path)
+    if not corpus.pairs:
+        raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
+    log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
+    splits = split_examples(tokenize_pairs(corpus.pairs, text), data)
+    if not splits["train"]:
+        raise ValueError(f"{path}: the training split is empty")
+    train = splits["train"]
+    src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
+    tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
+    log(
+        "split: "
+        + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
+        + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
+    )
+    return Prepared(corpus, splits, src_vocab, tgt_vocab)
+
+
+def hardware(device: torch.device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {torch.get_num_threads()} threads"
+
+
+def batch_loss(model: Seq2Seq, batch, label_smoothing: float = 0.0) -> torch.Tensor:
+    """Summed cross-entropy of a batch's target tokens (padding excluded)."""
+    out = model(batch.src, batch.src_lens, batch.tgt_in)
+    return F.cross_entropy(
+        out.logits.reshape(-1, out.logits.size(-1)).float(),
+        batch.tgt_out.reshape(-1),
+        ignore_index=PAD_ID,
+        reduction="sum",
+        label_smoothing=label_smoothing,
+    )
+
+
+@torch.no_grad()
+def evaluate_loss(
+    model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
+) -> float:
+    """Mean per-token cross-entropy over ``examples``."""
+    model.eval()
+    total, tokens = 0.0, 0
+    for chunk in bucket_batches(examples, batch_size):
+        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(device)
+        total += float(batch_loss(model, batch))
+        tokens += batch.n_tokens
+    return total / max(tokens, 1)
+
+
+def _state_path(out: Path) -> Path:
+    return out.with_name(out.name + ".state")
+
+
+def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dict) -> None:
+    tensors = {f"model.{k}": v for k, v in model.state_dict().items()}
+    opt_state = opt.state_dict()
+    for i, s in opt_state["state"].items():
+        tensors.update(
+            {f"optim.{i}.{k}": v if torch.is_tensor(v) else torch.tensor(v) for k, v in s.items()}
+        )
+    tensors["rng.torch"] = torch.get_rng_state()
+    meta = {
+        "epoch": epoch,
+        "history": history,
+        "settings": settings,
+        "param_groups": opt_state["param_groups"],
+    }
+    checkpoint.write_tensors(path, tensors, meta)
+
+
+def _load_state(path: Path, model, opt, settings: dict) -> tuple[int, dict]:
+    tensors, meta = checkpoint.read_tensors(path)
+    if meta.get("settings") != settings:
+        raise ValueError(
+            f"{path}: was written by a run with other settings or data; "
+            "start afresh without --resume or use the same options"
+        )
+    model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
+    state: dict[int, dict] = {}
+    for k, v in tensors.items():
+        if k.startswith("optim."):
+            _, i, name = k.split(".", 2)
+            state.setdefault(int(i), {})[name] = v
+    opt.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
+    torch.set_rng_state(tensors["rng.torch"])
+    return int(meta["epoch"]), meta["history"]
+
+
+def train(
+    data_path: str | Path,
+    out: str | Path,
+    model_options: dict,
+    text: TextConfig = TextConfig(),
+    data: DataConfig = DataConfig(),
+    config: TrainConfig = TrainConfig(),
+    device: str = "cpu",
+    resume: bool = False,
+    about: dict | None = None,
+    half: bool = False,
+    log=print,
+) -> dict:
+    """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
+
+    ``model_options`` are the :class:`ModelConfig` fields other than the vocabulary sizes.
+    ``about`` adds to the card (corpus license and attribution, the command that was run).
+    """
+    out, dev = Path(out), torch.device(device)
+    p = prepare(data_path, text, data, log)
+    model_config = ModelConfig(
+        src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
+    )
+    # Everything but the number of epochs must match for --resume (which may extend a run).
+    settings = {
+        "model": asdict(model_config),
+        "text": asdict(text),
+        "data": asdict(data),
+        "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
+        "data_sha256": p.corpus.sha256,
+        "half": half,
+    }
+    torch.manual_seed(config.seed)
+    model = Seq2Seq(model_config).to(dev)
+    opt = torch.optim.Adam(model.parameters(), lr=config.lr)
+    start, history = 0, {"valid_loss": [], "valid_bleu": [], "epoch_seconds": []}
+    state_path = _state_path(out)
+    if resume:
+        if not state_path.is_file():
+            raise FileNotFoundError(f"{state_path}: no training state to resume from")
+        start, history = _load_state(state_path, model, opt, settings)
+        log(f"resuming after epoch {start} of {config.epochs}")
+    card = {
+        **(about or {}),
+        "corpus": {
+            "file": Path(p.corpus.path).name,
+            "sha256": p.corpus.sha256,
+            "pairs": len(p.corpus.pairs),
+            "skipped_lines": p.corpus.skipped,
+            **(about or {}).get("corpus", {}),
+        },
+        "split_pairs": {k: len(v) for k, v in p.splits.items()},
+        "vocab": {"source": len(p.src_vocab), "target": len(p.tgt_vocab)},
+        "train_config": asdict(config),
+        "hardware": hardware(dev),
+    }
+    valid_src, valid_refs = group_references((e.src, e.tgt) for e in p.splits["valid"])
+    n_bleu = config.bleu_sentences or len(valid_src)
+    translator = Translator(model, p.src_vocab, p.tgt_vocab, text)
+
+    def save_best(extra: dict) -> None:
+        card.update(extra)
+        checkpoint.save(out, model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
+
+    for epoch in range(start, config.epochs):
+        t0 = time.perf_counter()
+        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+        _train_epoch(
+            model,
+            opt,
+            p,
+            bucket_batches(p.splits["train"], config.batch_size, gen),
+            config,
+            dev,
+            f"epoch {epoch + 1}/{config.epochs}",
+        )
+        valid_loss = evaluate_loss(model, p.splits["valid"] or p.splits["train"][:1000], p, dev)
+        bleu = (
+            corpus_bleu(translator, valid_src[:n_bleu], valid_refs[:n_bleu]).score
+            if valid_src
+            else None
+        )
+        history["valid_loss"].append(round(valid_loss, 4))
+        history["valid_bleu"].append(bleu)
+        history["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
+        log(f"epoch {epoch + 1}: valid loss {valid_loss:.4f}, valid BLEU {bleu}")
+        if valid_loss <= min(history["valid_loss"]):
+            save_best(
+                {
+                    "epochs": epoch + 1,
+                    "best_epoch": epoch + 1,
+                    "history": history,
+                    "train_seconds": round(sum(history["epoch_seconds"]), 1),
+                }
+            )
+        _save_state(state_path, model, opt, epoch + 1, history, settings)
+
+    # The card of the best file gets the whole curve and the test BLEU of the best weights.
+    best = checkpoint.load(out, device=dev)
+    card = best.card
+    card.update(
+        {
+            "epochs": config.epochs,
+            "history": history,
+            "train_seconds": round(sum(history["epoch_seconds"]), 1),
+        }
+    )
+    test_src, test_refs = group_references((e.src, e.tgt) for e in p.splits["test"])
+    if test_src:
+        beams = [1] + ([config.test_beam] if config.test_beam > 1 else [])
+        results = {f"beam{b}": corpus_bleu(best, test_src, test_refs, beam=b) for b in beams}
+        card["test_bleu"] = {k: r.score for k, r in results.items()}
+        card["test_bleu"]["signature"] = results["beam1"].signature
+        card["test_bleu"]["sentences"] = len(test_src)
+        log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+    checkpoint.save(out, best.model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
+    return card
+
+
+def _train_epoch(model, opt, p: Prepared, batches, config: TrainConfig, dev, desc: str) -> None:
+    model.train()
+    tokens, t0 = 0, time.perf_counter()
+    bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0)
+    for chunk in bar:
+        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(dev)
+        loss = batch_loss(model, batch, config.label_smoothing) / batch.n_tokens
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
+        opt.step()
+        tokens += batch.n_tokens
+        bar.set_postfix(
+            loss=f"{float(loss):.3f}",
+            tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
+            refresh=False,
+        )

@@ -1,0 +1,174 @@
+"""The Translator: a trained model with its vocabularies and tokenizer, from text to Traces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from . import decode
+from .data import DataConfig, encode_source, pad
+from .model import Seq2Seq
+from .text import TextConfig
+from .trace import BeamStep, Candidate, Trace
+from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
+
+MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
+
+
+class InputError(ValueError):
+    """A sentence that cannot be translated (empty, too long); the message says why."""
+
+
+class Translator:
+    """Translate and align sentences with one model; safe to share between threads."""
+
+    def __init__(
+        self,
+        model: Seq2Seq,
+        src_vocab: Vocab,
+        tgt_vocab: Vocab,
+        text: TextConfig,
+        card: dict | None = None,
+        data: DataConfig | None = None,
+    ):
+        self.model = model.eval()
+        self.src_vocab, self.tgt_vocab, self.text = src_vocab, tgt_vocab, text
+        self.card = card or {}  # the model card: corpus, training, scores
+        self.data = data  # how the training data was prepared, when known
+
+    @property
+    def attention(self) -> str:
+        return self.model.config.attention
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def tokenize_source(self, sentence: str) -> list[str]:
+        """Source tokens of ``sentence``; raises :class:`InputError` if empty or too long."""
+        if not isinstance(sentence, str):
+            raise InputError(f"a sentence must be text, not {type(sentence).__name__}")
+        tokens = self.text.tokenize(sentence, "src")
+        if not tokens:
+            raise InputError("Nothing to translate: the sentence is empty.")
+        if len(tokens) > MAX_SOURCE_TOKENS:
+            raise InputError(
+                f"The sentence has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
+                "Split it into shorter sentences."
+            )
+        return tokens
+
+    def translate(self, sentence: str, beam: int = 1, **options) -> Trace:
+        """Translate one sentence; see :meth:`translate_batch` for the options."""
+        return self.translate_batch([sentence], beam=beam, **options)[0]
+
+    def translate_batch(
+        self,
+        sentences: Sequence[str],
+        beam: int = 1,
+        max_len: int | None = None,
+        topk: int = 5,
+        alpha: float = 1.0,
+        replace_unk: bool = True,
+        batch_size: int = 64,
+    ) -> list[Trace]:
+        """Translate many sentences, batched by length; one Trace each, in the input order.
+
+        ``beam`` 1 is greedy search. ``max_len`` caps the output (default: twice the source
+        length plus 10). ``alpha`` is the length-normalization exponent of beam search.
+        ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``.
+        """
+        if beam < 1:
+            raise ValueError(f"beam must be at least 1, got {beam}")
+        tokens = [self.tokenize_source(s) for s in sentences]
+        traces: list[Trace | None] = [None] * len(sentences)
+        order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
+        for k in range(0, len(order), batch_size):
+            chunk = order[k : k + batch_size]
+            src, src_lens = self._source_batch([tokens[i] for i in chunk])
+            steps = max_len or 2 * int(src_lens.max()) + 10
+            if beam == 1:
+                results = decode.greedy(self.model, src, src_lens, steps, topk)
+            else:
+                results = decode.beam_search(self.model, src, src_lens, beam, steps, topk, alpha)
+            for i, d in zip(chunk, results, strict=True):
+                mode = "greedy" if beam == 1 else "beam"
+                traces[i] = self._trace(sentences[i], tokens[i], d, mode, replace_unk)
+        return traces  # type: ignore[return-value]
+
+    def align(self, source: str, target: str, topk: int = 5) -> Trace:
+        """Force-decode ``target`` as the translation of ``source`` (alignment mode)."""
+        return self.align_tokens(
+            self.tokenize_source(source), self.text.tokenize(target, "tgt"), topk, source
+        )
+
+    def align_tokens(
+        self, src_tokens: list[str], tgt_tokens: list[str], topk: int = 5, source: str | None = None
+    ) -> Trace:
+        """Forced decoding over already tokenized text; the target gets ``<eos>`` appended."""
+        if not src_tokens:
+            raise InputError("Nothing to align: the source is empty.")
+        src, src_lens = self._source_batch([src_tokens])
+        tgt = torch.tensor([[*self.tgt_vocab.encode(tgt_tokens), EOS_ID]], device=self.device)
+        (d,) = decode.forced(self.model, src, src_lens, tgt, topk)
+        trace = self._trace(
+            source if source is not None else " ".join(src_tokens), src_tokens, d, "forced", False
+        )
+        trace.tgt_tokens[:-1] = tgt_tokens  # keep the surface forms of out-of-vocabulary words
+        trace.text = self.text.detokenize(tgt_tokens)
+        return trace
+
+    def _source_batch(self, tokens: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor]:
+        ids = [encode_source(t, self.src_vocab) for t in tokens]
+        return pad(ids).to(self.device), torch.tensor([len(i) for i in ids])
+
+    def _trace(
+        self, source: str, src_tokens: list[str], d: decode.Decoded, mode: str, replace_unk: bool
+    ) -> Trace:
+        src = [*src_tokens, EOS]
+        out = self.tgt_vocab.decode(d.ids)
+        replaced: list[int | None] = [None] * len(out)
+        if replace_unk:  # Luong et al. (2015b): copy the source word the <unk> attends to most
+            for t, i in enumerate(d.ids):
+                if i == UNK_ID:
+                    j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
+                    out[t], replaced[t] = src[j], j
+        words = out[:-1] if out and out[-1] == EOS else out
+        beam = None
+        if d.beam_tokens is not None:
+            beam = [
+                BeamStep(
+                    tokens=self.tgt_vocab.decode(d.beam_tokens[t].tolist()),
+                    scores=d.beam_scores[t].tolist(),
+                    parents=d.beam_parents[t].tolist(),
+                    finished=[
+                        tok == PAD for tok in self.tgt_vocab.decode(d.beam_tokens[t].tolist())
+                    ],
+                )
+                for t in range(len(d.beam_tokens))
+            ]
+        return Trace(
+            source=source,
+            src_tokens=src,
+            src_known=[tok in self.src_vocab for tok in src_tokens] + [True],
+            tgt_tokens=out,
+            text=self.text.detokenize(words),
+            weights=d.weights,
+            scores=d.scores,
+            probs=d.probs,
+            candidates=[
+                [Candidate(self.tgt_vocab.itos[i], float(p)) for i, p in zip(ids, ps, strict=True)]
+                for ids, ps in zip(d.top_ids, d.top_probs, strict=True)
+            ],
+            replaced=replaced,
+            mode=mode,
+            attention=self.attention,
+            log_prob=d.log_prob,
+            beam=beam,
+            beam_path=d.beam_path or None,
+        )
+
+
+__all__ = ["MAX_SOURCE_TOKENS", "InputError", "Translator"]
