@@ -50,7 +50,7 @@ def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:
     for name in sorted(tensors):
         t = tensors[name].detach().contiguous().cpu()
         h.update(name.encode())
-        h.update(t.view(torch.uint8).numpy().tobytes() if t.numel() else b"")
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b"")
     return h.hexdigest()
 
 

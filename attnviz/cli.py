@@ -12,6 +12,15 @@ from .attention import SCORES
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Show defaults, except the None of options that have no default."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="attnviz", description="Train, run and inspect attention-based GRU translators."
@@ -21,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser(
         "train",
         help="train a model on a tab-separated parallel corpus",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_Help,
         description="Train on `source<TAB>target[<TAB>...]` lines. The best epoch "
         "(lowest validation loss) is saved to --out; the full training state is saved "
         "to OUT.state after every epoch for --resume.",
@@ -39,13 +48,16 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--layers", type=int, default=1, help="GRU layers in encoder and decoder")
     t.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
     t.add_argument(
-        "--bidirectional", action="store_true", help="bidirectional encoder (Bahdanau's)"
+        "--bidirectional",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="bidirectional encoder as in Bahdanau et al., H/2 per direction",
     )
     t.add_argument(
-        "--no-input-feeding",
-        dest="input_feeding",
-        action="store_false",
-        help="Luong: do not feed h~_{t-1} into the next step",
+        "--input-feeding",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Luong: feed h~_{t-1} into the next step (ignored for bahdanau)",
     )
     t.add_argument("--epochs", type=int, default=10, help="passes over the training split")
     t.add_argument("--batch-size", type=int, default=64, help="sentence pairs per step")

@@ -30,7 +30,7 @@ class ModelConfig:
     hidden: int = 256  # GRU state size H of the decoder; encoder outputs have this size too
     layers: int = 1  # GRU layers, encoder and decoder alike
     dropout: float = 0.2  # on embeddings, between GRU layers and before the output layer
-    bidirectional: bool = False  # bidirectional encoder (H/2 per direction) with a tanh bridge
+    bidirectional: bool = True  # bidirectional encoder (H/2 per direction) with a tanh bridge
     input_feeding: bool = True  # Luong only: h~_{t-1} joins the next decoder input
     attn_dim: int = 0  # hidden size of additive scores (bahdanau, concat); 0 means H
 

@@ -293,7 +293,7 @@ def _train_epoch(model, opt, p: Prepared, batches, config: TrainConfig, dev, des
         opt.step()
         tokens += batch.n_tokens
         bar.set_postfix(
-            loss=f"{float(loss):.3f}",
+            loss=f"{loss.item():.3f}",
             tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
             refresh=False,
         )
