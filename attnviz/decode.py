@@ -40,8 +40,15 @@ def _log_probs(logits: torch.Tensor) -> torch.Tensor:
 
 
 def _cut(ids: list[int]) -> int:
-    """Length up to and including the first <eos>."""
-    return ids.index(EOS_ID) + 1 if EOS_ID in ids else len(ids)
+    """Length up to and including the first <eos>, or up to the first <pad> (length limit)."""
+    if EOS_ID in ids:
+        return ids.index(EOS_ID) + 1
+    return ids.index(PAD_ID) if PAD_ID in ids else len(ids)
+
+
+def default_limits(src_lens: torch.Tensor, max_len: int | None = None) -> torch.Tensor:
+    """Per-sentence output limits (B,): ``max_len``, or twice the source length plus 10."""
+    return torch.full_like(src_lens, max_len) if max_len else 2 * src_lens + 10
 
 
 def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> list[Decoded]:
@@ -75,12 +82,12 @@ def _run(
     model: Seq2Seq,
     src: torch.Tensor,
     src_lens: torch.Tensor,
-    steps: int,
+    limits: torch.Tensor,
     choose: Callable[[int, torch.Tensor], torch.Tensor],
     topk: int,
 ) -> list[Decoded]:
-    """Step until every sentence has produced <eos> or ``steps`` steps; ``choose(t, logp)``
-    picks the next ids (B,) from the log-probabilities (B, V)."""
+    """Step until every sentence has produced <eos> or reached its limit (B,) of steps;
+    ``choose(t, logp)`` picks the next ids (B,) from the log-probabilities (B, V)."""
     memory, state = model.encode(src, src_lens)
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
@@ -88,7 +95,8 @@ def _run(
     rec: dict[str, list[torch.Tensor]] = {
         k: [] for k in ("ids", "probs", "top_ids", "top_probs", "weights", "scores")
     }
-    for t in range(steps):
+    limits = limits.to(src.device)
+    for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits)  # (B, V)
         y = choose(t, logp).masked_fill(done, PAD_ID)
@@ -102,7 +110,7 @@ def _run(
             ("scores", step.scores),
         ):
             rec[key].append(value)
-        done |= y == EOS_ID
+        done |= (y == EOS_ID) | (limits <= t + 1)
         state = step.state
         if bool(done.all()):
             break
@@ -124,7 +132,8 @@ def forced(
 ) -> list[Decoded]:
     """Feed the given target ``tgt`` (B, T), ending in <eos> then <pad>, and record each step."""
     topk = min(topk, model.config.tgt_vocab)
-    return _run(model, src, src_lens, tgt.size(1), lambda t, logp: tgt[:, t], topk)
+    limits = torch.full_like(src_lens, tgt.size(1))
+    return _run(model, src, src_lens, limits, lambda t, logp: tgt[:, t], topk)
 
 
 @torch.inference_mode()
@@ -133,7 +142,7 @@ def beam_search(
     src: torch.Tensor,
     src_lens: torch.Tensor,
     beam: int,
-    max_len: int,
+    limits: torch.Tensor,
     topk: int = 5,
     alpha: float = 1.0,
 ) -> list[Decoded]:
@@ -158,6 +167,7 @@ def beam_search(
     only_pad = torch.full((V,), float("-inf"), device=dev)
     only_pad[PAD_ID] = 0.0
     base = (torch.arange(B, device=dev) * K).unsqueeze(1)  # (B, 1) first row of each sentence
+    limits = limits.to(dev).unsqueeze(1)  # (B, 1)
     rec: dict[str, list[torch.Tensor]] = {
         k: []
         for k in (
@@ -171,7 +181,7 @@ def beam_search(
             "scores",
         )
     }
-    for _ in range(max_len):
+    for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits).view(B, K, V)
         logp = torch.where(done.unsqueeze(-1), only_pad, logp)  # finished: only <pad>, free
@@ -194,7 +204,7 @@ def beam_search(
             rec[key].append(value)
         was_done = done.gather(1, parent)
         length = length.gather(1, parent) + (~was_done).float()
-        done = was_done | (token == EOS_ID)
+        done = was_done | (token == EOS_ID) | (limits <= t + 1)
         state = step.state.select(prow)
         y = token.view(-1)
         if bool(done.all()):

@@ -88,11 +88,11 @@ class Translator:
         for k in range(0, len(order), batch_size):
             chunk = order[k : k + batch_size]
             src, src_lens = self._source_batch([tokens[i] for i in chunk])
-            steps = max_len or 2 * int(src_lens.max()) + 10
+            limits = decode.default_limits(src_lens, max_len)
             if beam == 1:
-                results = decode.greedy(self.model, src, src_lens, steps, topk)
+                results = decode.greedy(self.model, src, src_lens, limits, topk)
             else:
-                results = decode.beam_search(self.model, src, src_lens, beam, steps, topk, alpha)
+                results = decode.beam_search(self.model, src, src_lens, beam, limits, topk, alpha)
             for i, d in zip(chunk, results, strict=True):
                 mode = "greedy" if beam == 1 else "beam"
                 traces[i] = self._trace(sentences[i], tokens[i], d, mode, replace_unk)

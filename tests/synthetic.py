@@ -9,12 +9,29 @@ from __future__ import annotations
 import random
 
 NOUNS = {  # English: (French, gender)
-    "cat": ("chat", "m"), "dog": ("chien", "m"), "book": ("livre", "m"), "car": ("voiture", "f"),
-    "house": ("maison", "f"), "table": ("table", "f"), "bird": ("oiseau", "m"), "flower": ("fleur", "f"),
-    "horse": ("cheval", "m"), "door": ("porte", "f"), "tree": ("arbre", "m"), "apple": ("pomme", "f"),
+    "cat": ("chat", "m"),
+    "dog": ("chien", "m"),
+    "book": ("livre", "m"),
+    "car": ("voiture", "f"),
+    "house": ("maison", "f"),
+    "table": ("table", "f"),
+    "bird": ("oiseau", "m"),
+    "flower": ("fleur", "f"),
+    "horse": ("cheval", "m"),
+    "door": ("porte", "f"),
+    "tree": ("arbre", "m"),
+    "apple": ("pomme", "f"),
 }
-ADJECTIVES = {"red": "rouge", "fast": "rapide", "young": "jeune", "sad": "triste", "calm": "calme",
-              "strange": "étrange", "yellow": "jaune", "empty": "vide"}
+ADJECTIVES = {
+    "red": "rouge",
+    "fast": "rapide",
+    "young": "jeune",
+    "sad": "triste",
+    "calm": "calme",
+    "strange": "étrange",
+    "yellow": "jaune",
+    "empty": "vide",
+}
 VERBS = {"sees": "voit", "likes": "aime", "finds": "trouve", "wants": "veut", "takes": "prend"}
 DETS = {"the": {"m": "le", "f": "la"}, "a": {"m": "un", "f": "une"}}
 
@@ -25,7 +42,11 @@ def noun_phrase(rng: random.Random) -> tuple[list[str], list[str], list[tuple[in
     fr_noun, gender = NOUNS[noun]
     if rng.random() < 0.6:
         adj = rng.choice(list(ADJECTIVES))
-        return [det, adj, noun], [DETS[det][gender], fr_noun, ADJECTIVES[adj]], [(0, 0), (1, 2), (2, 1)]
+        return (
+            [det, adj, noun],
+            [DETS[det][gender], fr_noun, ADJECTIVES[adj]],
+            [(0, 0), (1, 2), (2, 1)],
+        )
     return [det, noun], [DETS[det][gender], fr_noun], [(0, 0), (1, 1)]
 
 

@@ -1,0 +1,70 @@
+"""Shared fixtures: tiny untrained models for the mechanics, tiny trained ones for behaviour."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
+from attnviz.attention import SCORES
+from attnviz.data import DataConfig
+from attnviz.train import TrainConfig, train
+
+from .synthetic import corpus, write_corpus
+
+WORDS = "the a cat dog sees likes red big small house . ,".split()
+
+
+def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:
+    """An untrained model over a toy vocabulary: enough for shapes, masks and decoding rules."""
+    torch.manual_seed(seed)
+    src = Vocab.build([WORDS])
+    tgt = Vocab.build([[w.upper() for w in WORDS]])
+    config = ModelConfig(
+        len(src), len(tgt), attention=attention, embed=8, hidden=16, dropout=0.0, **options
+    )
+    return Translator(Seq2Seq(config), src, tgt, TextConfig())
+
+
+@pytest.fixture(params=SCORES)
+def attention(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def synthetic_pairs():
+    return corpus(3000, seed=0)
+
+
+@pytest.fixture(scope="session")
+def corpus_file(tmp_path_factory, synthetic_pairs):
+    path = tmp_path_factory.mktemp("data") / "syn.txt"
+    write_corpus(path, synthetic_pairs)
+    return path
+
+
+TINY = dict(embed=32, hidden=64, layers=1, dropout=0.1)
+TINY_TRAIN = TrainConfig(epochs=6, batch_size=64, lr=0.005, bleu_sentences=50, test_beam=0)
+
+
+@pytest.fixture(scope="session")
+def trained(tmp_path_factory, corpus_file):
+    """Train once per session and per attention type; returns {attention: (path, card)}."""
+    cache: dict[str, tuple] = {}
+
+    def get(attention: str):
+        if attention not in cache:
+            out = tmp_path_factory.mktemp("models") / f"{attention}.safetensors"
+            card = train(
+                corpus_file,
+                out,
+                dict(attention=attention, **TINY),
+                TextConfig(),
+                DataConfig(),
+                TINY_TRAIN,
+                log=lambda *_: None,
+            )
+            cache[attention] = (out, card)
+        return cache[attention]
+
+    return get

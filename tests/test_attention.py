@@ -1,0 +1,79 @@
+import numpy as np
+import pytest
+import torch
+
+from attnviz.attention import masked_softmax
+from attnviz.data import pad
+from attnviz.model import ModelConfig
+
+from .conftest import tiny_translator
+
+RAGGED = ["the cat sees a dog .", "a dog", "the big red house likes the small cat , a dog ."]
+
+
+def _ragged_batch(tr):
+    ids = [[*tr.src_vocab.encode(s.split()), 3] for s in RAGGED]
+    return pad(ids), torch.tensor([len(i) for i in ids])
+
+
+def test_masked_softmax_gives_padding_exactly_zero_and_leaves_the_input_alone():
+    scores = torch.randn(2, 3, 4)
+    before = scores.clone()
+    mask = torch.tensor([[True, True, False, False], [True, True, True, True]])
+    w = masked_softmax(scores, mask)
+    assert torch.equal(w[0, :, 2:], torch.zeros(3, 2))
+    assert torch.allclose(w.sum(-1), torch.ones(2, 3))
+    assert torch.equal(scores, before)
+
+
+@pytest.mark.parametrize("layers,bidirectional", [(1, False), (2, True)])
+def test_rows_sum_to_one_and_padding_gets_zero_weight_in_ragged_batches(
+    attention, layers, bidirectional
+):
+    tr = tiny_translator(attention, layers=layers, bidirectional=bidirectional)
+    src, lens = _ragged_batch(tr)
+    tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 7))
+    with torch.no_grad():
+        weights = tr.model(src, lens, tgt_in).weights  # (B, T, S)
+    for b, n in enumerate(lens.tolist()):
+        assert torch.allclose(weights[b].sum(-1), torch.ones(7), atol=1e-6)
+        assert torch.count_nonzero(weights[b, :, n:]) == 0
+        assert torch.all(weights[b, :, :n] > 0)
+
+
+def test_padding_does_not_change_a_translation(attention):
+    tr = tiny_translator(attention, layers=2)
+    together = tr.translate_batch(RAGGED)
+    for sentence, trace in zip(RAGGED, together, strict=True):
+        alone = tr.translate(sentence)
+        assert alone.tgt_tokens == trace.tgt_tokens
+        np.testing.assert_allclose(alone.weights, trace.weights, atol=1e-5)
+
+
+def test_luong_without_input_feeding_trains_in_one_pass_with_the_same_result():
+    tr = tiny_translator("general", input_feeding=False)
+    src, lens = _ragged_batch(tr)
+    tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 6))
+    with torch.no_grad():
+        fast = tr.model(src, lens, tgt_in)
+        memory, state = tr.model.encode(src, lens)
+        steps = []
+        for t in range(6):
+            step = tr.model.step(tgt_in[:, t], state, memory)
+            steps.append(step)
+            state = step.state
+    torch.testing.assert_close(
+        fast.logits, torch.stack([s.logits for s in steps], 1), atol=1e-5, rtol=1e-4
+    )
+    torch.testing.assert_close(
+        fast.weights, torch.stack([s.weights for s in steps], 1), atol=1e-6, rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize(
+    "bad", [dict(attention="cosine"), dict(hidden=15), dict(dropout=1.0), dict(layers=0)]
+)
+def test_bad_config_values_fail_at_construction_naming_the_problem(bad):
+    options = dict(src_vocab=10, tgt_vocab=10, **bad)
+    with pytest.raises(ValueError, match="|".join(bad)):
+        ModelConfig(**options)
