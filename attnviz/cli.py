@@ -131,7 +131,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv)
+    args.argv = argv
     from .checkpoint import CheckpointError  # heavy imports after argument parsing (fast --help)
 
     try:
@@ -159,7 +161,7 @@ def _train(args) -> int:
     corpus.update(
         {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
     )
-    argv = [a for a in sys.argv[1:] if a != "--resume"]
+    argv = [a for a in args.argv if a != "--resume"]
     about = {"corpus": corpus, "command": "python -m attnviz " + shlex.join(argv)}
     card = train(
         args.data,

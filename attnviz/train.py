@@ -247,7 +247,7 @@ def train(
         history["valid_bleu"].append(bleu)
         history["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
         log(f"epoch {epoch + 1}: valid loss {valid_loss:.4f}, valid BLEU {bleu}")
-        if valid_loss <= min(history["valid_loss"]):
+        if history["valid_loss"][-1] == min(history["valid_loss"]):
             save_best(
                 {
                     "epochs": epoch + 1,

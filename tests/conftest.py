@@ -12,7 +12,7 @@ from attnviz.train import TrainConfig, train
 
 from .synthetic import corpus, write_corpus
 
-WORDS = "the a cat dog sees likes red big small house . ,".split()
+WORDS = ["the", "a", "cat", "dog", "sees", "likes", "red", "big", "small", "house", ".", ","]
 
 
 def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:

@@ -56,7 +56,7 @@ def sentence(rng: random.Random) -> tuple[str, str, list[tuple[int, int]]]:
     verb = rng.choice(list(VERBS))
     en = [*e1, verb, *e2, "."]
     fr = [*f1, VERBS[verb], *f2, "."]
-    links = list(l1) + [(len(e1), len(f1))]
+    links = [*list(l1), (len(e1), len(f1))]
     links += [(i + len(e1) + 1, j + len(f1) + 1) for i, j in l2]
     links.append((len(en) - 1, len(fr) - 1))
     return " ".join(en), " ".join(fr), links

@@ -16,11 +16,11 @@ from attnviz.vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, Vocab
 def test_two_and_three_columns_are_read_and_malformed_lines_counted(tmp_path):
     path = tmp_path / "c.txt"
     path.write_bytes(
-        "Go.\tVa !\n"
-        "Hi.\tSalut !\tCC-BY 2.0 (France) Attribution: tatoeba.org\n"
-        "no tab here\n"
-        "\tempty source\n"
-        "\n".encode()
+        b"Go.\tVa !\n"
+        b"Hi.\tSalut !\tCC-BY 2.0 (France) Attribution: tatoeba.org\n"
+        b"no tab here\n"
+        b"\tempty source\n"
+        b"\n"
         + b"bad \xff utf8\tmauvais\n"
     )
     corpus = read_corpus(path)

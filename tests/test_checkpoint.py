@@ -1,0 +1,142 @@
+import os
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from safetensors.torch import save_file
+
+import attnviz
+from attnviz import checkpoint
+from attnviz.data import DataConfig
+
+from .conftest import tiny_translator
+
+SENTENCES = ["the cat sees a dog .", "a big red house , the small cat"]
+
+
+def _save(tr, path, **kw):
+    attnviz.save(
+        path, tr.model, tr.src_vocab, tr.tgt_vocab, tr.text, DataConfig(), {"note": "x"}, **kw
+    )
+
+
+def test_checkpoint_round_trip_keeps_translations(attention, tmp_path):
+    tr = tiny_translator(attention, layers=2)
+    path = tmp_path / "m.safetensors"
+    _save(tr, path)
+    loaded = attnviz.load(path)
+    assert loaded.model.config == tr.model.config and loaded.card["note"] == "x"
+    for beam in (1, 3):
+        for a, b in zip(
+            tr.translate_batch(SENTENCES, beam=beam),
+            loaded.translate_batch(SENTENCES, beam=beam),
+            strict=True,
+        ):
+            assert a.tgt_tokens == b.tgt_tokens
+            np.testing.assert_array_equal(a.weights, b.weights)
+
+
+def test_half_precision_storage_halves_the_file_and_loads_as_float32(tmp_path):
+    tr = tiny_translator("general")
+    _save(tr, tmp_path / "full.safetensors")
+    _save(tr, tmp_path / "half.safetensors", half=True)
+    full, half = (os.path.getsize(tmp_path / f) for f in ("full.safetensors", "half.safetensors"))
+    assert half < 0.6 * full
+    loaded = attnviz.load(tmp_path / "half.safetensors")
+    assert next(loaded.model.parameters()).dtype == torch.float32
+
+
+@pytest.fixture
+def saved(tmp_path):
+    path = tmp_path / "m.safetensors"
+    _save(tiny_translator("bahdanau"), path)
+    return path
+
+
+def test_a_missing_file_is_named_in_the_error(tmp_path):
+    with pytest.raises(attnviz.CheckpointError, match=r"nope\.safetensors: no such"):
+        attnviz.load(tmp_path / "nope.safetensors")
+
+
+def test_a_truncated_file_is_refused(saved):
+    data = saved.read_bytes()
+    saved.write_bytes(data[: len(data) // 2])
+    with pytest.raises(attnviz.CheckpointError, match=f"{saved.name}.*(truncated|corrupt)"):
+        attnviz.load(saved)
+
+
+def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved):
+    data = bytearray(saved.read_bytes())
+    data[-10] ^= 0xFF
+    saved.write_bytes(bytes(data))
+    with pytest.raises(attnviz.CheckpointError, match="checksum"):
+        attnviz.load(saved)
+
+
+def test_a_garbled_header_is_refused(saved):
+    data = bytearray(saved.read_bytes())
+    data[12:20] = b"\x00garbl\x00\x01"
+    saved.write_bytes(bytes(data))
+    with pytest.raises(attnviz.CheckpointError, match=saved.name):
+        attnviz.load(saved)
+
+
+class _Payload:
+    """Unpickling this would create a file: proof that code ran."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+@pytest.mark.parametrize("writer", ["pickle", "torch"])
+def test_pickle_files_are_refused_and_their_payload_never_runs(tmp_path, writer):
+    marker = tmp_path / "PWNED"
+    path = tmp_path / "evil.safetensors"
+    if writer == "pickle":
+        path.write_bytes(pickle.dumps(_Payload(marker)))
+    else:
+        torch.save({"x": _Payload(marker)}, path)
+    with pytest.raises(attnviz.CheckpointError, match="pickle"):
+        attnviz.load(path)
+    assert not marker.exists()
+
+
+def test_a_foreign_safetensors_file_is_refused(tmp_path):
+    path = tmp_path / "other.safetensors"
+    save_file({"w": torch.zeros(2)}, path)
+    with pytest.raises(attnviz.CheckpointError, match="not an attnviz checkpoint"):
+        attnviz.load(path)
+
+
+def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path):
+    tr = tiny_translator("dot")
+    tensors = {k: v for k, v in tr.model.state_dict().items() if "generator" not in k}
+    meta = {
+        "model_config": {**tr.model.config.__dict__},
+        "text_config": {},
+        "data_config": {},
+        "src_vocab": tr.src_vocab.itos,
+        "tgt_vocab": tr.tgt_vocab.itos,
+        "card": {},
+    }
+    path = tmp_path / "m.safetensors"
+    checkpoint.write_tensors(path, tensors, meta)
+    with pytest.raises(attnviz.CheckpointError, match="do not fit"):
+        attnviz.load(path)
+
+
+def test_a_crash_while_saving_leaves_the_previous_file_intact(saved, monkeypatch):
+    before = saved.read_bytes()
+
+    def crash(fd):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(OSError, match="disk full"):
+        _save(tiny_translator("general"), saved)
+    assert saved.read_bytes() == before
+    assert [p.name for p in saved.parent.iterdir()] == [saved.name]  # no temporary file left

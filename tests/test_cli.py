@@ -1,0 +1,185 @@
+"""The command line, driven in-process as a user would type it."""
+
+import io
+import json
+
+import pytest
+from safetensors import safe_open
+
+from attnviz.cli import main
+
+from .synthetic import corpus, write_corpus
+
+TINY = [
+    "--embed",
+    "16",
+    "--hidden",
+    "32",
+    "--batch-size",
+    "32",
+    "--lr",
+    "0.01",
+    "--bleu-sentences",
+    "20",
+]
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "small.txt"
+    write_corpus(path, corpus(400, seed=1))
+    return path
+
+
+def _tensors(path):
+    with safe_open(str(path), "pt") as f:
+        return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+
+
+def _train(data, out, *extra):
+    return main(
+        ["train", "--data", str(data), "--attention", "general", "--out", str(out), *TINY, *extra]
+    )
+
+
+def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_path):
+    straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
+    assert _train(small_corpus, straight, "--epochs", "2") == 0
+    assert _train(small_corpus, resumed, "--epochs", "1") == 0
+    assert _train(small_corpus, resumed, "--epochs", "2", "--resume") == 0
+    a, b = _tensors(f"{straight}.state"), _tensors(f"{resumed}.state")
+    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    a, b = _tensors(straight), _tensors(resumed)
+    assert all((a[k] == b[k]).all() for k in a)
+
+
+def test_the_seed_decides_the_model(small_corpus, tmp_path):
+    runs = [tmp_path / f"{name}.safetensors" for name in ("a", "b", "c")]
+    for out, seed in zip(runs, ("1", "1", "2"), strict=True):
+        assert _train(small_corpus, out, "--epochs", "1", "--seed", seed, "--test-beam", "1") == 0
+    a, b, c = map(_tensors, runs)
+    assert all((a[k] == b[k]).all() for k in a)
+    assert any((a[k] != c[k]).any() for k in a)
+
+
+def test_resume_refuses_a_run_with_other_settings(small_corpus, tmp_path, capsys):
+    out = tmp_path / "m.safetensors"
+    assert _train(small_corpus, out, "--epochs", "1", "--test-beam", "1") == 0
+    assert _train(small_corpus, out, "--epochs", "2", "--resume", "--hidden", "64") == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def model_corpus(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "model.txt"
+    write_corpus(path, corpus(2000, seed=2))
+    return path
+
+
+@pytest.fixture(scope="module")
+def model(model_corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("model") / "m.safetensors"
+    sizes = ["--embed", "32", "--hidden", "64", "--lr", "0.005"]
+    assert _train(model_corpus, out, "--epochs", "6", "--tatoeba", *sizes) == 0
+    return out
+
+
+def _run(monkeypatch, capsys, argv, stdin=""):
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_translate_prints_one_line_per_input_line(model, monkeypatch, capsys):
+    code, out, _err = _run(
+        monkeypatch,
+        capsys,
+        ["translate", str(model), "--beam", "3"],
+        "The red cat sees a dog.\n\nA dog likes the house.\n",
+    )
+    lines = out.split("\n")
+    assert code == 0 and len(lines) == 4 and lines[1] == "" and lines[3] == ""
+    assert lines[0].startswith("Le chat rouge") and lines[2].endswith(".")
+
+
+def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
+    code, out, err = _run(
+        monkeypatch, capsys, ["translate", str(model)], "cat " * 300 + "\nThe dog.\n"
+    )
+    assert code == 0 and out.split("\n")[0] == "" and out.split("\n")[1].startswith("Le chien")
+    assert "line 1" in err and "limit" in err
+
+
+def test_align_prints_pharaoh_links_over_the_input_words(model, monkeypatch, capsys):
+    code, out, _ = _run(
+        monkeypatch,
+        capsys,
+        ["align", str(model)],
+        "The red cat sees a dog . ||| Le chat rouge voit un chien .\nno separator\n",
+    )
+    links = {tuple(map(int, link.split("-"))) for link in out.split("\n")[0].split()}
+    assert code == 0 and {(1, 2), (2, 1)} <= links
+    assert all(0 <= i < 7 and 0 <= j < 7 for i, j in links)
+    assert out.split("\n")[1] == ""
+
+
+def test_align_maps_pieces_back_to_the_words_the_user_wrote(model, monkeypatch, capsys):
+    # "dog." is one input word that the tokenizer splits in two: links stay on word indices.
+    _, out, _ = _run(
+        monkeypatch,
+        capsys,
+        ["align", str(model)],
+        "The cat sees a dog. ||| Le chat voit un chien.\n",
+    )
+    links = [tuple(map(int, link.split("-"))) for link in out.split()]
+    assert all(i < 5 and j < 5 for i, j in links) and (4, 4) in links
+
+
+def test_info_shows_the_model_card(model, monkeypatch, capsys):
+    code, out, _ = _run(monkeypatch, capsys, ["info", str(model), "--json"])
+    card = json.loads(out)
+    assert code == 0 and card["model"]["attention"] == "general"
+    assert (
+        card["corpus"]["license"] == "CC-BY 2.0" and "tatoeba.org" in card["corpus"]["attribution"]
+    )
+    assert len(card["history"]["valid_loss"]) == 6 and "beam5" in card["test_bleu"]
+    assert card["command"].startswith("python -m attnviz train")
+
+
+def test_evaluate_reproduces_the_test_bleu_of_the_card(model, model_corpus, monkeypatch, capsys):
+    _, out, _ = _run(monkeypatch, capsys, ["info", str(model), "--json"])
+    card = json.loads(out)
+    code, out, _ = _run(
+        monkeypatch,
+        capsys,
+        ["evaluate", str(model), "--data", str(model_corpus), "--beam", "1", "5"],
+    )
+    assert code == 0
+    assert f"BLEU beam1 {card['test_bleu']['beam1']} " in out
+    assert f"BLEU beam5 {card['test_bleu']['beam5']} " in out
+    assert "signature nrefs:" in out
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["info", "missing.safetensors"], "no such checkpoint"),
+        (
+            ["train", "--data", "missing.txt", "--attention", "dot", "--out", "x.safetensors"],
+            "no such corpus",
+        ),
+    ],
+)
+def test_bad_files_give_a_clear_message_and_a_non_zero_exit(
+    argv, message, monkeypatch, capsys, tmp_path
+):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(monkeypatch, capsys, argv)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_bad_arguments_exit_non_zero(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["train", "--attention", "cosine"])
+    assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
