@@ -20,8 +20,7 @@ def test_two_and_three_columns_are_read_and_malformed_lines_counted(tmp_path):
         b"Hi.\tSalut !\tCC-BY 2.0 (France) Attribution: tatoeba.org\n"
         b"no tab here\n"
         b"\tempty source\n"
-        b"\n"
-        + b"bad \xff utf8\tmauvais\n"
+        b"\n" + b"bad \xff utf8\tmauvais\n"
     )
     corpus = read_corpus(path)
     assert corpus.pairs == [("Go.", "Va !"), ("Hi.", "Salut !")]
