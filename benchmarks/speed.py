@@ -1,0 +1,106 @@
+"""Training throughput and decoding latency of attnviz at the textbook peer's model size.
+
+    python benchmarks/speed.py --data fra.txt --attention bahdanau [--no-input-feeding] [--steps 30]
+
+Prints ``train_tok_per_s``, ``greedy_ms_per_sentence`` and ``beam5_ms_per_sentence``, the same
+figures (and names) as ``../shared/peers/d2l_peer.py``: run both in one session and compare the
+ratio. The model has the peer's size: embed 256, hidden 256, 2 GRU layers, dropout 0.2, batch 128,
+vocabularies capped to the peer's 9,955 source and 17,741 target words, unidirectional encoder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import torch
+
+from attnviz.attention import SCORES
+from attnviz.data import (
+    DataConfig,
+    bucket_batches,
+    make_batch,
+    read_corpus,
+    split_examples,
+    tokenize_pairs,
+)
+from attnviz.model import ModelConfig, Seq2Seq
+from attnviz.text import TextConfig
+from attnviz.train import batch_loss
+from attnviz.translator import Translator
+from attnviz.vocab import Vocab
+
+SENTENCE = "I am not sure that he will come tomorrow."  # the peer's sentence: 10 tokens
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--data", required=True, help="the fra-eng corpus (fra.txt)")
+    ap.add_argument("--attention", choices=SCORES, default="bahdanau")
+    ap.add_argument("--no-input-feeding", dest="input_feeding", action="store_false")
+    ap.add_argument("--bidirectional", action="store_true", help="bidirectional encoder (peer: no)")
+    ap.add_argument("--steps", type=int, default=30, help="timed training steps")
+    ap.add_argument("--warmup", type=int, default=3, help="untimed training steps first")
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--embed", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--src-vocab", type=int, default=9955)
+    ap.add_argument("--tgt-vocab", type=int, default=17741)
+    a = ap.parse_args()
+
+    torch.manual_seed(0)
+    text = TextConfig(lowercase=True)  # as the peer's preprocessing
+    train = split_examples(tokenize_pairs(read_corpus(a.data).pairs, text), DataConfig())["train"]
+    src_vocab = Vocab.build((e.src_tokens for e in train), 1, a.src_vocab)
+    tgt_vocab = Vocab.build((e.tgt_tokens for e in train), 1, a.tgt_vocab)
+    config = ModelConfig(
+        len(src_vocab),
+        len(tgt_vocab),
+        a.attention,
+        a.embed,
+        a.hidden,
+        a.layers,
+        0.2,
+        a.bidirectional,
+        a.input_feeding,
+    )
+    model = Seq2Seq(config)
+    opt = torch.optim.Adam(model.parameters(), lr=0.005)
+    batches = bucket_batches(train, a.batch, torch.Generator().manual_seed(0))
+    print(
+        f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
+        f"tgt={len(tgt_vocab)} hidden={a.hidden} layers={a.layers} batch={a.batch} "
+        f"threads={torch.get_num_threads()}"
+    )
+
+    def step(i: int) -> int:
+        batch = make_batch(batches[i], src_vocab, tgt_vocab)
+        loss = batch_loss(model, batch) / batch.n_tokens
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        return batch.n_tokens
+
+    model.train()
+    for i in range(a.warmup):
+        step(i)
+    t0 = time.perf_counter()
+    tokens = sum(step(i) for i in range(a.warmup, a.warmup + a.steps))
+    print(f"train_tok_per_s {tokens / (time.perf_counter() - t0):.0f}")
+
+    tr = Translator(model, src_vocab, tgt_vocab, text)
+    for beam, name in ((1, "greedy"), (5, "beam5")):
+        # An untrained model rarely stops by itself: fix the output at the peer's 15 steps.
+        tr.translate(SENTENCE, beam=beam, max_len=15)
+        t0 = time.perf_counter()
+        for _ in range(20):
+            tr.translate(SENTENCE, beam=beam, max_len=15)
+        print(f"{name}_ms_per_sentence {(time.perf_counter() - t0) / 20 * 1000:.2f}")
+
+
+if __name__ == "__main__":
+    main()
