@@ -131,14 +131,14 @@ def load(path: str | Path, device: str | torch.device = "cpu") -> Translator:
     try:
         config = ModelConfig(**meta["model_config"])
         text = TextConfig(**meta["text_config"])
-        src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
         data = DataConfig(**meta["data_config"])
+        src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
         card = dict(meta.get("card", {}))
+        model = Seq2Seq(config)
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
     if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):
         raise CheckpointError(f"{path}: vocabulary sizes do not match the model configuration")
-    model = Seq2Seq(config)
     try:
         model.load_state_dict(
             {k: v.float() if v.is_floating_point() else v for k, v in tensors.items()}

@@ -119,11 +119,14 @@ def _run(
 
 @torch.inference_mode()
 def greedy(
-    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, max_len: int, topk: int = 5
+    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, limits: torch.Tensor, topk: int = 5
 ) -> list[Decoded]:
-    """Take the most probable token at each step, for a batch of sentences at once."""
+    """Take the most probable token at each step, for a batch of sentences at once.
+
+    ``limits`` (B,) caps each sentence's output length (see :func:`default_limits`).
+    """
     topk = min(topk, model.config.tgt_vocab)
-    return _run(model, src, src_lens, max_len, lambda t, logp: logp.argmax(-1), topk)
+    return _run(model, src, src_lens, limits, lambda t, logp: logp.argmax(-1), topk)
 
 
 @torch.inference_mode()

@@ -7,14 +7,15 @@ from dataclasses import dataclass
 from sacrebleu.metrics import BLEU
 
 from .text import normalize
-from .translator import Translator
+from .translator import InputError, Translator
 
 
 @dataclass(frozen=True)
 class BleuResult:
     score: float  # corpus BLEU, 0-100
     signature: str  # sacreBLEU's signature: how to reproduce the number
-    sentences: int  # source sentences translated
+    sentences: int  # source sentences scored
+    refused: int  # sources the translator refused (over its length limit): scored as empty output
 
 
 def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
@@ -30,9 +31,26 @@ def corpus_bleu(
     beam: int = 1,
     batch_size: int = 64,
 ) -> BleuResult:
-    """Translate ``sources`` and score them against all their references ``refs``."""
-    hyps = [t.text for t in translator.translate_batch(sources, beam=beam, batch_size=batch_size)]
+    """Translate ``sources`` and score them against all their references ``refs``.
+
+    A source the translator refuses (longer than its limit) counts as an empty translation, so
+    the score never looks better for skipping it.
+    """
+    ok = [i for i, s in enumerate(sources) if _accepted(translator, s)]
+    hyps = [""] * len(sources)
+    traces = translator.translate_batch([sources[i] for i in ok], beam=beam, batch_size=batch_size)
+    for i, t in zip(ok, traces, strict=True):
+        hyps[i] = t.text
     metric = BLEU(lowercase=translator.text.lowercase)
     clean = [[normalize(r) for r in rs] for rs in refs]
     score = metric.corpus_score(hyps, reference_streams(clean))
-    return BleuResult(round(score.score, 2), str(metric.get_signature()), len(sources))
+    signature = str(metric.get_signature())
+    return BleuResult(round(score.score, 2), signature, len(sources), len(sources) - len(ok))
+
+
+def _accepted(translator: Translator, sentence: str) -> bool:
+    try:
+        translator.tokenize_source(sentence)
+    except InputError:
+        return False
+    return True

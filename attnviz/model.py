@@ -37,6 +37,9 @@ class ModelConfig:
     def __post_init__(self):
         if self.attention not in SCORES:
             raise ValueError(f"attention must be one of {SCORES}, not {self.attention!r}")
+        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers", "attn_dim"):
+            if type(getattr(self, name)) is not int:
+                raise ValueError(f"{name} must be an integer, got {getattr(self, name)!r}")
         for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")

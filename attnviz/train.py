@@ -7,6 +7,7 @@ weights it would have had uninterrupted.
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from dataclasses import asdict, dataclass
@@ -126,7 +127,7 @@ def _state_path(out: Path) -> Path:
     return out.with_name(out.name + ".state")
 
 
-def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dict) -> None:
+def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dict, dev) -> None:
     tensors = {f"model.{k}": v for k, v in model.state_dict().items()}
     opt_state = opt.state_dict()
     for i, s in opt_state["state"].items():
@@ -134,6 +135,8 @@ def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dic
             {f"optim.{i}.{k}": v if torch.is_tensor(v) else torch.tensor(v) for k, v in s.items()}
         )
     tensors["rng.torch"] = torch.get_rng_state()
+    if dev.type == "cuda":  # dropout on a GPU draws from its own generator
+        tensors["rng.cuda"] = torch.cuda.get_rng_state(dev)
     meta = {
         "epoch": epoch,
         "history": history,
@@ -143,7 +146,7 @@ def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dic
     checkpoint.write_tensors(path, tensors, meta)
 
 
-def _load_state(path: Path, model, opt, settings: dict) -> tuple[int, dict]:
+def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, dict]:
     tensors, meta = checkpoint.read_tensors(path)
     if meta.get("settings") != settings:
         raise ValueError(
@@ -158,6 +161,8 @@ def _load_state(path: Path, model, opt, settings: dict) -> tuple[int, dict]:
             state.setdefault(int(i), {})[name] = v
     opt.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
     torch.set_rng_state(tensors["rng.torch"])
+    if "rng.cuda" in tensors and dev.type == "cuda":
+        torch.cuda.set_rng_state(tensors["rng.cuda"], dev)
     return int(meta["epoch"]), meta["history"]
 
 
@@ -201,7 +206,7 @@ def train(
     if resume:
         if not state_path.is_file():
             raise FileNotFoundError(f"{state_path}: no training state to resume from")
-        start, history = _load_state(state_path, model, opt, settings)
+        start, history = _load_state(state_path, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
     card = {
         **(about or {}),
@@ -221,22 +226,11 @@ def train(
     n_bleu = config.bleu_sentences or len(valid_src)
     translator = Translator(model, p.src_vocab, p.tgt_vocab, text)
 
-    def save_best(extra: dict) -> None:
-        card.update(extra)
-        checkpoint.save(out, model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
-
     for epoch in range(start, config.epochs):
         t0 = time.perf_counter()
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        _train_epoch(
-            model,
-            opt,
-            p,
-            bucket_batches(p.splits["train"], config.batch_size, gen),
-            config,
-            dev,
-            f"epoch {epoch + 1}/{config.epochs}",
-        )
+        batches = bucket_batches(p.splits["train"], config.batch_size, gen)
+        _train_epoch(model, opt, p, batches, config, dev, f"epoch {epoch + 1}/{config.epochs}")
         valid_loss = evaluate_loss(model, p.splits["valid"] or p.splits["train"][:1000], p, dev)
         bleu = (
             corpus_bleu(translator, valid_src[:n_bleu], valid_refs[:n_bleu]).score
@@ -247,34 +241,38 @@ def train(
         history["valid_bleu"].append(bleu)
         history["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
         log(f"epoch {epoch + 1}: valid loss {valid_loss:.4f}, valid BLEU {bleu}")
-        if history["valid_loss"][-1] == min(history["valid_loss"]):
-            save_best(
-                {
-                    "epochs": epoch + 1,
-                    "best_epoch": epoch + 1,
-                    "history": history,
-                    "train_seconds": round(sum(history["epoch_seconds"]), 1),
-                }
+        best = history.get("best_loss")
+        if math.isfinite(valid_loss) and (best is None or valid_loss < best):
+            history.update(best_loss=valid_loss, best_epoch=epoch + 1)
+            card.update(
+                epochs=epoch + 1,
+                best_epoch=epoch + 1,
+                history=history,
+                train_seconds=round(sum(history["epoch_seconds"]), 1),
             )
-        _save_state(state_path, model, opt, epoch + 1, history, settings)
+            checkpoint.save(out, model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
+        _save_state(state_path, model, opt, epoch + 1, history, settings, dev)
 
-    # The card of the best file gets the whole curve and the test BLEU of the best weights.
+    if "best_epoch" not in history:
+        raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
+    # The best file's card gets this run's settings, the whole curve and the test BLEU.
     best = checkpoint.load(out, device=dev)
-    card = best.card
     card.update(
-        {
-            "epochs": config.epochs,
-            "history": history,
-            "train_seconds": round(sum(history["epoch_seconds"]), 1),
-        }
+        epochs=config.epochs,
+        best_epoch=history["best_epoch"],
+        history=history,
+        train_seconds=round(sum(history["epoch_seconds"]), 1),
     )
     test_src, test_refs = group_references((e.src, e.tgt) for e in p.splits["test"])
     if test_src:
         beams = [1] + ([config.test_beam] if config.test_beam > 1 else [])
         results = {f"beam{b}": corpus_bleu(best, test_src, test_refs, beam=b) for b in beams}
         card["test_bleu"] = {k: r.score for k, r in results.items()}
-        card["test_bleu"]["signature"] = results["beam1"].signature
-        card["test_bleu"]["sentences"] = len(test_src)
+        card["test_bleu"].update(
+            signature=results["beam1"].signature,
+            sentences=len(test_src),
+            refused=results["beam1"].refused,
+        )
         log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
     checkpoint.save(out, best.model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
     return card

@@ -140,3 +140,24 @@ def test_a_crash_while_saving_leaves_the_previous_file_intact(saved, monkeypatch
         _save(tiny_translator("general"), saved)
     assert saved.read_bytes() == before
     assert [p.name for p in saved.parent.iterdir()] == [saved.name]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    "field,value", [("hidden", 32.0), ("attention", "cosine"), ("layers", None)]
+)
+def test_an_invalid_configuration_is_refused_with_a_checkpoint_error(tmp_path, field, value):
+    tr = tiny_translator("dot")
+    meta = {
+        "model_config": {**tr.model.config.__dict__, field: value},
+        "text_config": {},
+        "data_config": {},
+        "src_vocab": tr.src_vocab.itos,
+        "tgt_vocab": tr.tgt_vocab.itos,
+        "card": {},
+    }
+    path = tmp_path / "m.safetensors"
+    checkpoint.write_tensors(path, tr.model.state_dict(), meta)
+    with pytest.raises(
+        attnviz.CheckpointError, match=f"m.safetensors: missing or invalid configuration.*{field}"
+    ):
+        attnviz.load(path)

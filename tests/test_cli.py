@@ -51,6 +51,11 @@ def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     a, b = _tensors(straight), _tensors(resumed)
     assert all((a[k] == b[k]).all() for k in a)
+    from attnviz import load
+
+    card = load(resumed).card  # the card describes the run that finished, not the first try
+    assert card["train_config"]["epochs"] == 2 and "--epochs 2" in card["command"]
+    assert len(card["history"]["valid_loss"]) == 2
 
 
 def test_the_seed_decides_the_model(small_corpus, tmp_path):
@@ -183,3 +188,21 @@ def test_bad_arguments_exit_non_zero(capsys):
     with pytest.raises(SystemExit) as e:
         main(["train", "--attention", "cosine"])
     assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_a_held_out_sentence_over_the_length_limit_scores_as_empty_not_a_crash(tmp_path):
+    from attnviz.data import split_of
+    from attnviz.translator import MAX_SOURCE_TOKENS
+
+    words = ["cat"] * (MAX_SOURCE_TOKENS + 20)
+    while split_of(" ".join(words) + " .") != "test":
+        words.append("dog")
+    path = tmp_path / "long.txt"
+    write_corpus(path, corpus(300, seed=3))
+    with path.open("a", encoding="utf-8") as f:
+        f.write(" ".join(words) + " .\tchat .\n")
+    out = tmp_path / "m.safetensors"
+    assert _train(path, out, "--epochs", "1", "--test-beam", "1") == 0
+    from attnviz import load
+
+    assert load(out).card["test_bleu"]["refused"] == 1
