@@ -112,19 +112,24 @@ def test_a_foreign_safetensors_file_is_refused(tmp_path):
         attnviz.load(path)
 
 
-def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path):
-    tr = tiny_translator("dot")
-    tensors = {k: v for k, v in tr.model.state_dict().items() if "generator" not in k}
+def _write_by_hand(path, tr, tensors, **config_changes):
+    """An attnviz file written field by field, so that tests can break one field."""
     meta = {
-        "model_config": {**tr.model.config.__dict__},
+        "model_config": {**tr.model.config.__dict__, **config_changes},
         "text_config": {},
         "data_config": {},
         "src_vocab": tr.src_vocab.itos,
         "tgt_vocab": tr.tgt_vocab.itos,
         "card": {},
     }
-    path = tmp_path / "m.safetensors"
     checkpoint.write_tensors(path, tensors, meta)
+
+
+def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path):
+    tr = tiny_translator("dot")
+    tensors = {k: v for k, v in tr.model.state_dict().items() if "generator" not in k}
+    path = tmp_path / "m.safetensors"
+    _write_by_hand(path, tr, tensors)
     with pytest.raises(attnviz.CheckpointError, match="do not fit"):
         attnviz.load(path)
 
@@ -147,16 +152,8 @@ def test_a_crash_while_saving_leaves_the_previous_file_intact(saved, monkeypatch
 )
 def test_an_invalid_configuration_is_refused_with_a_checkpoint_error(tmp_path, field, value):
     tr = tiny_translator("dot")
-    meta = {
-        "model_config": {**tr.model.config.__dict__, field: value},
-        "text_config": {},
-        "data_config": {},
-        "src_vocab": tr.src_vocab.itos,
-        "tgt_vocab": tr.tgt_vocab.itos,
-        "card": {},
-    }
     path = tmp_path / "m.safetensors"
-    checkpoint.write_tensors(path, tr.model.state_dict(), meta)
+    _write_by_hand(path, tr, tr.model.state_dict(), **{field: value})
     with pytest.raises(
         attnviz.CheckpointError, match=f"m.safetensors: missing or invalid configuration.*{field}"
     ):
