@@ -212,21 +212,14 @@ def _translate(args) -> int:
 
     tr = load(args.checkpoint)
     lines = list(_lines())
-    ok = [i for i, s in enumerate(lines) if s.strip()]
+    ok = [i for i, s in enumerate(lines) if s.strip()]  # a blank line gives a blank line
     texts = [""] * len(lines)
-    try:
-        for i, trace in zip(
-            ok,
-            tr.translate_batch([lines[i] for i in ok], beam=args.beam, batch_size=args.batch_size),
-            strict=True,
-        ):
-            texts[i] = trace.text
-    except InputError:  # a bad line among many: translate one by one, report each bad one
-        for i in ok:
-            try:
-                texts[i] = tr.translate(lines[i], beam=args.beam).text
-            except InputError as e:
-                print(f"line {i + 1}: {e}", file=sys.stderr)
+    results = tr.translate_each([lines[i] for i in ok], beam=args.beam, batch_size=args.batch_size)
+    for i, result in zip(ok, results, strict=True):
+        if isinstance(result, InputError):
+            print(f"line {i + 1}: {result}", file=sys.stderr)
+        else:
+            texts[i] = result.text
     for text in texts:
         print(text)
     return 0

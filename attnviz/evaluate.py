@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from sacrebleu.metrics import BLEU
 
 from .text import normalize
-from .translator import InputError, Translator
+from .trace import Trace
+from .translator import Translator
 
 
 @dataclass(frozen=True)
@@ -36,21 +37,11 @@ def corpus_bleu(
     A source the translator refuses (longer than its limit) counts as an empty translation, so
     the score never looks better for skipping it.
     """
-    ok = [i for i, s in enumerate(sources) if _accepted(translator, s)]
-    hyps = [""] * len(sources)
-    traces = translator.translate_batch([sources[i] for i in ok], beam=beam, batch_size=batch_size)
-    for i, t in zip(ok, traces, strict=True):
-        hyps[i] = t.text
+    results = translator.translate_each(sources, beam=beam, batch_size=batch_size)
+    hyps = [r.text if isinstance(r, Trace) else "" for r in results]
     metric = BLEU(lowercase=translator.text.lowercase)
     clean = [[normalize(r) for r in rs] for rs in refs]
     score = metric.corpus_score(hyps, reference_streams(clean))
     signature = str(metric.get_signature())
-    return BleuResult(round(score.score, 2), signature, len(sources), len(sources) - len(ok))
-
-
-def _accepted(translator: Translator, sentence: str) -> bool:
-    try:
-        translator.tokenize_source(sentence)
-    except InputError:
-        return False
-    return True
+    refused = sum(not isinstance(r, Trace) for r in results)
+    return BleuResult(round(score.score, 2), signature, len(sources), refused)

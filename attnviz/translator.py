@@ -80,9 +80,41 @@ class Translator:
         length plus 10). ``alpha`` is the length-normalization exponent of beam search.
         ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``.
         """
+        tokens = [self.tokenize_source(s) for s in sentences]
+        return self._decode(sentences, tokens, beam, max_len, topk, alpha, replace_unk, batch_size)
+
+    def translate_each(
+        self, sentences: Sequence[str], beam: int = 1, **options
+    ) -> list[Trace | InputError]:
+        """Like :meth:`translate_batch`, but a refused sentence gives its :class:`InputError`
+        in its place instead of stopping the others."""
+        outcome: list[Trace | InputError | None] = [None] * len(sentences)
+        ok, tokens = [], []
+        for i, sentence in enumerate(sentences):
+            try:
+                tokens.append(self.tokenize_source(sentence))
+                ok.append(i)
+            except InputError as e:
+                outcome[i] = e
+        traces = self._decode([sentences[i] for i in ok], tokens, beam, **options)
+        for i, trace in zip(ok, traces, strict=True):
+            outcome[i] = trace
+        return outcome  # type: ignore[return-value]
+
+    def _decode(
+        self,
+        sentences: Sequence[str],
+        tokens: list[list[str]],
+        beam: int = 1,
+        max_len: int | None = None,
+        topk: int = 5,
+        alpha: float = 1.0,
+        replace_unk: bool = True,
+        batch_size: int = 64,
+    ) -> list[Trace]:
         if beam < 1:
             raise ValueError(f"beam must be at least 1, got {beam}")
-        tokens = [self.tokenize_source(s) for s in sentences]
+        mode = "greedy" if beam == 1 else "beam"
         traces: list[Trace | None] = [None] * len(sentences)
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
         for k in range(0, len(order), batch_size):
@@ -94,7 +126,6 @@ class Translator:
             else:
                 results = decode.beam_search(self.model, src, src_lens, beam, limits, topk, alpha)
             for i, d in zip(chunk, results, strict=True):
-                mode = "greedy" if beam == 1 else "beam"
                 traces[i] = self._trace(sentences[i], tokens[i], d, mode, replace_unk)
         return traces  # type: ignore[return-value]
 
@@ -138,17 +169,13 @@ class Translator:
         words = out[:-1] if out and out[-1] == EOS else out
         beam = None
         if d.beam_tokens is not None:
-            beam = [
-                BeamStep(
-                    tokens=self.tgt_vocab.decode(d.beam_tokens[t].tolist()),
-                    scores=d.beam_scores[t].tolist(),
-                    parents=d.beam_parents[t].tolist(),
-                    finished=[
-                        tok == PAD for tok in self.tgt_vocab.decode(d.beam_tokens[t].tolist())
-                    ],
-                )
-                for t in range(len(d.beam_tokens))
-            ]
+            beam = []
+            for ids, scores, parents in zip(
+                d.beam_tokens, d.beam_scores, d.beam_parents, strict=True
+            ):
+                tokens = self.tgt_vocab.decode(ids.tolist())
+                finished = [tok == PAD for tok in tokens]
+                beam.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
         return Trace(
             source=source,
             src_tokens=src,

@@ -118,11 +118,9 @@ def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
 
 def test_align_prints_pharaoh_links_over_the_input_words(model, monkeypatch, capsys):
     code, out, _ = _run(
-        monkeypatch,
-        capsys,
-        ["align", str(model)],
+        monkeypatch, capsys, ["align", str(model)],
         "The red cat sees a dog . ||| Le chat rouge voit un chien .\nno separator\n",
-    )
+    )  # fmt: skip
     links = {tuple(map(int, link.split("-"))) for link in out.split("\n")[0].split()}
     assert code == 0 and {(1, 2), (2, 1)} <= links
     assert all(0 <= i < 7 and 0 <= j < 7 for i, j in links)
