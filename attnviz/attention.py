@@ -60,8 +60,9 @@ class Attention(nn.Module):
 
     def forward(self, query: torch.Tensor, memory: Memory) -> Attended:
         scores = mask_scores(self.score(query, memory.keys), memory.mask)  # (B, T, S)
-        weights = scores.softmax(dim=-1)  # (B, T, S)
-        context = torch.bmm(weights, memory.values)  # (B, T, H)
+        # The softmax runs in fp32 even in a bf16 model, so the weights shown sum to 1.
+        weights = scores.softmax(dim=-1, dtype=torch.float32)  # (B, T, S)
+        context = torch.bmm(weights.to(memory.values.dtype), memory.values)  # (B, T, H)
         return Attended(context, weights, scores)
 
 

@@ -18,6 +18,7 @@ from safetensors.torch import save as safetensors_bytes
 
 from .data import DataConfig
 from .model import ModelConfig, Seq2Seq
+from .precision import dtype, resolve
 from .text import TextConfig
 from .translator import Translator
 from .vocab import Vocab
@@ -125,8 +126,15 @@ def save(
     write_tensors(path, tensors, meta)
 
 
-def load(path: str | Path, device: str | torch.device = "cpu") -> Translator:
-    """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem."""
+def load(
+    path: str | Path, device: str | torch.device = "cpu", precision: str = "auto"
+) -> Translator:
+    """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
+
+    ``precision`` is the compute precision (see :mod:`attnviz.precision`): "auto" decodes in
+    bf16 where the hardware does it natively, several times faster than fp32.
+    """
+    compute = dtype(resolve(precision, device))
     tensors, meta = read_tensors(path)
     try:
         config = ModelConfig(**meta["model_config"])
@@ -145,4 +153,4 @@ def load(path: str | Path, device: str | torch.device = "cpu") -> Translator:
         )
     except RuntimeError as e:
         raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
-    return Translator(model.to(device), src_vocab, tgt_vocab, text, card, data)
+    return Translator(model.to(device, compute), src_vocab, tgt_vocab, text, card, data)

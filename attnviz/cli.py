@@ -92,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=0, help="random seed: the same seed gives the same model"
     )
     t.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, ...")
+    _precision_option(t, "training: bf16 autocast, fp32 weights")
     t.add_argument(
         "--half", action="store_true", help="store weights as float16 (half the file size)"
     )
@@ -110,11 +111,13 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("checkpoint")
     tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
     tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
+    _precision_option(tr)
 
     al = sub.add_parser(
         "align", help="align `source ||| target` lines from stdin (Pharaoh i-j out)"
     )
     al.add_argument("checkpoint")
+    _precision_option(al)
 
     ev = sub.add_parser(
         "evaluate", help="test BLEU of a checkpoint on the held-out split of a corpus"
@@ -123,11 +126,22 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--data", required=True, help="the corpus the checkpoint was trained on")
     ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
     ev.add_argument("--split", choices=("test", "valid"), default="test")
+    _precision_option(ev)
 
     info = sub.add_parser("info", help="print a checkpoint's model card")
     info.add_argument("checkpoint")
     info.add_argument("--json", action="store_true", help="the whole card as JSON")
     return ap
+
+
+def _precision_option(parser: argparse.ArgumentParser, bf16: str = "decoding in bf16") -> None:
+    parser.add_argument(
+        "--precision",
+        choices=("auto", "fp32", "bf16"),
+        default="auto",
+        help=f"compute precision; bf16 means {bf16}; auto: bf16 where the hardware has it "
+        "natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,6 +201,7 @@ def _train(args) -> int:
             label_smoothing=args.label_smoothing,
             bleu_sentences=args.bleu_sentences,
             test_beam=args.test_beam,
+            precision=args.precision,
         ),
         device=args.device,
         resume=args.resume,
@@ -210,7 +225,7 @@ def _translate(args) -> int:
     from .checkpoint import load
     from .translator import InputError
 
-    tr = load(args.checkpoint)
+    tr = load(args.checkpoint, precision=args.precision)
     lines = list(_lines())
     ok = [i for i, s in enumerate(lines) if s.strip()]  # a blank line gives a blank line
     texts = [""] * len(lines)
@@ -230,7 +245,7 @@ def _align(args) -> int:
     from .checkpoint import load
     from .translator import InputError
 
-    tr = load(args.checkpoint)
+    tr = load(args.checkpoint, precision=args.precision)
     for n, line in enumerate(_lines(), 1):
         source, sep, target = line.partition("|||")
         links = []
@@ -250,7 +265,7 @@ def _evaluate(args) -> int:
     from .data import group_references, read_corpus, split_of
     from .evaluate import corpus_bleu
 
-    tr = load(args.checkpoint)
+    tr = load(args.checkpoint, precision=args.precision)
     data = tr.data
     if data is None:
         raise ValueError(
@@ -274,6 +289,7 @@ def _evaluate(args) -> int:
         r = corpus_bleu(tr, sources, refs, beam=beam)
         print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
     print(f"signature {r.signature}")
+    print(f"precision {tr.precision}")
     return 0
 
 

@@ -84,7 +84,7 @@ class DataConfig:
 
 @dataclass
 class Example:
-    """One tokenized pair with its ids; ``src_ids`` ends with ``<eos>``, ``tgt_ids`` is bare."""
+    """One tokenized sentence pair, raw text kept for BLEU references."""
 
     src: str
     tgt: str

@@ -158,14 +158,21 @@ class Decoder(nn.Module):
         features, state, weights, scores = self._step(y_prev, state, memory)
         return Step(self.generator(features), state, weights, scores)
 
-    def forward(self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory) -> Output:
-        """Teacher forcing over ``tgt_in`` (B, T); the generator runs once over all steps."""
+    def features(
+        self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Teacher forcing over ``tgt_in`` (B, T) -> generator inputs (B, T, H), weights."""
         features, weights = [], []
         for t in range(tgt_in.size(1)):
             f, state, w, _ = self._step(tgt_in[:, t], state, memory)
             features.append(f)
             weights.append(w)
-        return Output(self.generator(torch.stack(features, 1)), torch.stack(weights, 1))
+        return torch.stack(features, 1), torch.stack(weights, 1)
+
+    def forward(self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory) -> Output:
+        """Teacher forcing; the generator runs once over all steps."""
+        features, weights = self.features(tgt_in, state, memory)
+        return Output(self.generator(features), weights)
 
 
 class BahdanauDecoder(Decoder):
@@ -225,14 +232,14 @@ class LuongDecoder(Decoder):
             att.scores.squeeze(1),
         )
 
-    def forward(self, tgt_in, state, memory):
+    def features(self, tgt_in, state, memory):
         if self.config.input_feeding:
-            return super().forward(tgt_in, state, memory)
+            return super().features(tgt_in, state, memory)
         # Without input feeding no step depends on the previous attention, so the GRU runs over
         # the whole target at once and all steps attend in one batched product.
         out, _ = self.rnn(self.dropout(self.embed(tgt_in)), state.rnn)  # (B, T, H)
         h_tilde, att = self._attend(out, memory)
-        return Output(self.generator(self.dropout(h_tilde)), att.weights)
+        return self.dropout(h_tilde), att.weights
 
 
 class Seq2Seq(nn.Module):
@@ -256,7 +263,22 @@ class Seq2Seq(nn.Module):
     def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
         return self.decoder.step(y_prev, state, memory)
 
+    def features(
+        self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Teacher forcing up to the generator: its inputs (B, T, H) and the weights (B, T, S).
+
+        Training applies :attr:`generator` to the non-padding positions only.
+        """
+        memory, state = self.encode(src, src_lens)
+        return self.decoder.features(tgt_in, state, memory)
+
+    @property
+    def generator(self) -> nn.Linear:
+        """The output layer: features (..., H) -> logits (..., V)."""
+        return self.decoder.generator
+
     def forward(self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor) -> Output:
         """Teacher forcing: logits (B, T, V) for the next token at each position of ``tgt_in``."""
-        memory, state = self.encode(src, src_lens)
-        return self.decoder(tgt_in, state, memory)
+        features, weights = self.features(src, src_lens, tgt_in)
+        return Output(self.generator(features), weights)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import platform
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
@@ -31,6 +31,7 @@ from .data import (
 )
 from .evaluate import corpus_bleu
 from .model import ModelConfig, Seq2Seq
+from .precision import PRECISIONS, autocast, resolve
 from .text import TextConfig
 from .translator import Translator
 from .vocab import PAD_ID, Vocab
@@ -48,6 +49,7 @@ class TrainConfig:
     label_smoothing: float = 0.0  # cross-entropy label smoothing
     bleu_sentences: int = 1000  # validation sources translated for BLEU each epoch; 0 = all
     test_beam: int = 5  # beam width for the second test BLEU in the card; 0 or 1 skips it
+    precision: str = "auto"  # "bf16" autocast, "fp32", or "auto": bf16 where native
 
     def __post_init__(self):
         for name in ("epochs", "batch_size"):
@@ -55,6 +57,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {PRECISIONS}, not {self.precision!r}")
 
 
 @dataclass
@@ -97,15 +101,21 @@ def hardware(device: torch.device) -> str:
     return f"{cpu}, {torch.get_num_threads()} threads"
 
 
-def batch_loss(model: Seq2Seq, batch, label_smoothing: float = 0.0) -> torch.Tensor:
-    """Summed cross-entropy of a batch's target tokens (padding excluded)."""
-    out = model(batch.src, batch.src_lens, batch.tgt_in)
+def batch_loss(
+    model: Seq2Seq, batch, label_smoothing: float = 0.0, precision: str = "fp32"
+) -> torch.Tensor:
+    """Summed cross-entropy of a batch's target tokens.
+
+    The output layer, most of a step's cost, runs on the real (non-padding) positions only.
+    With ``precision`` "bf16" the model runs under autocast and the loss is taken on the bf16
+    logits directly: upcasting (B*T, V) logits would cost more than the product that made them.
+    """
+    with autocast(precision, batch.src.device):
+        features, _ = model.features(batch.src, batch.src_lens, batch.tgt_in)  # (B, T, H)
+        keep = batch.tgt_out != PAD_ID  # (B, T)
+        logits = model.generator(features[keep])  # (N, V) for the N real target tokens
     return F.cross_entropy(
-        out.logits.reshape(-1, out.logits.size(-1)).float(),
-        batch.tgt_out.reshape(-1),
-        ignore_index=PAD_ID,
-        reduction="sum",
-        label_smoothing=label_smoothing,
+        logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
     )
 
 
@@ -185,6 +195,7 @@ def train(
     ``about`` adds to the card (corpus license and attribution, the command that was run).
     """
     out, dev = Path(out), torch.device(device)
+    config = replace(config, precision=resolve(config.precision, dev))
     p = prepare(data_path, text, data, log)
     model_config = ModelConfig(
         src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
@@ -255,8 +266,10 @@ def train(
 
     if "best_epoch" not in history:
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
-    # The best file's card gets this run's settings, the whole curve and the test BLEU.
-    best = checkpoint.load(out, device=dev)
+    # The best file's card gets this run's settings, the whole curve and the test BLEU, scored
+    # at the precision that loading picks here by default (what `evaluate` reproduces).
+    best = checkpoint.load(out, device=dev, precision="fp32")
+    scorer = checkpoint.load(out, device=dev)
     card.update(
         epochs=config.epochs,
         best_epoch=history["best_epoch"],
@@ -266,12 +279,13 @@ def train(
     test_src, test_refs = group_references((e.src, e.tgt) for e in p.splits["test"])
     if test_src:
         beams = [1] + ([config.test_beam] if config.test_beam > 1 else [])
-        results = {f"beam{b}": corpus_bleu(best, test_src, test_refs, beam=b) for b in beams}
+        results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
         card["test_bleu"] = {k: r.score for k, r in results.items()}
         card["test_bleu"].update(
             signature=results["beam1"].signature,
             sentences=len(test_src),
             refused=results["beam1"].refused,
+            precision=scorer.precision,
         )
         log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
     checkpoint.save(out, best.model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
@@ -284,7 +298,7 @@ def _train_epoch(model, opt, p: Prepared, batches, config: TrainConfig, dev, des
     bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0)
     for chunk in bar:
         batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(dev)
-        loss = batch_loss(model, batch, config.label_smoothing) / batch.n_tokens
+        loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)

@@ -46,6 +46,11 @@ class Translator:
     def device(self) -> torch.device:
         return next(self.model.parameters()).device
 
+    @property
+    def precision(self) -> str:
+        """The compute precision: "bf16" or "fp32"."""
+        return "bf16" if next(self.model.parameters()).dtype == torch.bfloat16 else "fp32"
+
     def tokenize_source(self, sentence: str) -> list[str]:
         """Source tokens of ``sentence``; raises :class:`InputError` if empty or too long."""
         if not isinstance(sentence, str):

@@ -25,6 +25,7 @@ from attnviz.data import (
     tokenize_pairs,
 )
 from attnviz.model import ModelConfig, Seq2Seq
+from attnviz.precision import PRECISIONS, dtype, resolve
 from attnviz.text import TextConfig
 from attnviz.train import batch_loss
 from attnviz.translator import Translator
@@ -41,6 +42,12 @@ def main() -> None:
     ap.add_argument("--attention", choices=SCORES, default="bahdanau")
     ap.add_argument("--no-input-feeding", dest="input_feeding", action="store_false")
     ap.add_argument("--bidirectional", action="store_true", help="bidirectional encoder (peer: no)")
+    ap.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="auto",
+        help="bf16 autocast in training and a bf16 model in decoding (auto: where native)",
+    )
     ap.add_argument("--steps", type=int, default=30, help="timed training steps")
     ap.add_argument("--warmup", type=int, default=3, help="untimed training steps first")
     ap.add_argument("--batch", type=int, default=128)
@@ -50,6 +57,7 @@ def main() -> None:
     ap.add_argument("--src-vocab", type=int, default=9955)
     ap.add_argument("--tgt-vocab", type=int, default=17741)
     a = ap.parse_args()
+    precision = resolve(a.precision)
 
     torch.manual_seed(0)
     text = TextConfig(lowercase=True)  # as the peer's preprocessing
@@ -73,12 +81,12 @@ def main() -> None:
     print(
         f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
         f"tgt={len(tgt_vocab)} hidden={a.hidden} layers={a.layers} batch={a.batch} "
-        f"threads={torch.get_num_threads()}"
+        f"precision={precision} threads={torch.get_num_threads()}"
     )
 
     def step(i: int) -> int:
         batch = make_batch(batches[i], src_vocab, tgt_vocab)
-        loss = batch_loss(model, batch) / batch.n_tokens
+        loss = batch_loss(model, batch, precision=precision) / batch.n_tokens
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -92,7 +100,7 @@ def main() -> None:
     tokens = sum(step(i) for i in range(a.warmup, a.warmup + a.steps))
     print(f"train_tok_per_s {tokens / (time.perf_counter() - t0):.0f}")
 
-    tr = Translator(model, src_vocab, tgt_vocab, text)
+    tr = Translator(model.to(dtype(precision)), src_vocab, tgt_vocab, text)
     for beam, name in ((1, "greedy"), (5, "beam5")):
         # An untrained model rarely stops by itself: fix the output at the peer's 15 steps.
         tr.translate(SENTENCE, beam=beam, max_len=15)

@@ -25,7 +25,7 @@ def test_checkpoint_round_trip_keeps_translations(attention, tmp_path):
     tr = tiny_translator(attention, layers=2)
     path = tmp_path / "m.safetensors"
     _save(tr, path)
-    loaded = attnviz.load(path)
+    loaded = attnviz.load(path, precision="fp32")
     assert loaded.model.config == tr.model.config and loaded.card["note"] == "x"
     for beam in (1, 3):
         for a, b in zip(
@@ -37,14 +37,16 @@ def test_checkpoint_round_trip_keeps_translations(attention, tmp_path):
             np.testing.assert_array_equal(a.weights, b.weights)
 
 
-def test_half_precision_storage_halves_the_file_and_loads_as_float32(tmp_path):
+def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision(tmp_path):
     tr = tiny_translator("general")
     _save(tr, tmp_path / "full.safetensors")
     _save(tr, tmp_path / "half.safetensors", half=True)
     full, half = (os.path.getsize(tmp_path / f) for f in ("full.safetensors", "half.safetensors"))
     assert half < 0.6 * full
-    loaded = attnviz.load(tmp_path / "half.safetensors")
-    assert next(loaded.model.parameters()).dtype == torch.float32
+    for precision, dtype in (("fp32", torch.float32), ("bf16", torch.bfloat16)):
+        loaded = attnviz.load(tmp_path / "half.safetensors", precision=precision)
+        assert loaded.precision == precision
+        assert {p.dtype for p in loaded.model.parameters()} == {dtype}
 
 
 @pytest.fixture

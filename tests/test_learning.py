@@ -1,5 +1,6 @@
 """Tiny models learn a corpus with a known reordering, and their attention shows it."""
 
+import numpy as np
 import pytest
 
 import attnviz
@@ -27,6 +28,20 @@ def test_a_tiny_model_learns_to_translate_with_the_reordering(trained, synthetic
     hyps = tr.translate_batch([source for source, *_ in held])
     exact = sum(h.text == ref for h, (_, ref, *_) in zip(hyps, held, strict=True))
     assert exact / len(held) >= 0.9
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_bf16_decoding_translates_like_fp32(trained, synthetic_pairs, attention):
+    path = trained(attention)[0]
+    fp32, bf16 = (attnviz.load(path, precision=p) for p in ("fp32", "bf16"))
+    sources = [source for source, *_ in _held_out(synthetic_pairs)]
+    same = 0
+    for a, b in zip(fp32.translate_batch(sources), bf16.translate_batch(sources), strict=True):
+        same += a.tgt_tokens == b.tgt_tokens
+        if a.tgt_tokens == b.tgt_tokens:
+            np.testing.assert_allclose(b.weights.sum(1), 1, atol=1e-5)  # softmax kept in fp32
+            assert np.abs(a.weights - b.weights).max() < 0.05
+    assert same / len(sources) >= 0.95
 
 
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])

@@ -1,0 +1,47 @@
+"""The training loss: padding skipped exactly, bf16 autocast close to fp32."""
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from attnviz.data import Example, make_batch
+from attnviz.train import batch_loss
+from attnviz.vocab import PAD_ID
+
+from .conftest import WORDS, tiny_translator
+
+
+def _batch(tr):
+    # Lengths differ on both sides, so the batch has padding in source and target.
+    pairs = [(WORDS[:3], WORDS[:5]), (WORDS[:7], WORDS[:2]), (WORDS[2:4], WORDS[1:8])]
+    examples = [Example(" ".join(s), " ".join(t), s, [w.upper() for w in t]) for s, t in pairs]
+    return make_batch(examples, tr.src_vocab, tr.tgt_vocab)
+
+
+def test_loss_over_real_tokens_equals_the_padded_cross_entropy(attention):
+    tr = tiny_translator(attention)
+    batch = _batch(tr)
+    assert (batch.tgt_out == PAD_ID).any()
+    out = tr.model(batch.src, batch.src_lens, batch.tgt_in)
+    padded = F.cross_entropy(
+        out.logits.flatten(0, 1), batch.tgt_out.flatten(), ignore_index=PAD_ID, reduction="sum"
+    )
+    torch.testing.assert_close(batch_loss(tr.model, batch), padded)
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_bf16_loss_and_gradients_are_close_to_fp32(attention):
+    tr = tiny_translator(attention, layers=2)
+    batch = _batch(tr)
+    grads = {}
+    for precision in ("fp32", "bf16"):
+        tr.model.zero_grad()
+        loss = batch_loss(tr.model, batch, precision=precision)
+        loss.backward()
+        grads[precision] = (
+            loss.item(),
+            torch.cat([p.grad.flatten() for p in tr.model.parameters() if p.grad is not None]),
+        )
+    (loss32, g32), (loss16, g16) = grads["fp32"], grads["bf16"]
+    assert abs(loss16 - loss32) / loss32 < 0.01
+    assert F.cosine_similarity(g32, g16.float(), dim=0) > 0.99
