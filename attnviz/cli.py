@@ -94,6 +94,13 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, ...")
     _precision_option(t, "training: bf16 autocast, fp32 weights")
     t.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="CPU threads (default: torch's, one per core); results are reproducible for a "
+        "given thread count",
+    )
+    t.add_argument(
         "--half", action="store_true", help="store weights as float16 (half the file size)"
     )
     t.add_argument(
@@ -167,10 +174,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _train(args) -> int:
+    import torch
+
     from .data import DataConfig
     from .text import TextConfig
     from .train import TrainConfig, train
 
+    if args.threads is not None:
+        if args.threads < 1:
+            raise ValueError(f"--threads must be positive, got {args.threads}")
+        torch.set_num_threads(args.threads)
     corpus = dict(TATOEBA) if args.tatoeba else {}
     corpus.update(
         {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}

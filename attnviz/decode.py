@@ -26,6 +26,8 @@ class Decoded:
     top_probs: np.ndarray  # (T, k) their probabilities
     weights: np.ndarray  # (T, S) attention weights
     scores: np.ndarray  # (T, S) raw attention scores
+    query: np.ndarray  # (T, H) the query scored at each step
+    context: np.ndarray  # (T, H) the context vector of each step
     log_prob: float  # sum of the output tokens' log-probabilities
     beam_tokens: np.ndarray | None = None  # (T, K) ids of the hypotheses kept at each step
     beam_scores: np.ndarray | None = None  # (T, K) their cumulative log-probabilities
@@ -72,6 +74,8 @@ def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> l
                 top_probs=arr["top_probs"][b, :T],
                 weights=arr["weights"][b, :T, :n_src],
                 scores=arr["scores"][b, :T, :n_src],
+                query=arr["query"][b, :T],
+                context=arr["context"][b, :T],
                 log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
             )
         )
@@ -93,7 +97,8 @@ def _run(
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
     done = torch.zeros(B, dtype=torch.bool, device=src.device)
     rec: dict[str, list[torch.Tensor]] = {
-        k: [] for k in ("ids", "probs", "top_ids", "top_probs", "weights", "scores")
+        k: []
+        for k in ("ids", "probs", "top_ids", "top_probs", "weights", "scores", "query", "context")
     }
     limits = limits.to(src.device)
     for t in range(int(limits.max())):
@@ -108,6 +113,8 @@ def _run(
             ("top_probs", top_p.exp()),
             ("weights", step.weights),
             ("scores", step.scores),
+            ("query", step.query),
+            ("context", step.context),
         ):
             rec[key].append(value)
         done |= (y == EOS_ID) | (limits <= t + 1)
@@ -182,6 +189,8 @@ def beam_search(
             "top_probs",
             "weights",
             "scores",
+            "query",
+            "context",
         )
     }
     for t in range(int(limits.max())):
@@ -203,6 +212,8 @@ def beam_search(
             ("top_probs", top_p.exp().view(B, K, -1)),
             ("weights", step.weights[prow].view(B, K, -1)),
             ("scores", step.scores[prow].view(B, K, -1)),
+            ("query", step.query[prow].view(B, K, -1)),
+            ("context", step.context[prow].view(B, K, -1)),
         ):
             rec[key].append(value)
         was_done = done.gather(1, parent)
@@ -237,6 +248,8 @@ def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decode
         top_probs=arr["top_probs"][pick],
         weights=arr["weights"][pick][:, :n_src],
         scores=arr["scores"][pick][:, :n_src],
+        query=arr["query"][pick],
+        context=arr["context"][pick],
         log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
         beam_tokens=arr["ids"][b, :n].astype(np.int64),
         beam_scores=arr["scores_cum"][b, :n],

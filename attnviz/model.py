@@ -13,7 +13,7 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from .attention import SCORES, Memory, make_attention
+from .attention import SCORES, Attended, Memory, make_attention
 from .vocab import PAD_ID
 
 
@@ -78,6 +78,8 @@ class Step(NamedTuple):
     state: DecoderState  # state after the step
     weights: torch.Tensor  # (B, S) attention weights; rows sum to 1, padding gets 0
     scores: torch.Tensor  # (B, S) raw attention scores before the softmax; -inf at padding
+    query: torch.Tensor  # (B, H) what was scored against the keys: s_{t-1} or h_t
+    context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs
 
 
 class Output(NamedTuple):
@@ -149,14 +151,22 @@ class Decoder(nn.Module):
 
     def _step(
         self, y_prev: torch.Tensor, state: DecoderState, memory: Memory
-    ) -> tuple[torch.Tensor, DecoderState, torch.Tensor, torch.Tensor]:
-        """One step -> (features (B, H) for the generator, new state, weights, scores)."""
+    ) -> tuple[torch.Tensor, DecoderState, Attended, torch.Tensor]:
+        """One step -> (features (B, H) for the generator, new state, attention (T = 1),
+        the query (B, H) it scored)."""
         raise NotImplementedError
 
     def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
         """Feed ``y_prev`` (B,) and return the distribution over the next token."""
-        features, state, weights, scores = self._step(y_prev, state, memory)
-        return Step(self.generator(features), state, weights, scores)
+        features, state, att, query = self._step(y_prev, state, memory)
+        return Step(
+            self.generator(features),
+            state,
+            att.weights.squeeze(1),
+            att.scores.squeeze(1),
+            query,
+            att.context.squeeze(1),
+        )
 
     def features(
         self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory
@@ -164,9 +174,9 @@ class Decoder(nn.Module):
         """Teacher forcing over ``tgt_in`` (B, T) -> generator inputs (B, T, H), weights."""
         features, weights = [], []
         for t in range(tgt_in.size(1)):
-            f, state, w, _ = self._step(tgt_in[:, t], state, memory)
+            f, state, att, _ = self._step(tgt_in[:, t], state, memory)
             features.append(f)
-            weights.append(w)
+            weights.append(att.weights.squeeze(1))
         return torch.stack(features, 1), torch.stack(weights, 1)
 
     def forward(self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory) -> Output:
@@ -187,16 +197,12 @@ class BahdanauDecoder(Decoder):
     def _step(self, y_prev, state, memory):
         emb = self.dropout(self.embed(y_prev))  # (B, E)
         # The query is s_{t-1}, the top state BEFORE this step: that is what makes it Bahdanau.
-        att = self.attention(state.rnn[-1].unsqueeze(1), memory)
+        query = state.rnn[-1]  # (B, H)
+        att = self.attention(query.unsqueeze(1), memory)
         context = att.context.squeeze(1)  # (B, H)
         out, rnn = self.rnn(torch.cat([emb, context], -1).unsqueeze(1), state.rnn)  # (B, 1, H)
         features = torch.tanh(self.pre_output(torch.cat([out.squeeze(1), context, emb], -1)))
-        return (
-            self.dropout(features),
-            DecoderState(rnn, None),
-            att.weights.squeeze(1),
-            att.scores.squeeze(1),
-        )
+        return self.dropout(features), DecoderState(rnn, None), att, query
 
 
 class LuongDecoder(Decoder):
@@ -225,12 +231,7 @@ class LuongDecoder(Decoder):
         h_tilde, att = self._attend(out, memory)
         h_tilde = h_tilde.squeeze(1)  # (B, H)
         feed = h_tilde if self.config.input_feeding else None
-        return (
-            self.dropout(h_tilde),
-            DecoderState(rnn, feed),
-            att.weights.squeeze(1),
-            att.scores.squeeze(1),
-        )
+        return self.dropout(h_tilde), DecoderState(rnn, feed), att, out.squeeze(1)
 
     def features(self, tgt_in, state, memory):
         if self.config.input_feeding:

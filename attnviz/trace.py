@@ -44,6 +44,8 @@ class Trace:
     mode: str  # "greedy", "beam" or "forced"
     attention: str  # the model's attention type
     log_prob: float  # summed log-probability of the output
+    query: np.ndarray | None = None  # (T, H) the query of each step: s_{t-1} or h_t
+    context: np.ndarray | None = None  # (T, H) the context vector c_t of each step
     beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
     beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
 

@@ -189,6 +189,8 @@ class Translator:
             text=self.text.detokenize(words),
             weights=d.weights,
             scores=d.scores,
+            query=d.query,
+            context=d.context,
             probs=d.probs,
             candidates=[
                 [Candidate(self.tgt_vocab.itos[i], float(p)) for i, p in zip(ids, ps, strict=True)]

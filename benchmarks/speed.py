@@ -11,6 +11,7 @@ vocabularies capped to the peer's 9,955 source and 17,741 target words, unidirec
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import torch
@@ -27,7 +28,7 @@ from attnviz.data import (
 from attnviz.model import ModelConfig, Seq2Seq
 from attnviz.precision import PRECISIONS, dtype, resolve
 from attnviz.text import TextConfig
-from attnviz.train import batch_loss
+from attnviz.train import Prepared, batch_loss, evaluate_loss, optimizer
 from attnviz.translator import Translator
 from attnviz.vocab import Vocab
 
@@ -49,7 +50,15 @@ def main() -> None:
         help="bf16 autocast in training and a bf16 model in decoding (auto: where native)",
     )
     ap.add_argument("--steps", type=int, default=30, help="timed training steps")
+    ap.add_argument(
+        "--valid-loss",
+        action="store_true",
+        help="after training, print the fp32 validation loss (compare precisions at equal steps)",
+    )
     ap.add_argument("--warmup", type=int, default=3, help="untimed training steps first")
+    ap.add_argument(
+        "--repeats", type=int, default=50, help="timed translations; the median is printed"
+    )
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--embed", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=256)
@@ -61,7 +70,8 @@ def main() -> None:
 
     torch.manual_seed(0)
     text = TextConfig(lowercase=True)  # as the peer's preprocessing
-    train = split_examples(tokenize_pairs(read_corpus(a.data).pairs, text), DataConfig())["train"]
+    splits = split_examples(tokenize_pairs(read_corpus(a.data).pairs, text), DataConfig())
+    train = splits["train"]
     src_vocab = Vocab.build((e.src_tokens for e in train), 1, a.src_vocab)
     tgt_vocab = Vocab.build((e.tgt_tokens for e in train), 1, a.tgt_vocab)
     config = ModelConfig(
@@ -76,7 +86,7 @@ def main() -> None:
         a.input_feeding,
     )
     model = Seq2Seq(config)
-    opt = torch.optim.Adam(model.parameters(), lr=0.005)
+    opt = optimizer(model, lr=0.005)
     batches = bucket_batches(train, a.batch, torch.Generator().manual_seed(0))
     print(
         f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
@@ -99,15 +109,21 @@ def main() -> None:
     t0 = time.perf_counter()
     tokens = sum(step(i) for i in range(a.warmup, a.warmup + a.steps))
     print(f"train_tok_per_s {tokens / (time.perf_counter() - t0):.0f}")
+    if a.valid_loss:
+        prepared = Prepared(None, splits, src_vocab, tgt_vocab)
+        loss = evaluate_loss(model, splits["valid"], prepared, torch.device("cpu"))
+        print(f"valid_loss {loss:.4f}")
 
     tr = Translator(model.to(dtype(precision)), src_vocab, tgt_vocab, text)
     for beam, name in ((1, "greedy"), (5, "beam5")):
         # An untrained model rarely stops by itself: fix the output at the peer's 15 steps.
         tr.translate(SENTENCE, beam=beam, max_len=15)
-        t0 = time.perf_counter()
-        for _ in range(20):
+        times = []
+        for _ in range(a.repeats):
+            t0 = time.perf_counter()
             tr.translate(SENTENCE, beam=beam, max_len=15)
-        print(f"{name}_ms_per_sentence {(time.perf_counter() - t0) / 20 * 1000:.2f}")
+            times.append(time.perf_counter() - t0)
+        print(f"{name}_ms_per_sentence {statistics.median(times) * 1000:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,73 @@
+"""The words beside the pictures: score formulas, the vectors a step used, safe token markup."""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from .trace import Trace
+
+FORMULAS = {
+    "bahdanau": r"e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)",
+    "concat": r"e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])",
+    "dot": r"e_{tj} = h_t^\top \bar h_j",
+    "general": r"e_{tj} = h_t^\top W_a\,\bar h_j",
+}
+WEIGHTS = (
+    r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
+)
+
+QUERY = {
+    "bahdanau": "s_{t-1}, the decoder state before this step",
+    "luong": "h_t, the decoder state after this step's GRU update",
+}
+
+DIFFERENCE = (
+    "**Bahdanau** scores each source word with the decoder state *before* the step "
+    "(s_{t-1}) through a small feed-forward layer (additive), then feeds the context into the "
+    "GRU. **Luong** first updates the GRU, then scores with the *new* state h_t by a dot "
+    "product (dot, general) or a feed-forward layer (concat), and mixes the context into the "
+    "output through h~_t = tanh(W_c[c_t; h_t]). Additive scores pass through tanh and stay in "
+    "a narrow range; dot products grow with the vectors, so Luong's weights are often sharper "
+    "(lower entropy)."
+)
+
+
+def query_name(attention: str) -> str:
+    return QUERY["bahdanau" if attention == "bahdanau" else "luong"]
+
+
+def vector_text(v: np.ndarray | None, shown: int = 6) -> str:
+    """A vector as ``[0.12, -0.40, ... ] (norm 3.1, 256 values)``."""
+    if v is None:
+        return "not recorded"
+    v = np.asarray(v, dtype=np.float64)
+    head = ", ".join(f"{x:+.2f}" for x in v[:shown])
+    more = ", …" if len(v) > shown else ""
+    return f"[{head}{more}]  (norm {np.linalg.norm(v):.2f}, {len(v)} values)"
+
+
+def step_summary(trace: Trace, step: int) -> dict[str, str]:
+    """What one step scored with and what it produced, as display strings."""
+    j = int(np.argmax(trace.weights[step]))
+    return {
+        "query": vector_text(None if trace.query is None else trace.query[step]),
+        "context": vector_text(None if trace.context is None else trace.context[step]),
+        "most attended": f"{trace.src_tokens[j]} (weight {trace.weights[step, j]:.2f})",
+        "output": f"{trace.tgt_tokens[step]} (p = {trace.probs[step]:.2f})",
+    }
+
+
+def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 180") -> str:
+    """HTML spans, each token's background as dark as its value in [0, 1]. Tokens are
+    escaped: what a user typed is never rendered as markup."""
+    spans = []
+    for token, value in zip(tokens, np.clip(np.asarray(values, dtype=float), 0, 1), strict=True):
+        ink = "white" if value > 0.55 else "black"
+        spans.append(
+            f'<span title="{value:.2f}" style="background: rgba({rgb}, {value:.2f}); '
+            f"color: {ink}; padding: 2px 5px; margin: 1px; border-radius: 4px; "
+            f'display: inline-block">{html.escape(token)}</span>'
+        )
+    return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"

@@ -1,0 +1,58 @@
+"""Diagnostics on small matrices whose answers are worked out by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attnviz import diagnostics as d
+
+ONE_HOT = np.eye(3)  # step t attends to word t only
+UNIFORM = np.full((2, 4), 0.25)
+
+
+def test_entropy_is_zero_for_one_word_and_log2_s_when_even():
+    np.testing.assert_allclose(d.entropy(ONE_HOT), [0, 0, 0])
+    np.testing.assert_allclose(d.entropy(UNIFORM), [2, 2])
+    np.testing.assert_allclose(d.entropy([[0.5, 0.5, 0]]), [1])
+
+
+def test_coverage_sums_the_columns():
+    np.testing.assert_allclose(d.coverage([[0.5, 0.5, 0], [1, 0, 0]]), [1.5, 0.5, 0])
+
+
+def test_js_divergence_is_zero_for_equal_rows_and_one_for_disjoint_rows():
+    a = np.array([[1, 0], [0.5, 0.5], [0.5, 0.5]])
+    b = np.array([[0, 1], [0.5, 0.5], [1, 0]])
+    js = d.js_divergence(a, b)
+    # third row: m = (.75, .25); KL(p||m) = .5 log2(.5/.75) + .5 log2(.5/.25); KL(q||m) = log2(4/3)
+    kl_p = 0.5 * math.log2(0.5 / 0.75) + 0.5 * math.log2(2)
+    expected = (kl_p + math.log2(1 / 0.75)) / 2
+    np.testing.assert_allclose(js, [1, 0, expected])
+    with pytest.raises(ValueError, match="one shape"):
+        d.js_divergence(a, b[:2])
+
+
+def test_argmax_agreement_per_step():
+    a = np.array([[0.7, 0.3], [0.4, 0.6]])
+    b = np.array([[0.6, 0.4], [0.9, 0.1]])
+    assert d.argmax_agreement(a, b).tolist() == [True, False]
+
+
+def test_monotonicity_is_kendalls_tau_of_the_argmax_positions():
+    assert d.monotonicity(ONE_HOT) == 1
+    assert d.monotonicity(ONE_HOT[::-1]) == -1
+    # argmax 0, 2, 1: pairs (0,2)+, (0,1)+, (2,1)- -> (2 - 1) / 3
+    assert d.monotonicity(ONE_HOT[[0, 2, 1]]) == pytest.approx(1 / 3)
+    # argmax 0, 0, 1: one tie -> tau-b = (2 - 0) / sqrt(3 * 2)
+    assert d.monotonicity(ONE_HOT[[0, 0, 1]]) == pytest.approx(2 / math.sqrt(6))
+    assert math.isnan(d.monotonicity(ONE_HOT[:1]))
+
+
+def test_mass_on_eos_and_punctuation():
+    w = np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.0, 0.25, 0.25]])
+    tokens = ["cat", ",", "«", "<eos>"]
+    np.testing.assert_allclose(d.mass_on(w, tokens, "eos"), [0.4, 0.25])
+    np.testing.assert_allclose(d.mass_on(w, tokens, "punctuation"), [0.5, 0.25])
+    with pytest.raises(ValueError):
+        d.mass_on(w, tokens, "verbs")

@@ -1,0 +1,42 @@
+"""Chart builders: what each figure shows, checked on its data."""
+
+import numpy as np
+import pytest
+
+from attnviz import plots
+
+from .conftest import tiny_translator
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return tiny_translator("general").translate("the cat sees the dog .", max_len=6)
+
+
+def test_labels_keep_repeated_words_apart():
+    assert plots.labels(["the", "cat", "the"]) == ["1:the", "2:cat", "3:the"]
+
+
+def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace):
+    fig = plots.heatmap(trace, step=2, gold=[(1, 0), (99, 0)])
+    hm = fig.data[0]
+    np.testing.assert_array_equal(np.asarray(hm.z), trace.weights)
+    np.testing.assert_array_equal(np.asarray(hm.customdata), trace.scores)
+    assert list(hm.x) == plots.labels(trace.src_tokens)
+    assert len(set(hm.x)) == len(hm.x)  # "the" twice, two columns
+    assert list(hm.y) == plots.labels(trace.tgt_tokens)
+    assert "raw score" in hm.hovertemplate
+    (frame,) = fig.layout.shapes
+    assert (frame.y0, frame.y1) == (1.5, 2.5)
+    gold = fig.data[1]  # the out-of-range link is dropped, not drawn off the axis
+    assert list(gold.x) == [hm.x[1]] and list(gold.y) == [hm.y[0]]
+
+
+def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):
+    a = tiny_translator("general").align(trace.source, trace.text)
+    b = tiny_translator("bahdanau").align(trace.source, trace.text)
+    fig = plots.difference_heatmap(a, b)
+    np.testing.assert_allclose(np.asarray(fig.data[0].z), a.weights - b.weights)
+    shorter = tiny_translator("bahdanau").translate(trace.source, max_len=2)
+    with pytest.raises(ValueError, match="reference"):
+        plots.difference_heatmap(a, shorter)
