@@ -2,8 +2,11 @@
 # Every speed figure of the README's "Performance" section, in one run on one machine:
 #   benchmarks/run.sh ../shared/data/fra-eng/fra.txt ../shared/peers/d2l_peer.py [PEER_PYTHON]
 # PEER_PYTHON is the Python of the peer's own environment (default ~/venv-d2l/bin/python, set up
-# as ../shared/peers/README.md says). STEPS (default 30) sets the timed training steps;
-# VALID_STEPS (default 200) the steps after which fp32 and bf16 runs compare validation loss.
+# as ../shared/peers/README.md says). Environment knobs:
+#   STEPS (30)        timed training steps of each speed run
+#   ROUNDS (1)        speed rounds; each runs the peer, then ours, so that ratios come from
+#                     neighbouring runs on a machine whose speed drifts
+#   VALID_STEPS (200) steps after which fp32 and bf16 compare validation loss; 0 skips it
 # Run it on an otherwise idle machine: two processes that each use both cores slow each other
 # down many times over.
 set -euo pipefail
@@ -12,20 +15,24 @@ peer=${2:?usage: benchmarks/run.sh CORPUS PEER_SCRIPT [PEER_PYTHON]}
 peer_python=${3:-$HOME/venv-d2l/bin/python}
 here=$(dirname "$0")
 steps=${STEPS:-30}
+models=("bahdanau" "general" "general --no-input-feeding")
 
-echo "== peer (d2l.ai)"
-"$peer_python" "$peer" "$data" --steps "$steps"
-for precision in fp32 bf16; do
-    for model in "bahdanau" "general" "general --no-input-feeding"; do
-        echo "== attnviz $model --precision $precision"
-        # shellcheck disable=SC2086  # $model is two words on purpose
-        python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
-            --steps "$steps"
+for round in $(seq "${ROUNDS:-1}"); do
+    echo "== round $round: peer (d2l.ai)"
+    "$peer_python" "$peer" "$data" --steps "$steps"
+    for precision in fp32 bf16; do
+        for model in "${models[@]}"; do
+            echo "== round $round: attnviz $model --precision $precision"
+            # shellcheck disable=SC2086  # $model is two words on purpose
+            python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
+                --steps "$steps"
+        done
     done
 done
 
 valid_steps=${VALID_STEPS:-200}
-for model in "bahdanau" "general" "general --no-input-feeding"; do
+[ "$valid_steps" -gt 0 ] || exit 0
+for model in "${models[@]}"; do
     for precision in fp32 bf16; do
         echo "== validation loss after $valid_steps steps: attnviz $model --precision $precision"
         # shellcheck disable=SC2086

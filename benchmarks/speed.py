@@ -30,7 +30,7 @@ from attnviz.precision import PRECISIONS, dtype, resolve
 from attnviz.text import TextConfig
 from attnviz.train import Prepared, batch_loss, evaluate_loss, optimizer
 from attnviz.translator import Translator
-from attnviz.vocab import Vocab
+from attnviz.vocab import EOS_ID, Vocab
 
 SENTENCE = "I am not sure that he will come tomorrow."  # the peer's sentence: 10 tokens
 
@@ -114,10 +114,14 @@ def main() -> None:
         loss = evaluate_loss(model, splits["valid"], prepared, torch.device("cpu"))
         print(f"valid_loss {loss:.4f}")
 
-    tr = Translator(model.to(dtype(precision)), src_vocab, tgt_vocab, text)
+    # Decode exactly the peer's 15 steps: an untrained model must not stop early at <eos>.
+    model = model.to(dtype(precision))
+    with torch.no_grad():
+        model.generator.bias[EOS_ID] = float("-inf")
+    tr = Translator(model, src_vocab, tgt_vocab, text)
     for beam, name in ((1, "greedy"), (5, "beam5")):
-        # An untrained model rarely stops by itself: fix the output at the peer's 15 steps.
-        tr.translate(SENTENCE, beam=beam, max_len=15)
+        trace = tr.translate(SENTENCE, beam=beam, max_len=15)
+        assert len(trace.tgt_tokens) == 15, trace.tgt_tokens
         times = []
         for _ in range(a.repeats):
             t0 = time.perf_counter()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz import plots
+from attnviz import explain, plots
 
 from .conftest import tiny_translator
 
@@ -40,3 +40,33 @@ def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trac
     shorter = tiny_translator("bahdanau").translate(trace.source, max_len=2)
     with pytest.raises(ValueError, match="reference"):
         plots.difference_heatmap(a, shorter)
+
+
+def test_shaded_tokens_escape_markup_and_shade_by_value():
+    html = explain.shaded_tokens(["<script>", "ok"], np.array([1.0, 0.25]))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "rgba(31, 119, 180, 1.00)" in html and "rgba(31, 119, 180, 0.25)" in html
+
+
+def test_step_summary_names_the_query_context_and_most_attended_word(trace):
+    summary = explain.step_summary(trace, 0)
+    j = int(np.argmax(trace.weights[0]))
+    assert summary["most attended"].startswith(trace.src_tokens[j])
+    assert f"{trace.query.shape[1]} values" in summary["query"]
+    assert f"norm {np.linalg.norm(trace.context[0]):.2f}" in summary["context"]
+    assert set(explain.FORMULAS) == {"bahdanau", "dot", "general", "concat"}
+
+
+def test_weights_exports_keep_the_matrix_and_labels(trace):
+    frame = plots.weights_frame(trace)
+    np.testing.assert_array_equal(frame.to_numpy(), trace.weights)
+    assert list(frame.columns) == plots.labels(trace.src_tokens)
+    data = plots.weights_json(trace)
+    assert data["weights"] == trace.weights.tolist() and data["output_tokens"] == trace.tgt_tokens
+
+
+def test_comparison_frame_per_step(trace):
+    frame = plots.comparison_frame(trace, trace)
+    assert len(frame) == len(trace.tgt_tokens)
+    np.testing.assert_allclose(frame["JS divergence"], 0, atol=1e-12)
+    assert frame["same argmax"].all()

@@ -1,0 +1,59 @@
+"""Regenerate the README's example table and alignment heatmaps from the shipped checkpoints.
+
+    python docs/make_figures.py --data ../shared/data/fra-eng/fra.txt
+
+Prints the examples as a Markdown table (with a check that no example is in the corpus) and
+writes docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import attnviz
+from attnviz import plots
+from attnviz.data import read_corpus
+from attnviz.text import normalize
+
+ROOT = Path(__file__).parent.parent
+MODELS = ("bahdanau", "luong")
+EXAMPLES = [
+    "Hello!",
+    "Good evening, my friends.",
+    "I am cold.",
+    "Where is the station?",
+    "She doesn't like apples.",
+    "My brother bought a red car yesterday.",
+    "We are going to the beach with our children this summer.",
+    "Can you help me find my keys?",
+    "The old man was reading a book in the garden when it started to rain.",
+    "I have never seen such a beautiful house.",
+]
+REORDERING = "She lives in a white house with a big garden."  # adjective after noun in French
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", help="the training corpus, to check that no example is in it")
+    a = ap.parse_args()
+    models = {m: attnviz.load(ROOT / "checkpoints" / f"{m}.safetensors") for m in MODELS}
+    if a.data:
+        seen = {normalize(src).lower() for src, _ in read_corpus(a.data).pairs}
+        inside = [s for s in [*EXAMPLES, REORDERING] if normalize(s).lower() in seen]
+        print(f"examples found in the corpus: {inside or 'none'}\n")
+    print("| English | " + " | ".join(MODELS) + " |")
+    print("|---" * (len(MODELS) + 1) + "|")
+    outputs = {m: tr.translate_batch(EXAMPLES) for m, tr in models.items()}
+    for i, sentence in enumerate(EXAMPLES):
+        print(f"| {sentence} | " + " | ".join(outputs[m][i].text for m in MODELS) + " |")
+    for name, tr in models.items():
+        trace = tr.translate(REORDERING)
+        fig = plots.heatmap(trace, title=f"{name} ({tr.attention}): {trace.text}")
+        path = ROOT / "docs" / f"heatmap-{name}.png"
+        path.write_bytes(plots.to_image(fig, "png"))
+        print(f"\nwrote {path.relative_to(ROOT)}: {REORDERING} -> {trace.text}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""The dashboard driven through Streamlit's AppTest: widgets in, what is shown out."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+DASHBOARD = str(Path(__file__).parent.parent / "dashboard.py")
+SENTENCE = "The red cat sees a dog."
+
+
+@pytest.fixture(scope="module")
+def checkpoints(trained, tmp_path_factory):
+    """A checkpoints folder as shipped: bahdanau and luong (general), tiny and trained."""
+    folder = tmp_path_factory.mktemp("checkpoints")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    return folder
+
+
+@pytest.fixture
+def app(checkpoints, monkeypatch):
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _type(at: AppTest, sentence: str, reference: str = "") -> AppTest:
+    at.text_input[0].input(sentence)
+    at.text_input[1].input(reference)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _array(value) -> np.ndarray:
+    """A plotly array from a chart's JSON: a list, or a typed array (dtype, base64, shape)."""
+    if isinstance(value, dict):
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        return flat.reshape([int(n) for n in value.get("shape", str(flat.size)).split(",")])
+    return np.asarray(value)
+
+
+def _figures(at: AppTest, kind: str) -> list[dict]:
+    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [f for f in figures if f["data"][0]["type"] == kind]
+
+
+def _heatmaps(at: AppTest) -> list[dict]:
+    """The alignment heatmaps (not the difference of two)."""
+    return [f for f in _figures(at, "heatmap") if " minus " not in f["layout"]["title"]["text"]]
+
+
+def test_opens_on_bahdanau_left_and_luong_right_and_asks_for_a_sentence(app):
+    assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
+    assert any("Type a sentence" in i.value for i in app.info)
+
+
+def test_translating_shows_both_heatmaps_bars_and_candidates(app):
+    _type(app, SENTENCE)
+    heatmaps = _heatmaps(app)
+    assert len(heatmaps) == 2
+    for fig in heatmaps:
+        assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # as typed
+        np.testing.assert_allclose(_array(fig["data"][0]["z"]).sum(1), 1, atol=1e-3)
+        assert fig["layout"]["shapes"][0]["y0"] == -0.5  # step 1 framed
+    specs = [c.proto.spec for c in app.get("vega_lite_chart")]
+    assert sum('"attention weight"' in spec for spec in specs) == 2  # the step bars
+    assert len(app.dataframe) >= 2  # the candidates of each model
+    assert app.slider[0].label == "Step"
+
+
+def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app, monkeypatch):
+    _type(app, SENTENCE)
+    import attnviz.translator
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("decoded again")
+
+    monkeypatch.setattr(attnviz.translator.Translator, "translate", refuse)
+    app.slider[0].set_value(3).run()
+    assert not app.exception
+    assert all(fig["layout"]["shapes"][0]["y0"] == 1.5 for fig in _heatmaps(app))
+    assert any("Step 3" in m.value for m in app.markdown)
+
+
+def test_switching_models_swaps_the_columns(app):
+    _type(app, SENTENCE)
+    app.sidebar.selectbox[0].set_value("luong").run()
+    assert not app.exception
+    titles = [fig["layout"]["title"]["text"] for fig in _heatmaps(app)]
+    assert titles == ["luong: alignment", "luong: alignment"]
+
+
+def test_beam_search_draws_the_hypothesis_tree(app):
+    _type(app, SENTENCE)
+    app.sidebar.radio[0].set_value("beam").run()
+    assert not app.exception
+    trees = _figures(app, "scatter")
+    assert len(trees) == 2
+    # a red (winning) node at every step of the best path
+    nodes = trees[0]["data"][-1]
+    assert "#d62728" in nodes["marker"]["color"]
+
+
+def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
+    _type(app, SENTENCE, "Le chat rouge voit un chien.")
+    heatmaps = _heatmaps(app)
+    outputs = [fig["data"][0]["y"] for fig in heatmaps]
+    assert (
+        outputs[0]
+        == outputs[1]
+        == ["1:Le", "2:chat", "3:rouge", "4:voit", "5:un", "6:chien", "7:.", "8:<eos>"]
+    )
+    (difference,) = [f for f in _figures(app, "heatmap") if f not in heatmaps]
+    assert difference["layout"]["title"]["text"] == "bahdanau minus luong"
+    frames = [df.value for df in app.dataframe]
+    comparison = next(f for f in frames if "JS divergence" in f.columns)
+    assert len(comparison) == 8 and comparison["JS divergence"].between(0, 1).all()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("word " * 400, "the limit is 200"),
+        ("   ", "Type a sentence"),
+    ],
+)
+def test_refused_input_gets_a_clear_message(app, text, expected):
+    _type(app, text)
+    shown = [w.value for w in app.warning] + [i.value for i in app.info]
+    assert any(expected in s for s in shown), shown
+    assert not _heatmaps(app)
+
+
+@pytest.mark.parametrize(
+    "text", ["<script>alert(1)</script>", "I ❤️ 🐈 cats!", "Где вокзал?", "**bold** [x](http://a)"]
+)
+def test_odd_input_gets_a_best_effort_translation_and_no_markup(app, text):
+    _type(app, text)
+    assert len(_heatmaps(app)) == 2
+    html = " ".join(m.value for m in app.markdown)
+    assert "<script>" not in html  # escaped, never rendered
+    assert any("Not in the vocabulary" in c.value for c in app.caption)
+
+
+def test_a_corrupt_checkpoint_is_reported_and_the_others_keep_working(
+    checkpoints, tmp_path, monkeypatch
+):
+    folder = tmp_path / "ck"
+    shutil.copytree(checkpoints, folder)
+    (folder / "broken.safetensors").write_bytes(b"\x80\x04not a checkpoint")
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120)
+    at.run()
+    assert any("broken could not be loaded" in e.value for e in at.sidebar.error)
+    _type(at, SENTENCE)
+    assert len(_heatmaps(at)) == 2
