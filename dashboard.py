@@ -91,7 +91,7 @@ def sidebar(found, failed):
 def step_view(side: int, name: str, trace, step: int) -> None:
     """One model's column (``side`` 0 left, 1 right) in the step-by-step view."""
     t = min(step, len(trace.tgt_tokens) - 1)
-    st.subheader(f"{name} · {trace.attention}")
+    st.subheader(name if name == trace.attention else f"{name} · {trace.attention}")
     st.markdown(explain.shaded_tokens(trace.tgt_tokens, trace.probs), unsafe_allow_html=True)
     st.caption("The output; each word shaded by the probability the model gave it.")
     st.plotly_chart(

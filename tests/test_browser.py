@@ -1,0 +1,85 @@
+"""The real dashboard in a real browser: `streamlit run`, headless Chromium, a typed sentence.
+
+Needs Debian's ``chromium`` (``scripts/install-test-deps.sh`` installs it) and Playwright for
+Python, which drives it through ``/usr/bin/chromium`` (no browser download).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).parent.parent
+CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(trained, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("browser-checkpoints")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    port = _free_port()
+    log = open(tmp_path_factory.mktemp("logs") / "streamlit.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT,
+        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(folder)},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"streamlit did not start; see {log.name}")
+        time.sleep(0.5)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+    log.close()
+
+
+def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_path):
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/install-test-deps.sh"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(server)
+        box = page.get_by_label("English sentence")
+        box.wait_for(timeout=60_000)
+        box.fill("The red cat sees a dog.")
+        box.press("Enter")
+        heatmaps = page.locator(".js-plotly-plot .heatmaplayer")
+        heatmaps.nth(1).wait_for(timeout=60_000)
+        page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
+        page.wait_for_timeout(500)  # let the last charts settle before the screenshot
+        page.screenshot(path=tmp_path / "dashboard.png", full_page=True)
+        assert heatmaps.count() >= 2
+        assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert (tmp_path / "dashboard.png").stat().st_size > 10_000
+        browser.close()
