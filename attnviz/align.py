@@ -26,16 +26,24 @@ def tokenize_words(
 
 
 def word_weights(
-    trace: Trace, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
+    trace: Trace,
+    src_owner: list[int],
+    tgt_owner: list[int],
+    n_src: int,
+    n_tgt: int,
+    shift: bool = False,
 ) -> np.ndarray:
     """Attention between words, (n_tgt, n_src + 1); the last column is the source ``<eos>``.
 
     ``trace`` is a forced decoding whose tokens are the pieces listed in the owner lists,
-    each followed by ``<eos>``; the target ``<eos>`` row is left out.
+    each followed by ``<eos>``. Row t of the attention belongs to the output token t; with
+    ``shift`` it belongs to the *input* of step t, y_{t-1}, so token t takes row t + 1 (the
+    step that reads it; the last token takes the ``<eos>`` step's row).
     """
     S, T = len(src_owner), len(tgt_owner)
+    rows = trace.weights[1 : T + 1] if shift else trace.weights[:T]
     by_src = np.zeros((T, n_src + 1))
-    np.add.at(by_src.T, np.array([*src_owner, n_src]), trace.weights[:T, : S + 1].T)  # sum pieces
+    np.add.at(by_src.T, np.array([*src_owner, n_src]), rows[:, : S + 1].T)  # sum pieces
     out = np.zeros((n_tgt, n_src + 1))
     np.add.at(out, np.array(tgt_owner, dtype=int), by_src)
     counts = np.bincount(np.array(tgt_owner, dtype=int), minlength=n_tgt)
@@ -53,15 +61,58 @@ def argmax_links(weights: np.ndarray) -> list[tuple[int, int]]:
     return links
 
 
-def align_words(translator: Translator, source: str, target: str) -> list[tuple[int, int]]:
-    """(source word, target word) links for one pair of whitespace-tokenized sentences."""
+def threshold_links(weights: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Every (source, target) pair whose weight is at least ``threshold``; ``<eos>`` excluded."""
+    n_src = weights.shape[1] - 1
+    rows, cols = np.nonzero(weights[:, :n_src] >= threshold)
+    return [(int(i), int(j)) for j, i in zip(rows, cols, strict=True)]
+
+
+def intersect_links(weights: np.ndarray) -> list[tuple[int, int]]:
+    """Links that are the argmax of their row (target word) and of their column (source
+    word) at once: fewer links than argmax, and more of them right."""
+    words = weights[:, :-1]
+    if words.size == 0:
+        return []
+    best_src, best_tgt = words.argmax(1), words.argmax(0)
+    return [(int(i), j) for j, i in enumerate(best_src) if best_tgt[i] == j and words[j, i] > 0]
+
+
+METHODS = ("argmax", "threshold", "intersect")
+
+
+def extract_links(
+    weights: np.ndarray, method: str = "argmax", threshold: float = 0.5
+) -> list[tuple[int, int]]:
+    """Links from a word-level matrix (n_tgt, n_src + 1) by one of :data:`METHODS`."""
+    if method == "argmax":
+        return argmax_links(weights)
+    if method == "threshold":
+        return threshold_links(weights, threshold)
+    if method == "intersect":
+        return intersect_links(weights)
+    raise ValueError(f"method must be one of {METHODS}, not {method!r}")
+
+
+def align_words(
+    translator: Translator,
+    source: str,
+    target: str,
+    method: str = "argmax",
+    threshold: float = 0.5,
+    shift: bool = False,
+) -> list[tuple[int, int]]:
+    """(source word, target word) links for one pair of whitespace-tokenized sentences;
+    ``method``, ``threshold`` and ``shift`` as in :func:`extract_links` and
+    :func:`word_weights`."""
     src_words, tgt_words = source.split(), target.split()
     src_tokens, src_owner = tokenize_words(translator, src_words, "src")
     tgt_tokens, tgt_owner = tokenize_words(translator, tgt_words, "tgt")
     if not src_tokens:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
-    return argmax_links(word_weights(trace, src_owner, tgt_owner, len(src_words), len(tgt_words)))
+    weights = word_weights(trace, src_owner, tgt_owner, len(src_words), len(tgt_words), shift)
+    return extract_links(weights, method, threshold)
 
 
 def pharaoh(links: list[tuple[int, int]]) -> str:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m attnviz {train,translate,align,evaluate,info}``."""
+"""Command line: ``python -m attnviz {train,translate,align,evaluate,aer,info}``."""
 
 from __future__ import annotations
 
@@ -124,6 +124,19 @@ def _parser() -> argparse.ArgumentParser:
         "align", help="align `source ||| target` lines from stdin (Pharaoh i-j out)"
     )
     al.add_argument("checkpoint")
+    al.add_argument(
+        "--method",
+        choices=("argmax", "threshold", "intersect"),
+        default="argmax",
+        help="argmax: each target word to its most attended source word; threshold: every "
+        "pair with weight >= --threshold; intersect: argmax of both row and column",
+    )
+    al.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    al.add_argument(
+        "--shift",
+        action="store_true",
+        help="read step t's attention as belonging to its input word y_{t-1}",
+    )
     _precision_option(al)
 
     ev = sub.add_parser(
@@ -134,6 +147,16 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
     ev.add_argument("--split", choices=("test", "valid"), default="test")
     _precision_option(ev)
+
+    aer = sub.add_parser(
+        "aer",
+        help="alignment error rate of Pharaoh hypotheses against gold alignments",
+        description="Prints precision, recall and AER (percent; Och & Ney 2003), counted over "
+        "the whole file. Gold: Pharaoh lines (`i-j` sure, `i?j` possible, 0-based) or the "
+        "HLT-NAACL 2003 format (`sentid e f [S|P]`, 1-based, no label = sure).",
+    )
+    aer.add_argument("--gold", required=True, help="gold alignments, one sentence per line")
+    aer.add_argument("--hyp", required=True, help="Pharaoh `i-j` lines, as `align` writes them")
 
     info = sub.add_parser("info", help="print a checkpoint's model card")
     info.add_argument("checkpoint")
@@ -163,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             "translate": _translate,
             "align": _align,
             "evaluate": _evaluate,
+            "aer": _aer,
             "info": _info,
         }[args.command](args)
     except (CheckpointError, FileNotFoundError, ValueError) as e:
@@ -266,7 +290,7 @@ def _align(args) -> int:
             print(f"line {n}: expected `source ||| target`", file=sys.stderr)
         else:
             try:
-                links = align_words(tr, source, target)
+                links = align_words(tr, source, target, args.method, args.threshold, args.shift)
             except InputError as e:
                 print(f"line {n}: {e}", file=sys.stderr)
         print(pharaoh(links), flush=True)
@@ -303,6 +327,17 @@ def _evaluate(args) -> int:
         print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
     print(f"signature {r.signature}")
     print(f"precision {tr.precision}")
+    return 0
+
+
+def _aer(args) -> int:
+    from .aer import read_gold, read_hypotheses, score
+
+    r = score(read_gold(args.gold), read_hypotheses(args.hyp))
+    print(f"precision {r.precision:.2f}")
+    print(f"recall {r.recall:.2f}")
+    print(f"AER {r.aer:.2f}")
+    print(f"({r.sentences} sentences, {r.links} hypothesis links)")
     return 0
 
 

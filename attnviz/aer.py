@@ -1,0 +1,127 @@
+"""Alignment error rate (Och & Ney, 2003) against gold word alignments.
+
+Links are (source, target) word positions, 0-based. Gold alignments have *sure* links S and
+*possible* links P, with S a subset of P; a hypothesis has links A:
+
+    precision = |A & P| / |A|      recall = |A & S| / |S|
+    AER = 1 - (|A & S| + |A & P|) / (|A| + |S|)
+
+counted over the whole corpus, not averaged per sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+Links = set[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Gold:
+    sure: Links
+    possible: Links  # includes the sure links
+
+
+@dataclass(frozen=True)
+class AerResult:
+    precision: float  # percent; 0 for an empty hypothesis
+    recall: float  # percent
+    aer: float  # percent
+    sentences: int
+    links: int  # hypothesis links counted
+
+
+def parse_pharaoh(line: str) -> tuple[Links, Links]:
+    """``0-0 1?2 ...`` -> (sure, possible-only) links; ``i?j`` marks a possible link."""
+    sure: Links = set()
+    possible: Links = set()
+    for item in line.split():
+        sep = "?" if "?" in item else "-"
+        i, _, j = item.partition(sep)
+        try:
+            link = (int(i), int(j))
+        except ValueError:
+            raise ValueError(f"not a Pharaoh link: {item!r}") from None
+        if min(link) < 0:
+            raise ValueError(f"negative position in {item!r}")
+        (possible if sep == "?" else sure).add(link)
+    return sure, possible
+
+
+def read_gold(path: str | Path) -> list[Gold]:
+    """Gold alignments in Pharaoh format (one line per sentence) or in the HLT-NAACL 2003
+    format (``sentid e f [S|P] [confidence]``, 1-based, sentence ids from 1, position 0 for
+    NULL, which is dropped; no label means sure). The format is told by the first line."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    if _is_naacl(lines):
+        return _read_naacl(lines, path)
+    out = []
+    for n, line in enumerate(lines, 1):
+        try:
+            sure, possible = parse_pharaoh(line)
+        except ValueError as e:
+            raise ValueError(f"{path}:{n}: {e}") from None
+        out.append(Gold(sure, sure | possible))
+    return out
+
+
+def _is_naacl(lines: list[str]) -> bool:
+    first = next((line.split() for line in lines if line.strip()), [])
+    return len(first) >= 3 and all(f.isdigit() for f in first[:3])
+
+
+def _read_naacl(lines: list[str], path) -> list[Gold]:
+    sure: dict[int, Links] = {}
+    possible: dict[int, Links] = {}
+    for n, line in enumerate(lines, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            sent, e, f = (int(x) for x in fields[:3])
+        except ValueError:
+            raise ValueError(f"{path}:{n}: expected `sentid e f [S|P]`, got {line!r}") from None
+        label = fields[3].upper() if len(fields) > 3 else "S"
+        if label not in ("S", "P") or sent < 1:
+            raise ValueError(f"{path}:{n}: expected `sentid e f [S|P]`, got {line!r}")
+        sure.setdefault(sent, set())
+        possible.setdefault(sent, set())
+        if e == 0 or f == 0:
+            continue  # a NULL link: AER counts links between words only
+        (sure if label == "S" else possible)[sent].add((e - 1, f - 1))
+    count = max(sure, default=0)
+    return [
+        Gold(sure.get(k, set()), sure.get(k, set()) | possible.get(k, set()))
+        for k in range(1, count + 1)
+    ]
+
+
+def read_hypotheses(path: str | Path) -> list[Links]:
+    """Pharaoh ``i-j`` lines, one per sentence, as :command:`attnviz align` writes them."""
+    out = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            sure, possible = parse_pharaoh(line)
+        except ValueError as e:
+            raise ValueError(f"{path}:{n}: {e}") from None
+        if possible:
+            raise ValueError(f"{path}:{n}: a hypothesis has no possible (?) links")
+        out.append(sure)
+    return out
+
+
+def score(gold: list[Gold], hyps: list[Links]) -> AerResult:
+    """AER of ``hyps`` against ``gold``, sentence by sentence in order."""
+    if len(gold) != len(hyps):
+        raise ValueError(f"{len(gold)} gold sentences but {len(hyps)} hypotheses")
+    a = s = a_s = a_p = 0
+    for g, h in zip(gold, hyps, strict=True):
+        a += len(h)
+        s += len(g.sure)
+        a_s += len(h & g.sure)
+        a_p += len(h & g.possible)
+    precision = a_p / a if a else 0.0
+    recall = a_s / s if s else 0.0
+    aer = 1 - (a_s + a_p) / (a + s) if a + s else 0.0
+    return AerResult(100 * precision, 100 * recall, 100 * aer, len(gold), a)
