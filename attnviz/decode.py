@@ -35,9 +35,12 @@ class Decoded:
     beam_path: list[int] = field(default_factory=list)  # the winner's hypothesis at each step
 
 
+_NEVER = torch.tensor([PAD_ID, BOS_ID])  # tokens a model may never produce
+
+
 def _log_probs(logits: torch.Tensor) -> torch.Tensor:
     """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced."""
-    never = torch.tensor([PAD_ID, BOS_ID], device=logits.device)
+    never = _NEVER.to(logits.device)
     return logits.float().index_fill(-1, never, float("-inf")).log_softmax(-1)
 
 
@@ -91,7 +94,11 @@ def _run(
     topk: int,
 ) -> list[Decoded]:
     """Step until every sentence has produced <eos> or reached its limit (B,) of steps;
-    ``choose(t, logp)`` picks the next ids (B,) from the log-probabilities (B, V)."""
+    ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k).
+
+    For one sentence, passes over the V logits are a step's main cost after the output layer
+    itself, so a step makes three (mask, log-softmax, top-k) and greedy search takes the top-1
+    rather than making a fourth."""
     memory, state = model.encode(src, src_lens)
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
@@ -104,8 +111,8 @@ def _run(
     for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits)  # (B, V)
-        y = choose(t, logp).masked_fill(done, PAD_ID)
         top_p, top_i = logp.topk(topk, dim=-1)  # (B, k)
+        y = choose(t, top_i).masked_fill(done, PAD_ID)
         for key, value in (
             ("ids", y),
             ("probs", logp.gather(1, y[:, None]).squeeze(1).exp()),
@@ -132,8 +139,8 @@ def greedy(
 
     ``limits`` (B,) caps each sentence's output length (see :func:`default_limits`).
     """
-    topk = min(topk, model.config.tgt_vocab)
-    return _run(model, src, src_lens, limits, lambda t, logp: logp.argmax(-1), topk)
+    topk = max(1, min(topk, model.config.tgt_vocab))
+    return _run(model, src, src_lens, limits, lambda t, top_ids: top_ids[:, 0], topk)
 
 
 @torch.inference_mode()
@@ -141,9 +148,9 @@ def forced(
     model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
 ) -> list[Decoded]:
     """Feed the given target ``tgt`` (B, T), ending in <eos> then <pad>, and record each step."""
-    topk = min(topk, model.config.tgt_vocab)
+    topk = max(1, min(topk, model.config.tgt_vocab))
     limits = torch.full_like(src_lens, tgt.size(1))
-    return _run(model, src, src_lens, limits, lambda t, logp: tgt[:, t], topk)
+    return _run(model, src, src_lens, limits, lambda t, top_ids: tgt[:, t], topk)
 
 
 @torch.inference_mode()

@@ -31,7 +31,7 @@ from .data import (
 )
 from .evaluate import corpus_bleu
 from .model import ModelConfig, Seq2Seq
-from .precision import PRECISIONS, autocast, resolve
+from .precision import TRAINING, autocast, resolve_training
 from .text import TextConfig
 from .translator import Translator
 from .vocab import PAD_ID, Vocab
@@ -57,8 +57,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
-        if self.precision not in PRECISIONS:
-            raise ValueError(f"precision must be one of {PRECISIONS}, not {self.precision!r}")
+        if self.precision not in TRAINING:
+            raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
 
 @dataclass
@@ -201,7 +201,7 @@ def train(
     ``about`` adds to the card (corpus license and attribution, the command that was run).
     """
     out, dev = Path(out), torch.device(device)
-    config = replace(config, precision=resolve(config.precision, dev))
+    config = replace(config, precision=resolve_training(config.precision, dev))
     p = prepare(data_path, text, data, log)
     model_config = ModelConfig(
         src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options

@@ -10,6 +10,7 @@ import torch
 from . import decode
 from .data import DataConfig, encode_source, pad
 from .model import Seq2Seq
+from .precision import decoding_precision
 from .text import TextConfig
 from .trace import BeamStep, Candidate, Trace
 from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
@@ -48,8 +49,8 @@ class Translator:
 
     @property
     def precision(self) -> str:
-        """The compute precision: "bf16" or "fp32"."""
-        return "bf16" if next(self.model.parameters()).dtype == torch.bfloat16 else "fp32"
+        """How the output layer is stored for decoding: "fp32", "bf16" or "int8"."""
+        return decoding_precision(self.model)
 
     def tokenize_source(self, sentence: str) -> list[str]:
         """Source tokens of ``sentence``; raises :class:`InputError` if empty or too long."""

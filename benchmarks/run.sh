@@ -20,12 +20,12 @@ models=("bahdanau" "general" "general --no-input-feeding")
 for round in $(seq "${ROUNDS:-1}"); do
     echo "== round $round: peer (d2l.ai)"
     "$peer_python" "$peer" "$data" --steps "$steps"
-    for precision in fp32 bf16; do
+    for precision in fp32 auto; do  # plain fp32, then what `auto` picks on this machine
         for model in "${models[@]}"; do
-            echo "== round $round: attnviz $model --precision $precision"
+            echo "== round $round: attnviz $model --precision $precision --decoding $precision"
             # shellcheck disable=SC2086  # $model is two words on purpose
             python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
-                --steps "$steps"
+                --decoding "$precision" --steps "$steps"
         done
     done
 done

@@ -26,7 +26,13 @@ from attnviz.data import (
     tokenize_pairs,
 )
 from attnviz.model import ModelConfig, Seq2Seq
-from attnviz.precision import PRECISIONS, dtype, resolve
+from attnviz.precision import (
+    DECODING,
+    TRAINING,
+    for_decoding,
+    resolve_decoding,
+    resolve_training,
+)
 from attnviz.text import TextConfig
 from attnviz.train import Prepared, batch_loss, evaluate_loss, optimizer
 from attnviz.translator import Translator
@@ -45,9 +51,15 @@ def main() -> None:
     ap.add_argument("--bidirectional", action="store_true", help="bidirectional encoder (peer: no)")
     ap.add_argument(
         "--precision",
-        choices=PRECISIONS,
+        choices=TRAINING,
         default="auto",
-        help="bf16 autocast in training and a bf16 model in decoding (auto: where native)",
+        help="training: bf16 autocast or fp32 (auto: bf16 where native)",
+    )
+    ap.add_argument(
+        "--decoding",
+        choices=DECODING,
+        default="auto",
+        help="how the output layer is stored for decoding (auto: int8 on a CPU with bf16)",
     )
     ap.add_argument("--steps", type=int, default=30, help="timed training steps")
     ap.add_argument(
@@ -66,7 +78,8 @@ def main() -> None:
     ap.add_argument("--src-vocab", type=int, default=9955)
     ap.add_argument("--tgt-vocab", type=int, default=17741)
     a = ap.parse_args()
-    precision = resolve(a.precision)
+    precision = resolve_training(a.precision)
+    decoding = resolve_decoding(a.decoding)
 
     torch.manual_seed(0)
     text = TextConfig(lowercase=True)  # as the peer's preprocessing
@@ -91,7 +104,7 @@ def main() -> None:
     print(
         f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
         f"tgt={len(tgt_vocab)} hidden={a.hidden} layers={a.layers} batch={a.batch} "
-        f"precision={precision} threads={torch.get_num_threads()}"
+        f"precision={precision} decoding={decoding} threads={torch.get_num_threads()}"
     )
 
     def step(i: int) -> int:
@@ -115,9 +128,9 @@ def main() -> None:
         print(f"valid_loss {loss:.4f}")
 
     # Decode exactly the peer's 15 steps: an untrained model must not stop early at <eos>.
-    model = model.to(dtype(precision))
     with torch.no_grad():
         model.generator.bias[EOS_ID] = float("-inf")
+    model = for_decoding(model.eval(), decoding)
     tr = Translator(model, src_vocab, tgt_vocab, text)
     for beam, name in ((1, "greedy"), (5, "beam5")):
         trace = tr.translate(SENTENCE, beam=beam, max_len=15)
