@@ -18,7 +18,7 @@ import streamlit as st
 
 import attnviz
 from attnviz import diagnostics, explain, plots
-from attnviz.align import argmax_links, pharaoh
+from attnviz.align import pharaoh, trace_links
 from attnviz.translator import InputError
 
 CHECKPOINTS = Path(os.environ.get("ATTNVIZ_CHECKPOINTS", Path(__file__).parent / "checkpoints"))
@@ -31,6 +31,7 @@ EXAMPLES = [
     "We will meet at the station tomorrow morning before the train leaves for Paris.",
 ]
 PLAY_SECONDS = 0.8
+VIEWS = ["Step by step", "Bahdanau vs Luong", "Beam search", "Model cards", "Export"]
 
 
 @st.cache_resource(show_spinner="Loading model…")
@@ -123,10 +124,11 @@ def compare_view(names, traces, step: int) -> None:
     a, b = traces
     st.markdown(explain.DIFFERENCE)
     same_shape = a.weights.shape == b.weights.shape and a.tgt_tokens == b.tgt_tokens
-    cols = st.columns(2)
-    for col, name, trace in zip(cols, names, traces, strict=True):
+    for side, (col, name, trace) in enumerate(zip(st.columns(2), names, traces, strict=True)):
         with col:
             t = min(step, len(trace.tgt_tokens) - 1)
+            fig = plots.heatmap(trace, step=t, title=f"{name}: alignment")
+            st.plotly_chart(fig, key=f"compare-heatmap-{side}")
             st.altair_chart(plots.scores_and_weights(trace, t, name))
     st.caption(
         "Raw scores (left) and the softmax weights they become (right) at the current step. "
@@ -163,38 +165,39 @@ def compare_view(names, traces, step: int) -> None:
 
 
 def export_view(names, traces) -> None:
+    st.caption("Files are made when you click, from what is shown above.")
+    images = plots.can_export_images()
     for side, (name, trace) in enumerate(zip(names, traces, strict=True)):
         st.markdown(f"**{name}**")
-        cols = st.columns(5)
-        cols[0].download_button(
-            "Weights CSV",
-            plots.weights_frame(trace).to_csv(),
-            file_name=f"{name}-weights.csv",
-            key=f"csv-{side}",
-        )
-        cols[1].download_button(
-            "Weights JSON",
-            json.dumps(plots.weights_json(trace), ensure_ascii=False),
-            file_name=f"{name}-weights.json",
-            key=f"json-{side}",
-        )
-        cols[2].download_button(
-            "Alignment (Pharaoh)",
-            pharaoh(argmax_links(trace.weights)) + "\n",
-            file_name=f"{name}.align",
-            key=f"pharaoh-{side}",
-        )
-        for col, fmt in zip(cols[3:], ("png", "svg"), strict=True):
-            try:
-                image = plots.to_image(plots.heatmap(trace, title=name), fmt)
-            except Exception as e:  # kaleido needs Chrome or Chromium
-                col.caption(
-                    f"{fmt.upper()}: unavailable ({type(e).__name__}); use the chart's camera icon"
+        files = [
+            ("Weights CSV", f"{name}-weights.csv", lambda t=trace: plots.weights_frame(t).to_csv()),
+            (
+                "Weights JSON",
+                f"{name}-weights.json",
+                lambda t=trace: json.dumps(plots.weights_json(t), ensure_ascii=False),
+            ),
+            (
+                "Alignment (Pharaoh)",
+                f"{name}.align",
+                lambda t=trace: pharaoh(trace_links(t)) + "\n",
+            ),
+        ]
+        if images:
+            for fmt in ("png", "svg"):
+                files.append(
+                    (
+                        f"Heatmap {fmt.upper()}",
+                        f"{name}.{fmt}",
+                        lambda t=trace, f=fmt, n=name: plots.to_image(plots.heatmap(t, title=n), f),
+                    )
                 )
-                continue
-            col.download_button(
-                f"Heatmap {fmt.upper()}", image, file_name=f"{name}.{fmt}", key=f"{fmt}-{side}"
-            )
+        for col, (label, file_name, make) in zip(st.columns(5), files, strict=False):
+            col.download_button(label, make, file_name=file_name, key=f"{file_name}-{side}")
+    if not images:
+        st.caption(
+            "PNG and SVG need Chrome or Chromium on the server (kaleido drives it); the camera "
+            "icon on each chart saves an image from your browser."
+        )
 
 
 def cards_view(names, found) -> None:
@@ -273,14 +276,15 @@ def main() -> None:
         st.session_state.playing = not st.session_state.get("playing")
         st.session_state.restart = st.session_state.playing and step + 1 >= steps
         st.rerun()
-    tabs = st.tabs(["Step by step", "Bahdanau vs Luong", "Beam search", "Model cards", "Export"])
-    with tabs[0]:
+    # One view at a time: a page draws only what is looked at, so it answers sooner.
+    view = st.radio("View", VIEWS, horizontal=True, label_visibility="collapsed", key="view")
+    if view == "Step by step":
         for side, (col, name, trace) in enumerate(zip(st.columns(2), names, traces, strict=True)):
             with col:
                 step_view(side, name, trace, step)
-    with tabs[1]:
+    elif view == "Bahdanau vs Luong":
         compare_view(names, traces, step)
-    with tabs[2]:
+    elif view == "Beam search":
         if beam == 1:
             st.info("Choose beam search in the sidebar to see the hypotheses it keeps.")
         for side, (name, trace) in enumerate(zip(names, traces, strict=True)):
@@ -292,9 +296,9 @@ def main() -> None:
                     "log-probability on hover; lines go to the hypothesis it extends. Red: the "
                     "winner. A dot shown as · has already ended."
                 )
-    with tabs[3]:
+    elif view == "Model cards":
         cards_view(names, found)
-    with tabs[4]:
+    else:
         export_view(names, traces)
     if st.session_state.get("playing"):
         if st.session_state.step >= steps:

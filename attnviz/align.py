@@ -115,6 +115,13 @@ def align_words(
     return extract_links(weights, method, threshold)
 
 
+def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):
+    """Token-level links of a Trace (source token, output token); the output ``<eos>`` row and
+    the source ``<eos>`` column link nothing."""
+    rows = trace.weights[:-1] if trace.tgt_tokens[-1:] == ["<eos>"] else trace.weights
+    return extract_links(rows, method, threshold)
+
+
 def pharaoh(links: list[tuple[int, int]]) -> str:
     """Links as Pharaoh text: ``i-j`` pairs sorted by source, then target index."""
     return " ".join(f"{i}-{j}" for i, j in sorted(links))

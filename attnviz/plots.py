@@ -6,6 +6,8 @@ The dashboard only lays these out; tests call them directly. Tokens are labelled
 
 from __future__ import annotations
 
+import shutil
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -118,6 +120,16 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
         )
     )
     return _matrix_layout(fig, title, len(y), len(x))
+
+
+def can_export_images() -> bool:
+    """Whether :func:`to_image` can work here: kaleido installed and a Chrome or Chromium."""
+    try:
+        import kaleido  # noqa: F401
+    except ImportError:
+        return False
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+    return any(shutil.which(n) for n in names)
 
 
 def to_image(fig: go.Figure, fmt: str = "png", scale: float = 2.0) -> bytes:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz.align import extract_links, word_weights
+from attnviz.align import extract_links, trace_links, word_weights
 
 from .conftest import tiny_translator
 
@@ -45,3 +45,11 @@ def test_shift_reads_each_word_from_the_step_that_takes_it_as_input():
     shifted = word_weights(trace, [0, 1], [0, 1, 2], 2, 3, shift=True)
     np.testing.assert_allclose(plain, trace.weights[:3])
     np.testing.assert_allclose(shifted, trace.weights[1:4])
+
+
+def test_trace_links_leave_out_both_eos():
+    tr = tiny_translator("general")
+    trace = tr.align_tokens(["the", "cat"], ["LE", "CHAT"])  # 3 x 3 with both <eos>
+    links = extract_links(trace.weights[:2], "argmax")
+    assert trace_links(trace) == links
+    assert all(i < 2 and j < 2 for i, j in links)

@@ -103,6 +103,7 @@ def test_switching_models_swaps_the_columns(app):
 def test_beam_search_draws_the_hypothesis_tree(app):
     _type(app, SENTENCE)
     app.sidebar.radio[0].set_value("beam").run()
+    app.radio(key="view").set_value("Beam search").run()
     assert not app.exception
     trees = _figures(app, "scatter")
     assert len(trees) == 2
@@ -113,6 +114,7 @@ def test_beam_search_draws_the_hypothesis_tree(app):
 
 def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
     _type(app, SENTENCE, "Le chat rouge voit un chien.")
+    app.radio(key="view").set_value("Bahdanau vs Luong").run()
     heatmaps = _heatmaps(app)
     outputs = [fig["data"][0]["y"] for fig in heatmaps]
     assert (
@@ -164,3 +166,12 @@ def test_a_corrupt_checkpoint_is_reported_and_the_others_keep_working(
     assert any("broken could not be loaded" in e.value for e in at.sidebar.error)
     _type(at, SENTENCE)
     assert len(_heatmaps(at)) == 2
+
+
+def test_export_offers_weights_and_alignments_for_both_models(app):
+    _type(app, SENTENCE)
+    app.radio(key="view").set_value("Export").run()
+    assert not app.exception
+    labels = [b.label for b in app.get("download_button")]
+    for label in ("Weights CSV", "Weights JSON", "Alignment (Pharaoh)"):
+        assert labels.count(label) == 2
