@@ -36,7 +36,7 @@ def _matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.F
         font=FONT,
         height=max(320, 26 * n_rows + 170),
         margin=dict(l=10, r=10, t=50, b=10),
-        xaxis=dict(title="source", side="top", tickangle=-45 if n_cols > 12 else 0),
+        xaxis=dict(title="source", side="top", tickangle=-45 if n_cols > 6 else 0),
         yaxis=dict(title="output", autorange="reversed"),
         plot_bgcolor="white",
     )

@@ -1,0 +1,38 @@
+"""The README's dashboard screenshot: the shipped checkpoints in headless Chromium.
+
+python docs/make_screenshot.py     # writes docs/dashboard.png
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from dashboard_latency import DRAWN, streamlit  # noqa: E402
+
+SENTENCE = "She lives in a white house with a big garden."
+
+
+def main() -> None:
+    with sync_playwright() as p, streamlit(ROOT / "dashboard.py", {}) as url:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+        page = browser.new_page(viewport={"width": 1500, "height": 1250})
+        page.goto(url)
+        box = page.get_by_label("English sentence")
+        box.wait_for(timeout=120_000)
+        box.fill(SENTENCE)
+        box.press("Enter")
+        page.wait_for_function(DRAWN, timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.mouse.wheel(0, 420)
+        page.wait_for_timeout(800)
+        page.screenshot(path=ROOT / "docs" / "dashboard.png")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
