@@ -119,6 +119,16 @@ def batch_loss(
     )
 
 
+def spread_sample(sources: list, refs: list, n: int) -> tuple[list, list]:
+    """``n`` sources with their references, evenly spread over the list (all when ``n`` is 0
+    or more than there are). Tatoeba files are sorted by length, so the first ``n`` would be
+    the shortest sentences, and their BLEU far above the test set's."""
+    if not n or n >= len(sources):
+        return sources, refs
+    picks = [round(i * (len(sources) - 1) / (n - 1)) for i in range(n)] if n > 1 else [0]
+    return [sources[i] for i in picks], [refs[i] for i in picks]
+
+
 def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
     """Adam with its fused kernel: the same update in one pass instead of a dozen (~15% of a
     training step saved on a 2-core CPU)."""
@@ -239,8 +249,9 @@ def train(
         "train_config": asdict(config),
         "hardware": hardware(dev),
     }
-    valid_src, valid_refs = group_references((e.src, e.tgt) for e in p.splits["valid"])
-    n_bleu = config.bleu_sentences or len(valid_src)
+    valid_src, valid_refs = spread_sample(
+        *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
+    )
     translator = Translator(model, p.src_vocab, p.tgt_vocab, text)
 
     for epoch in range(start, config.epochs):
@@ -249,11 +260,7 @@ def train(
         batches = bucket_batches(p.splits["train"], config.batch_size, gen)
         _train_epoch(model, opt, p, batches, config, dev, f"epoch {epoch + 1}/{config.epochs}")
         valid_loss = evaluate_loss(model, p.splits["valid"] or p.splits["train"][:1000], p, dev)
-        bleu = (
-            corpus_bleu(translator, valid_src[:n_bleu], valid_refs[:n_bleu]).score
-            if valid_src
-            else None
-        )
+        bleu = corpus_bleu(translator, valid_src, valid_refs).score if valid_src else None
         history["valid_loss"].append(round(valid_loss, 4))
         history["valid_bleu"].append(bleu)
         history["epoch_seconds"].append(round(time.perf_counter() - t0, 1))

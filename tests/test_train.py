@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 from attnviz.data import Example, make_batch
-from attnviz.train import batch_loss
+from attnviz.train import batch_loss, spread_sample
 from attnviz.vocab import PAD_ID
 
 from .conftest import WORDS, tiny_translator
@@ -45,3 +45,13 @@ def test_bf16_loss_and_gradients_are_close_to_fp32(attention):
     (loss32, g32), (loss16, g16) = grads["fp32"], grads["bf16"]
     assert abs(loss16 - loss32) / loss32 < 0.01
     assert F.cosine_similarity(g32, g16.float(), dim=0) > 0.99
+
+
+def test_the_bleu_sample_spreads_over_a_length_sorted_list():
+    sources = [f"s{i}" for i in range(10)]
+    refs = [[f"r{i}"] for i in range(10)]
+    picked, picked_refs = spread_sample(sources, refs, 4)
+    assert picked == ["s0", "s3", "s6", "s9"] and picked_refs == [["r0"], ["r3"], ["r6"], ["r9"]]
+    assert spread_sample(sources, refs, 0) == (sources, refs)
+    assert spread_sample(sources, refs, 50) == (sources, refs)
+    assert spread_sample(sources, refs, 1) == (["s0"], [["r0"]])
