@@ -99,6 +99,7 @@ def _run(
     For one sentence, passes over the V logits are a step's main cost after the output layer
     itself, so a step makes three (mask, log-softmax, top-k) and greedy search takes the top-1
     rather than making a fourth."""
+    topk = max(1, min(topk, model.config.tgt_vocab))
     memory, state = model.encode(src, src_lens)
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
@@ -139,7 +140,6 @@ def greedy(
 
     ``limits`` (B,) caps each sentence's output length (see :func:`default_limits`).
     """
-    topk = max(1, min(topk, model.config.tgt_vocab))
     return _run(model, src, src_lens, limits, lambda t, top_ids: top_ids[:, 0], topk)
 
 
@@ -148,7 +148,6 @@ def forced(
     model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
 ) -> list[Decoded]:
     """Feed the given target ``tgt`` (B, T), ending in <eos> then <pad>, and record each step."""
-    topk = max(1, min(topk, model.config.tgt_vocab))
     limits = torch.full_like(src_lens, tgt.size(1))
     return _run(model, src, src_lens, limits, lambda t, top_ids: tgt[:, t], topk)
 

@@ -305,20 +305,26 @@ def train(
     return card
 
 
+def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
+    """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
+    loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
+    opt.step()
+    return loss.item()
+
+
 def _train_epoch(model, opt, p: Prepared, batches, config: TrainConfig, dev, desc: str) -> None:
     model.train()
     tokens, t0 = 0, time.perf_counter()
     bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0)
     for chunk in bar:
         batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(dev)
-        loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
-        opt.step()
+        loss = train_step(model, opt, batch, config)
         tokens += batch.n_tokens
         bar.set_postfix(
-            loss=f"{loss.item():.3f}",
+            loss=f"{loss:.3f}",
             tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
             refresh=False,
         )

@@ -34,7 +34,7 @@ from attnviz.precision import (
     resolve_training,
 )
 from attnviz.text import TextConfig
-from attnviz.train import Prepared, batch_loss, evaluate_loss, optimizer
+from attnviz.train import Prepared, TrainConfig, evaluate_loss, optimizer, train_step
 from attnviz.translator import Translator
 from attnviz.vocab import EOS_ID, Vocab
 
@@ -100,6 +100,7 @@ def main() -> None:
     )
     model = Seq2Seq(config)
     opt = optimizer(model, lr=0.005)
+    settings = TrainConfig(lr=0.005, clip=1.0, precision=precision)  # as the peer trains
     batches = bucket_batches(train, a.batch, torch.Generator().manual_seed(0))
     print(
         f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
@@ -109,11 +110,7 @@ def main() -> None:
 
     def step(i: int) -> int:
         batch = make_batch(batches[i], src_vocab, tgt_vocab)
-        loss = batch_loss(model, batch, precision=precision) / batch.n_tokens
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        train_step(model, opt, batch, settings)
         return batch.n_tokens
 
     model.train()
