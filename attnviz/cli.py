@@ -63,6 +63,16 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--batch-size", type=int, default=64, help="sentence pairs per step")
     t.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     t.add_argument(
+        "--decay-after",
+        type=int,
+        default=0,
+        help="after this many epochs, multiply the learning rate by --lr-decay every epoch "
+        "(0: constant rate)",
+    )
+    t.add_argument(
+        "--lr-decay", type=float, default=0.5, help="learning-rate factor per decayed epoch"
+    )
+    t.add_argument(
         "--label-smoothing", type=float, default=0.0, help="cross-entropy label smoothing"
     )
     t.add_argument(
@@ -241,6 +251,8 @@ def _train(args) -> int:
             args.epochs,
             args.batch_size,
             args.lr,
+            decay_after=args.decay_after,
+            lr_decay=args.lr_decay,
             seed=args.seed,
             label_smoothing=args.label_smoothing,
             bleu_sentences=args.bleu_sentences,

@@ -44,6 +44,8 @@ class TrainConfig:
     epochs: int = 10  # passes over the training split
     batch_size: int = 64  # sentence pairs per step
     lr: float = 1e-3  # Adam learning rate
+    decay_after: int = 0  # after this many epochs, multiply lr by lr_decay each epoch; 0 = never
+    lr_decay: float = 0.5  # factor applied per epoch once the decay has started
     clip: float = 1.0  # gradient-norm clip
     seed: int = 0  # seeds the weights, dropout and batch order: same seed, same model
     label_smoothing: float = 0.0  # cross-entropy label smoothing
@@ -57,6 +59,18 @@ class TrainConfig:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if self.lr <= 0:
             raise ValueError(f"lr must be positive, got {self.lr}")
+        if self.decay_after < 0 or not 0 < self.lr_decay <= 1:
+            raise ValueError(
+                f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
+                f"{self.lr_decay}"
+            )
+
+    def lr_at(self, epoch: int) -> float:
+        """The learning rate of ``epoch`` (0-based): a function of the epoch alone, so a resumed
+        run follows the same schedule as an uninterrupted one."""
+        if not self.decay_after:
+            return self.lr
+        return self.lr * self.lr_decay ** max(0, epoch + 1 - self.decay_after)
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
@@ -258,6 +272,8 @@ def train(
         t0 = time.perf_counter()
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
         batches = bucket_batches(p.splits["train"], config.batch_size, gen)
+        for group in opt.param_groups:
+            group["lr"] = config.lr_at(epoch)
         _train_epoch(model, opt, p, batches, config, dev, f"epoch {epoch + 1}/{config.epochs}")
         valid_loss = evaluate_loss(model, p.splits["valid"] or p.splits["train"][:1000], p, dev)
         bleu = corpus_bleu(translator, valid_src, valid_refs).score if valid_src else None

@@ -44,9 +44,10 @@ def _train(data, out, *extra):
 
 def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_path):
     straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
-    assert _train(small_corpus, straight, "--epochs", "2") == 0
-    assert _train(small_corpus, resumed, "--epochs", "1") == 0
-    assert _train(small_corpus, resumed, "--epochs", "2", "--resume") == 0
+    decay = ("--decay-after", "1", "--lr-decay", "0.5")  # epoch 2 runs at half the rate
+    assert _train(small_corpus, straight, "--epochs", "2", *decay) == 0
+    assert _train(small_corpus, resumed, "--epochs", "1", *decay) == 0
+    assert _train(small_corpus, resumed, "--epochs", "2", "--resume", *decay) == 0
     a, b = _tensors(f"{straight}.state"), _tensors(f"{resumed}.state")
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     a, b = _tensors(straight), _tensors(resumed)

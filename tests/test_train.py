@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 from attnviz.data import Example, make_batch
-from attnviz.train import batch_loss, spread_sample
+from attnviz.train import TrainConfig, batch_loss, spread_sample
 from attnviz.vocab import PAD_ID
 
 from .conftest import WORDS, tiny_translator
@@ -55,3 +55,14 @@ def test_the_bleu_sample_spreads_over_a_length_sorted_list():
     assert spread_sample(sources, refs, 0) == (sources, refs)
     assert spread_sample(sources, refs, 50) == (sources, refs)
     assert spread_sample(sources, refs, 1) == (["s0"], [["r0"]])
+
+
+def test_the_learning_rate_decays_per_epoch_after_decay_after():
+    steady = TrainConfig(lr=0.01)
+    assert [steady.lr_at(e) for e in range(3)] == [0.01, 0.01, 0.01]
+    decayed = TrainConfig(lr=0.01, decay_after=2, lr_decay=0.5)
+    assert [decayed.lr_at(e) for e in range(5)] == pytest.approx(
+        [0.01, 0.01, 0.005, 0.0025, 0.00125]
+    )
+    with pytest.raises(ValueError, match="lr_decay"):
+        TrainConfig(decay_after=1, lr_decay=0)
