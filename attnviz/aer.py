@@ -53,7 +53,12 @@ def read_gold(path: str | Path) -> list[Gold]:
     """Gold alignments in Pharaoh format (one line per sentence) or in the HLT-NAACL 2003
     format (``sentid e f [S|P] [confidence]``, 1-based, sentence ids from 1, position 0 for
     NULL, which is dropped; no label means sure). The format is told by the first line."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return parse_gold(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+def parse_gold(text: str, name: str = "gold") -> list[Gold]:
+    """:func:`read_gold` on the text of a file; ``name`` heads error messages."""
+    lines, path = text.splitlines(), name
     if _is_naacl(lines):
         return _read_naacl(lines, path)
     out = []
@@ -64,6 +69,15 @@ def read_gold(path: str | Path) -> list[Gold]:
             raise ValueError(f"{path}:{n}: {e}") from None
         out.append(Gold(sure, sure | possible))
     return out
+
+
+def reverse(gold: list[Gold]) -> list[Gold]:
+    """Each link's sides swapped, for gold files that list (target, source) links."""
+
+    def swap(links: Links) -> Links:
+        return {(j, i) for i, j in links}
+
+    return [Gold(swap(g.sure), swap(g.possible)) for g in gold]
 
 
 def _is_naacl(lines: list[str]) -> bool:

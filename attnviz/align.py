@@ -7,6 +7,8 @@ word, so links are reported between the words the user wrote (Pharaoh ``i-j``, 0
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .trace import Trace
@@ -94,6 +96,49 @@ def extract_links(
     raise ValueError(f"method must be one of {METHODS}, not {method!r}")
 
 
+@dataclass(frozen=True)
+class WordTrace:
+    """A forced decoding over whitespace words, each tokenized alone."""
+
+    trace: Trace
+    src_owner: list[int]  # for each source token, the index of its word
+    tgt_owner: list[int]  # for each target token, the index of its word
+    n_src: int  # source words
+    n_tgt: int  # target words
+
+    def links(
+        self, method: str = "argmax", threshold: float = 0.5, shift: bool = False
+    ) -> list[tuple[int, int]]:
+        """Word links; ``method``, ``threshold`` and ``shift`` as in :func:`extract_links`
+        and :func:`word_weights`."""
+        weights = word_weights(
+            self.trace, self.src_owner, self.tgt_owner, self.n_src, self.n_tgt, shift
+        )
+        return extract_links(weights, method, threshold)
+
+    def token_links(self, links) -> list[tuple[int, int]]:
+        """Word links -> links between every token of the two words, to draw word-level gold
+        over the token-level heatmap of :attr:`trace`."""
+        links = set(links)
+        return [
+            (i, j)
+            for i, si in enumerate(self.src_owner)
+            for j, tj in enumerate(self.tgt_owner)
+            if (si, tj) in links
+        ]
+
+
+def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
+    """Force-decode ``target`` on ``source``, both tokenized word by word."""
+    src_words, tgt_words = source.split(), target.split()
+    src_tokens, src_owner = tokenize_words(translator, src_words, "src")
+    tgt_tokens, tgt_owner = tokenize_words(translator, tgt_words, "tgt")
+    if not src_tokens:
+        raise InputError("the source side is empty")
+    trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
+    return WordTrace(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
+
+
 def align_words(
     translator: Translator,
     source: str,
@@ -102,17 +147,8 @@ def align_words(
     threshold: float = 0.5,
     shift: bool = False,
 ) -> list[tuple[int, int]]:
-    """(source word, target word) links for one pair of whitespace-tokenized sentences;
-    ``method``, ``threshold`` and ``shift`` as in :func:`extract_links` and
-    :func:`word_weights`."""
-    src_words, tgt_words = source.split(), target.split()
-    src_tokens, src_owner = tokenize_words(translator, src_words, "src")
-    tgt_tokens, tgt_owner = tokenize_words(translator, tgt_words, "tgt")
-    if not src_tokens:
-        raise InputError("the source side is empty")
-    trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
-    weights = word_weights(trace, src_owner, tgt_owner, len(src_words), len(tgt_words), shift)
-    return extract_links(weights, method, threshold)
+    """(source word, target word) links for one pair of whitespace-tokenized sentences."""
+    return word_trace(translator, source, target).links(method, threshold, shift)
 
 
 def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):

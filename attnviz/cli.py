@@ -156,12 +156,29 @@ def _parser() -> argparse.ArgumentParser:
     _precision_option(al)
 
     ev = sub.add_parser(
-        "evaluate", help="test BLEU of a checkpoint on the held-out split of a corpus"
+        "evaluate",
+        help="test BLEU on the held-out split of a corpus; AER against gold alignments",
+        description="With --data: sacreBLEU of the checkpoint on the held-out split of the "
+        "corpus it was trained on, every reference of a source used. With --gold and --pairs: "
+        "the alignment error rate of each way `align` reads links off attention (--method, "
+        "with and without --shift).",
     )
     ev.add_argument("checkpoint")
-    ev.add_argument("--data", required=True, help="the corpus the checkpoint was trained on")
+    ev.add_argument("--data", help="the corpus the checkpoint was trained on")
     ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
     ev.add_argument("--split", choices=("test", "valid"), default="test")
+    ev.add_argument(
+        "--gold", help="gold alignments of --pairs: Pharaoh or HLT-NAACL 2003, as `aer` reads"
+    )
+    ev.add_argument(
+        "--pairs", help="`source ||| target` lines (whitespace-separated words), one per gold line"
+    )
+    ev.add_argument(
+        "--reverse-gold",
+        action="store_true",
+        help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
+    )
+    ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
     _precision_option(ev)
 
     aer = sub.add_parser(
@@ -318,10 +335,24 @@ def _align(args) -> int:
 
 def _evaluate(args) -> int:
     from .checkpoint import load
-    from .data import group_references, read_corpus, split_of
+
+    if not args.data and not args.gold:
+        raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
+    if bool(args.gold) != bool(args.pairs):
+        raise ValueError("--gold and --pairs go together")
+    tr = load(args.checkpoint, precision=args.precision)
+    if args.data:
+        _evaluate_bleu(tr, args)
+    if args.gold:
+        _evaluate_aer(tr, args)
+    print(f"precision {tr.precision}")
+    return 0
+
+
+def _evaluate_bleu(tr, args) -> None:
+    from .data import held_out, read_corpus
     from .evaluate import corpus_bleu
 
-    tr = load(args.checkpoint, precision=args.precision)
     data = tr.data
     if data is None:
         raise ValueError(
@@ -334,19 +365,36 @@ def _evaluate(args) -> int:
             f"warning: {args.data} is not the file the model was trained on (sha256 differs)",
             file=sys.stderr,
         )
-    sources, refs = group_references(
-        (s, t)
-        for s, t in corpus.pairs
-        if split_of(s, data.valid_percent, data.test_percent) == args.split
-    )
+    sources, refs = held_out(corpus, data.valid_percent, data.test_percent, args.split)
     if not sources:
         raise ValueError(f"{args.data}: the {args.split} split is empty")
     for beam in args.beam:
         r = corpus_bleu(tr, sources, refs, beam=beam)
         print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
     print(f"signature {r.signature}")
-    print(f"precision {tr.precision}")
-    return 0
+
+
+def _evaluate_aer(tr, args) -> None:
+    from pathlib import Path
+
+    from .aer import read_gold, reverse
+    from .evaluate import corpus_aer
+
+    pairs = []
+    for n, line in enumerate(Path(args.pairs).read_text(encoding="utf-8").splitlines(), 1):
+        source, sep, target = line.partition("|||")
+        if not sep:
+            raise ValueError(f"{args.pairs}:{n}: expected `source ||| target`")
+        pairs.append((source.strip(), target.strip()))
+    gold = read_gold(args.gold)
+    results = corpus_aer(tr, pairs, reverse(gold) if args.reverse_gold else gold, args.threshold)
+    for (method, shift), r in results.items():
+        name = method + (" --shift" if shift else "")
+        print(
+            f"AER {r.aer:.2f}  {name:<19} precision {r.precision:.2f}, recall {r.recall:.2f}, "
+            f"{r.links} links"
+        )
+    print(f"({len(pairs)} sentence pairs, threshold {args.threshold})")
 
 
 def _aer(args) -> int:

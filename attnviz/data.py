@@ -115,6 +115,24 @@ def group_references(pairs: Iterable[tuple[str, str]]) -> tuple[list[str], list[
     return list(refs), list(refs.values())
 
 
+def spread_sample(sources: list, refs: list, n: int) -> tuple[list, list]:
+    """``n`` sources with their references, evenly spread over the list (all when ``n`` is 0
+    or more than there are). Tatoeba files are sorted by length, so the first ``n`` would be
+    the shortest sentences, and their BLEU far above the test set's."""
+    if not n or n >= len(sources):
+        return sources, refs
+    picks = [round(i * (len(sources) - 1) / (n - 1)) for i in range(n)] if n > 1 else [0]
+    return [sources[i] for i in picks], [refs[i] for i in picks]
+
+
+def held_out(corpus: Corpus, valid_percent: float, test_percent: float, split: str = "test"):
+    """Distinct sources of a held-out ``split`` of ``corpus`` with all their references, as
+    :func:`split_of` assigns them (what a model trained with these percentages never saw)."""
+    return group_references(
+        (s, t) for s, t in corpus.pairs if split_of(s, valid_percent, test_percent) == split
+    )
+
+
 class Batch(NamedTuple):
     """Padded tensors of one batch, batch-first."""
 

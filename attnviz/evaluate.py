@@ -1,4 +1,5 @@
-"""Corpus BLEU with sacreBLEU, every reference translation of a source used."""
+"""Scores over a corpus: BLEU with sacreBLEU, every reference translation of a source used;
+AER of the alignments read off attention, against gold links."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU
 
+from .aer import AerResult, Gold, score
+from .align import METHODS, word_trace
 from .text import normalize
 from .trace import Trace
-from .translator import Translator
+from .translator import InputError, Translator
 
 
 @dataclass(frozen=True)
@@ -45,3 +48,31 @@ def corpus_bleu(
     signature = str(metric.get_signature())
     refused = sum(not isinstance(r, Trace) for r in results)
     return BleuResult(round(score.score, 2), signature, len(sources), refused)
+
+
+def corpus_aer(
+    translator: Translator,
+    pairs: list[tuple[str, str]],
+    gold: list[Gold],
+    threshold: float = 0.5,
+) -> dict[tuple[str, bool], AerResult]:
+    """AER of every way :mod:`attnviz.align` reads links off attention, keyed by
+    (method, shift), over whitespace-tokenized (source, target) ``pairs`` with ``gold`` links.
+
+    Each pair is force-decoded once; a pair the translator refuses counts as no links.
+    """
+    if len(pairs) != len(gold):
+        raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
+    traces = []
+    for source, target in pairs:
+        try:
+            traces.append(word_trace(translator, source, target))
+        except InputError:
+            traces.append(None)
+    return {
+        (method, shift): score(
+            gold, [set(t.links(method, threshold, shift)) if t else set() for t in traces]
+        )
+        for method in METHODS
+        for shift in (False, True)
+    }

@@ -27,6 +27,7 @@ from .data import (
     make_batch,
     read_corpus,
     split_examples,
+    spread_sample,
     tokenize_pairs,
 )
 from .evaluate import corpus_bleu
@@ -131,16 +132,6 @@ def batch_loss(
     return F.cross_entropy(
         logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
     )
-
-
-def spread_sample(sources: list, refs: list, n: int) -> tuple[list, list]:
-    """``n`` sources with their references, evenly spread over the list (all when ``n`` is 0
-    or more than there are). Tatoeba files are sorted by length, so the first ``n`` would be
-    the shortest sentences, and their BLEU far above the test set's."""
-    if not n or n >= len(sources):
-        return sources, refs
-    picks = [round(i * (len(sources) - 1) / (n - 1)) for i in range(n)] if n > 1 else [0]
-    return [sources[i] for i in picks], [refs[i] for i in picks]
 
 
 def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:

@@ -5,7 +5,8 @@ import torch
 import torch.nn.functional as F
 
 from attnviz.data import Example, make_batch
-from attnviz.train import TrainConfig, batch_loss, spread_sample
+from attnviz.data import spread_sample
+from attnviz.train import TrainConfig, batch_loss
 from attnviz.vocab import PAD_ID
 
 from .conftest import WORDS, tiny_translator
