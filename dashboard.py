@@ -17,8 +17,10 @@ import numpy as np
 import streamlit as st
 
 import attnviz
-from attnviz import diagnostics, explain, plots
-from attnviz.align import pharaoh, trace_links
+from attnviz import corpus, diagnostics, explain, plots
+from attnviz.aer import parse_gold
+from attnviz.align import gold_on_trace, pharaoh, trace_links
+from attnviz.data import held_out, read_corpus, spread_sample
 from attnviz.translator import InputError
 
 CHECKPOINTS = Path(os.environ.get("ATTNVIZ_CHECKPOINTS", Path(__file__).parent / "checkpoints"))
@@ -32,6 +34,8 @@ EXAMPLES = [
 ]
 PLAY_SECONDS = 0.8
 VIEWS = ["Step by step", "Bahdanau vs Luong", "Beam search", "Model cards", "Export"]
+PAGES = ["One sentence", "A corpus"]
+CORPUS_SOURCES = ["Paste", "Upload", "Held-out split"]
 
 
 @st.cache_resource(show_spinner="Loading model…")
@@ -89,20 +93,22 @@ def sidebar(found, failed):
     return left, right, beam
 
 
-def step_view(side: int, name: str, trace, step: int) -> None:
-    """One model's column (``side`` 0 left, 1 right) in the step-by-step view."""
+def step_view(side: int, name: str, trace, step: int, gold=None) -> None:
+    """One model's column (``side`` 0 left, 1 right) in the step-by-step view; ``gold``:
+    token links to draw over the heatmap."""
     t = min(step, len(trace.tgt_tokens) - 1)
     st.subheader(name if name == trace.attention else f"{name} · {trace.attention}")
     st.markdown(explain.shaded_tokens(trace.tgt_tokens, trace.probs), unsafe_allow_html=True)
     st.caption("The output; each word shaded by the probability the model gave it.")
     st.plotly_chart(
-        plots.heatmap(trace, step=t, title=f"{name}: alignment"),
+        plots.heatmap(trace, step=t, title=f"{name}: alignment", gold=gold),
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{name}-attention"}},
     )
     st.caption(
         "Row = output word, column = source word, darker = more attention. The framed row is "
         "the current step. Hover for the raw score before the softmax."
+        + (" Orange crosses: the human (gold) alignment." if gold else "")
     )
     st.markdown(f"**Step {t + 1}: writing “{trace.tgt_tokens[t]}”**")
     st.markdown(explain.shaded_tokens(trace.src_tokens, trace.weights[t]), unsafe_allow_html=True)
@@ -225,6 +231,155 @@ def cards_view(names, found) -> None:
             st.json(card)
 
 
+def _example() -> None:
+    example = st.session_state.example
+    st.session_state.sentence = "" if example.startswith("(") else example
+    st.session_state.reference = ""
+
+
+def _gold_links(model, trace):
+    """Gold links of the sentence opened from the corpus view, as token links of ``trace``
+    (None when none apply: another sentence, or no reference given)."""
+    gold = st.session_state.get("gold")
+    if not gold or trace.mode != "forced":
+        return None
+    source, target, links = gold
+    if (source, target) != (st.session_state.sentence.strip(), st.session_state.reference.strip()):
+        return None
+    return gold_on_trace(load_model(*model), trace, source, target, links)
+
+
+def _corpus_items(source_kind: str) -> list[corpus.Item]:
+    """The sentences chosen in the corpus view, with gold links where given."""
+    if source_kind == "Held-out split":
+        path = st.text_input(
+            "Corpus file",
+            value=os.environ.get("ATTNVIZ_CORPUS", ""),
+            help="The `source<TAB>target` file the models were trained on; its held-out test "
+            "split (which no model saw) is read as the checkpoint recorded it.",
+        )
+        count = st.slider("Sentences", 10, 500, 100, step=10)
+        if not path.strip():
+            return []
+        data = load_model(*st.session_state.corpus_model).data
+        if data is None:
+            raise ValueError("the left checkpoint does not record how its data was split")
+        sources, refs = held_out(read_corpus(path.strip()), data.valid_percent, data.test_percent)
+        sources, refs = spread_sample(sources, refs, count)
+        return [corpus.Item(s, tuple(r)) for s, r in zip(sources, refs, strict=True)]
+    help_text = "One sentence per line: `English<TAB>French reference<TAB>…` (references optional)."
+    gold_help = (
+        "Optional: one alignment per sentence, between its words and its first reference's "
+        "(Pharaoh `i-j` sure / `i?j` possible, 0-based; or HLT-NAACL 2003 `sentid e f [S|P]`)."
+    )
+    if source_kind == "Upload":
+        text_file = st.file_uploader("Sentences", type=["txt", "tsv"], help=help_text)
+        gold_file = st.file_uploader("Gold alignments", type=["txt", "align", "wa"], help=gold_help)
+        text = text_file.getvalue().decode("utf-8", "replace") if text_file else ""
+        gold_text = gold_file.getvalue().decode("utf-8", "replace") if gold_file else ""
+    else:
+        text = st.text_area("Sentences", help=help_text, height=150)
+        gold_text = st.text_area("Gold alignments", help=gold_help, height=100)
+    items = corpus.parse_items(text)
+    if gold_text.strip():
+        items = corpus.attach_gold(items, parse_gold(gold_text, "gold alignments"))
+    return items
+
+
+def corpus_page(names: list[str], found, beam: int) -> None:
+    st.caption(
+        "Run both models over many sentences: BLEU per sentence and by length, AER where gold "
+        "alignments are given, and the attention diagnostics. Open any sentence to step "
+        "through it."
+    )
+    st.session_state.corpus_model = found[names[0]]
+    source_kind = st.radio("Sentences from", CORPUS_SOURCES, horizontal=True, key="corpus_source")
+    try:
+        items = _corpus_items(source_kind)
+    except (ValueError, OSError) as e:
+        st.error(f"Could not read the sentences: {e}")
+        return
+    if not items:
+        st.info("Give some sentences to score.")
+        return
+    key = (tuple(names), tuple(found[n] for n in names), beam, tuple(items))
+    if st.button(
+        f"Translate {len(items)} sentences with both models", type="primary", key="corpus_run"
+    ):
+        bar = st.progress(0.0, text="Translating…")
+        results = {}
+        for k, name in enumerate(names):
+            results[name] = corpus.run(
+                load_model(*found[name]),
+                items,
+                beam=beam,
+                progress=lambda done, total, k=k, name=name: bar.progress(
+                    (k + done / total) / len(names), text=f"{name}: {done} of {total}"
+                ),
+            )
+        bar.empty()
+        st.session_state.corpus_results = (key, results)
+    stored = st.session_state.get("corpus_results")
+    if not stored or stored[0] != key:
+        return
+    results = stored[1]
+    _corpus_results(names, items, results)
+
+
+def _corpus_results(names, items, results) -> None:
+    with_refs = [k for k, item in enumerate(items) if item.references]
+    metrics = st.columns(2 * len(names))
+    for k, name in enumerate(names):
+        if with_refs:
+            bleu = corpus.bleu_of(
+                [items[i] for i in with_refs], [results[name][i] for i in with_refs]
+            )
+            metrics[2 * k].metric(f"{name}: corpus BLEU", f"{bleu:.1f}")
+        aer = corpus.aer_of(items, results[name])
+        if aer is not None:
+            metrics[2 * k + 1].metric(f"{name}: AER", f"{aer.aer:.1f}")
+    frame = corpus.table(items, results)
+    st.dataframe(frame, hide_index=True, height=320)
+    st.caption(
+        "One row per sentence, where the two models differ most first (BLEU difference = "
+        "left minus right; click a column to sort). Sentence BLEU is 0–100; AER is the "
+        "alignment error rate of the argmax links against the gold ones (0 = perfect); "
+        "entropy in bits (0 = all attention on one word); τ = 1 when attention moves "
+        "strictly left to right."
+    )
+    lengths = corpus.bleu_by_length(items, results)
+    if not lengths.empty:
+        st.altair_chart(plots.length_chart(lengths))
+        st.caption(
+            "Corpus BLEU by source length: attention models usually lose quality on long "
+            "sentences; compare how fast each one falls."
+        )
+    rows = [f"#{n}: {s}" for n, s in zip(frame["#"], frame["source"], strict=True)]
+    picked = st.selectbox("Open a sentence in the step-by-step view", rows, key="corpus_pick")
+    st.button(
+        "Open",
+        key="corpus_open",
+        on_click=_open_sentence,
+        args=(items[int(picked[1:].split(":")[0]) - 1],),
+    )
+
+
+def _open_sentence(item: corpus.Item) -> None:
+    """Switch to the one-sentence page on ``item``; with gold links, force-decode its first
+    reference so the links can be drawn on the heatmaps."""
+    gold = item.gold is not None
+    st.session_state.update(
+        page=PAGES[0],
+        view=VIEWS[0],
+        example="(type your own)",
+        sentence=item.source,
+        reference=item.references[0] if gold else "",
+        gold=(item.source, item.references[0], item.gold.possible) if gold else None,
+        step=1,
+        playing=False,
+    )
+
+
 def main() -> None:
     st.set_page_config(page_title="attnviz", layout="wide")
     found, failed = models()
@@ -237,15 +392,17 @@ def main() -> None:
     if chosen is None:
         return
     left, right, beam = chosen
-    example = st.selectbox("Examples", ["(type your own)", *EXAMPLES])
+    if st.radio("Page", PAGES, horizontal=True, key="page") == "A corpus":
+        corpus_page([left, right], found, beam)
+        return
+    st.selectbox("Examples", ["(type your own)", *EXAMPLES], key="example", on_change=_example)
     sentence = st.text_input(
-        "English sentence",
-        value="" if example.startswith("(") else example,
-        placeholder="e.g. Where is the station?",
+        "English sentence", placeholder="e.g. Where is the station?", key="sentence"
     )
     reference = st.text_input(
         "Reference translation (optional)",
         placeholder="French; both models are then force-decoded on it",
+        key="reference",
     )
     if not sentence.strip():
         st.info("Type a sentence or pick an example to start.")
@@ -281,7 +438,7 @@ def main() -> None:
     if view == "Step by step":
         for side, (col, name, trace) in enumerate(zip(st.columns(2), names, traces, strict=True)):
             with col:
-                step_view(side, name, trace, step)
+                step_view(side, name, trace, step, _gold_links(found[name], trace))
     elif view == "Bahdanau vs Luong":
         compare_view(names, traces, step)
     elif view == "Beam search":

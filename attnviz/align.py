@@ -116,17 +116,6 @@ class WordTrace:
         )
         return extract_links(weights, method, threshold)
 
-    def token_links(self, links) -> list[tuple[int, int]]:
-        """Word links -> links between every token of the two words, to draw word-level gold
-        over the token-level heatmap of :attr:`trace`."""
-        links = set(links)
-        return [
-            (i, j)
-            for i, si in enumerate(self.src_owner)
-            for j, tj in enumerate(self.tgt_owner)
-            if (si, tj) in links
-        ]
-
 
 def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
     """Force-decode ``target`` on ``source``, both tokenized word by word."""
@@ -137,6 +126,25 @@ def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
     return WordTrace(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
+
+
+def gold_on_trace(
+    translator: Translator, trace: Trace, source: str, target: str, links
+) -> list[tuple[int, int]] | None:
+    """Word links between ``source`` and ``target`` as token links of ``trace``, a forced
+    decoding of ``target`` on ``source``; None when the trace's tokens are not those of the
+    words tokenized one by one (then no token-level picture of the links is exact)."""
+    src_tokens, src_owner = tokenize_words(translator, source.split(), "src")
+    tgt_tokens, tgt_owner = tokenize_words(translator, target.split(), "tgt")
+    if trace.src_tokens[:-1] != src_tokens or trace.tgt_tokens[:-1] != tgt_tokens:
+        return None
+    links = set(links)
+    return [
+        (i, j)
+        for i, si in enumerate(src_owner)
+        for j, tj in enumerate(tgt_owner)
+        if (si, tj) in links
+    ]
 
 
 def align_words(

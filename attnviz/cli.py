@@ -336,10 +336,10 @@ def _align(args) -> int:
 def _evaluate(args) -> int:
     from .checkpoint import load
 
-    if not args.data and not args.gold:
-        raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
     if bool(args.gold) != bool(args.pairs):
         raise ValueError("--gold and --pairs go together")
+    if not args.data and not args.gold:
+        raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
     tr = load(args.checkpoint, precision=args.precision)
     if args.data:
         _evaluate_bleu(tr, args)

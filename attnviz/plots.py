@@ -330,6 +330,24 @@ def curve_chart(card: dict) -> alt.Chart:
     return (line + best).properties(height=220)
 
 
+def length_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Corpus BLEU per source-length bucket, one bar per model (a :func:`attnviz.corpus.
+    bleu_by_length` frame)."""
+    order = list(dict.fromkeys(frame["words"]))
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("words:N", sort=order, title="source words"),
+            xOffset="model:N",
+            y=alt.Y("BLEU:Q", title="corpus BLEU"),
+            color=alt.Color("model:N"),
+            tooltip=["model", "words", alt.Tooltip("BLEU:Q", format=".1f"), "sentences"],
+        )
+        .properties(height=260)
+    )
+
+
 def weights_frame(trace: Trace) -> pd.DataFrame:
     """The attention matrix as a table: one row per output token, one column per source token."""
     return pd.DataFrame(

@@ -61,3 +61,8 @@ def test_the_aer_command_prints_the_three_figures(tmp_path, capsys):
 
 def _read(gold, hyp):
     return aer.read_gold(gold), aer.read_hypotheses(hyp)
+
+
+def test_reverse_swaps_both_sides_of_sure_and_possible_links():
+    (g,) = aer.reverse([aer.Gold({(0, 1)}, {(0, 1), (2, 0)})])
+    assert g == aer.Gold({(1, 0)}, {(1, 0), (0, 2)})

@@ -205,3 +205,31 @@ def test_a_held_out_sentence_over_the_length_limit_scores_as_empty_not_a_crash(t
     from attnviz import load
 
     assert load(out).card["test_bleu"]["refused"] == 1
+
+
+def test_evaluate_reports_the_aer_of_every_method_against_gold(trained, tmp_path, capsys):
+    pairs = corpus(8, seed=3)
+    (tmp_path / "pairs.txt").write_text("".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs))
+    (tmp_path / "gold.txt").write_text(
+        "".join(" ".join(f"{i}-{j}" for i, j in links) + "\n" for _, _, links in pairs)
+    )
+    (tmp_path / "gold.fe").write_text(  # target-source, as the JHU Hansards files are
+        "".join(" ".join(f"{j}-{i}" for i, j in links) + "\n" for _, _, links in pairs)
+    )
+    args = ["evaluate", str(trained("bahdanau")[0]), "--pairs", str(tmp_path / "pairs.txt")]
+    assert main([*args, "--gold", str(tmp_path / "gold.txt")]) == 0
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if line.startswith("AER ")]
+    assert [line.split()[2] for line in lines] == [
+        "argmax",
+        "argmax",
+        "threshold",
+        "threshold",
+        "intersect",
+        "intersect",
+    ]
+    assert sum("--shift" in line for line in lines) == 3
+    assert float(lines[0].split()[1]) < 50  # the tiny model has learned the toy alignments
+    assert main([*args, "--gold", str(tmp_path / "gold.fe"), "--reverse-gold"]) == 0
+    assert capsys.readouterr().out == out
+    assert main(args) == 2 and "go together" in capsys.readouterr().err

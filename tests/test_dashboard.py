@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from .synthetic import corpus
+
 DASHBOARD = str(Path(__file__).parent.parent / "dashboard.py")
 SENTENCE = "The red cat sees a dog."
 
@@ -175,3 +177,78 @@ def test_export_offers_weights_and_alignments_for_both_models(app):
     labels = [b.label for b in app.get("download_button")]
     for label in ("Weights CSV", "Weights JSON", "Alignment (Pharaoh)"):
         assert labels.count(label) == 2
+
+
+def _paste_corpus(app: AppTest, sentences: str, gold: str = "") -> AppTest:
+    app.radio(key="page").set_value("A corpus").run()
+    app.text_area[0].input(sentences)
+    app.text_area[1].input(gold)
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def _run_corpus(app: AppTest, sentences: str, gold: str = "") -> AppTest:
+    _paste_corpus(app, sentences, gold).button(key="corpus_run").click().run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
+    pairs = corpus(5, seed=11)
+    _run_corpus(
+        app,
+        "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
+        "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
+    )
+    frame = app.dataframe[0].value
+    assert sorted(frame["source"]) == sorted(en for en, _, _ in pairs)
+    assert {"bahdanau AER", "luong AER", "bahdanau tau", "luong <eos> mass"} <= set(frame)
+    gaps = frame["BLEU difference"].abs().tolist()
+    assert gaps == sorted(gaps, reverse=True)  # where the models differ most comes first
+    assert ((frame["bahdanau AER"] >= 0) & (frame["bahdanau AER"] <= 100)).all()
+    labels = [m.label for m in app.metric]
+    assert labels == ["bahdanau: corpus BLEU", "bahdanau: AER", "luong: corpus BLEU", "luong: AER"]
+    specs = [c.proto.spec for c in app.get("vega_lite_chart")]
+    assert any('"corpus BLEU"' in spec for spec in specs)  # BLEU by length
+
+    app.button(key="corpus_open").click().run()  # the first row of the table
+    assert not app.exception, app.exception
+    assert app.radio(key="page").value == "One sentence"
+    en, fr, links = next(p for p in pairs if p[0] == frame["source"][0])
+    assert app.text_input(key="sentence").value == en
+    assert app.text_input(key="reference").value == fr  # force-decoded, to draw the gold
+    for fig in _heatmaps(app):
+        (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
+        x_labels, y_labels = fig["data"][0]["x"], fig["data"][0]["y"]
+        drawn = {
+            (x_labels.index(x), y_labels.index(y))
+            for x, y in zip(gold["x"], gold["y"], strict=True)
+        }
+        assert drawn == set(links)  # the synthetic words are single tokens
+
+
+def test_the_corpus_view_explains_gold_that_does_not_fit(app):
+    _paste_corpus(app, "the cat sees a dog .\tle chat voit un chien .\nhello", "0-0")
+    assert any("2 sentences but 1 gold alignments" in e.value for e in app.error)
+    assert not app.dataframe
+
+
+def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
+    checkpoints, corpus_file, monkeypatch
+):
+    from attnviz.data import DataConfig, held_out, read_corpus
+
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
+    monkeypatch.setenv("ATTNVIZ_CORPUS", str(corpus_file))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120).run()
+    at.radio(key="page").set_value("A corpus").run()
+    at.radio(key="corpus_source").set_value("Held-out split").run()
+    at.button(key="corpus_run").click().run()
+    assert not at.exception, at.exception
+    data = DataConfig()
+    sources, _ = held_out(read_corpus(corpus_file), data.valid_percent, data.test_percent)
+    frame = at.dataframe[0].value
+    assert sorted(frame["source"]) == sorted(sources[:100])
+    assert frame["bahdanau BLEU"].between(0, 100).all()
+    assert "bahdanau AER" not in frame  # no gold for a corpus split

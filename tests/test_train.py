@@ -4,8 +4,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnviz.data import Example, make_batch
-from attnviz.data import spread_sample
+from attnviz.data import Example, make_batch, spread_sample
 from attnviz.train import TrainConfig, batch_loss
 from attnviz.vocab import PAD_ID
 
