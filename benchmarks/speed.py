@@ -71,6 +71,12 @@ def main() -> None:
     ap.add_argument(
         "--repeats", type=int, default=50, help="timed translations; the median is printed"
     )
+    ap.add_argument(
+        "--decode-threads",
+        type=int,
+        default=None,
+        help="CPU threads while decoding (default: torch's, one per core)",
+    )
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--embed", type=int, default=256)
     ap.add_argument("--hidden", type=int, default=256)
@@ -128,6 +134,8 @@ def main() -> None:
     with torch.no_grad():
         model.generator.bias[EOS_ID] = float("-inf")
     model = for_decoding(model.eval(), decoding)
+    if a.decode_threads:
+        torch.set_num_threads(a.decode_threads)
     tr = Translator(model, src_vocab, tgt_vocab, text)
     for beam, name in ((1, "greedy"), (5, "beam5")):
         trace = tr.translate(SENTENCE, beam=beam, max_len=15)

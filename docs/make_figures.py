@@ -2,8 +2,9 @@
 
     python docs/make_figures.py --data ../shared/data/fra-eng/fra.txt
 
-Prints the examples as a Markdown table (with a check that no example is in the corpus) and
-writes docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
+Prints two Markdown tables, the sentences a new user types first and ten examples (with a check
+that no example is in the corpus), and writes docs/heatmap-MODEL.png with the project's own plot
+code (kaleido; needs Chromium).
 """
 
 from __future__ import annotations
@@ -18,12 +19,20 @@ from attnviz.text import normalize
 
 ROOT = Path(__file__).parent.parent
 MODELS = ("bahdanau", "luong")
-EXAMPLES = [
+FIRST = [  # what a new user types first; some of these are in the corpus
     "Hello!",
-    "Good evening, my friends.",
+    "Good morning!",
     "I am cold.",
     "Where is the station?",
     "She doesn't like apples.",
+    "The old man was reading a book in the garden when it started to rain.",  # 15 words
+]
+EXAMPLES = [  # none of these is in the corpus (--data checks)
+    "Good morning, everyone!",
+    "Good evening, my friends.",
+    "I am cold and hungry.",
+    "Excuse me, where is the train station?",
+    "She doesn't like apples at all.",
     "My brother bought a red car yesterday.",
     "We are going to the beach with our children this summer.",
     "Can you help me find my keys?",
@@ -41,12 +50,16 @@ def main() -> None:
     if a.data:
         seen = {normalize(src).lower() for src, _ in read_corpus(a.data).pairs}
         inside = [s for s in [*EXAMPLES, REORDERING] if normalize(s).lower() in seen]
+        first = [s for s in FIRST if normalize(s).lower() in seen]
+        print(f"first sentences found in the corpus: {first or 'none'}")
         print(f"examples found in the corpus: {inside or 'none'}\n")
-    print("| English | " + " | ".join(MODELS) + " |")
-    print("|---" * (len(MODELS) + 1) + "|")
-    outputs = {m: tr.translate_batch(EXAMPLES) for m, tr in models.items()}
-    for i, sentence in enumerate(EXAMPLES):
-        print(f"| {sentence} | " + " | ".join(outputs[m][i].text for m in MODELS) + " |")
+    for sentences in (FIRST, EXAMPLES):
+        print("| English | " + " | ".join(MODELS) + " |")
+        print("|---" * (len(MODELS) + 1) + "|")
+        outputs = {m: tr.translate_batch(sentences) for m, tr in models.items()}
+        for i, sentence in enumerate(sentences):
+            print(f"| {sentence} | " + " | ".join(outputs[m][i].text for m in MODELS) + " |")
+        print()
     for name, tr in models.items():
         trace = tr.translate(REORDERING)
         fig = plots.heatmap(trace, title=f"{name} ({tr.attention}): {trace.text}")
