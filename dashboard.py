@@ -249,8 +249,9 @@ def _gold_links(model, trace):
     return gold_on_trace(load_model(*model), trace, source, target, links)
 
 
-def _corpus_items(source_kind: str) -> list[corpus.Item]:
-    """The sentences chosen in the corpus view, with gold links where given."""
+def _corpus_items(source_kind: str, model) -> list[corpus.Item]:
+    """The sentences chosen in the corpus view, with gold links where given; ``model`` (the
+    left one) tells how its corpus was split."""
     if source_kind == "Held-out split":
         path = st.text_input(
             "Corpus file",
@@ -261,7 +262,7 @@ def _corpus_items(source_kind: str) -> list[corpus.Item]:
         count = st.slider("Sentences", 10, 500, 100, step=10)
         if not path.strip():
             return []
-        data = load_model(*st.session_state.corpus_model).data
+        data = load_model(*model).data
         if data is None:
             raise ValueError("the left checkpoint does not record how its data was split")
         sources, refs = held_out(read_corpus(path.strip()), data.valid_percent, data.test_percent)
@@ -292,10 +293,9 @@ def corpus_page(names: list[str], found, beam: int) -> None:
         "alignments are given, and the attention diagnostics. Open any sentence to step "
         "through it."
     )
-    st.session_state.corpus_model = found[names[0]]
     source_kind = st.radio("Sentences from", CORPUS_SOURCES, horizontal=True, key="corpus_source")
     try:
-        items = _corpus_items(source_kind)
+        items = _corpus_items(source_kind, found[names[0]])
     except (ValueError, OSError) as e:
         st.error(f"Could not read the sentences: {e}")
         return
@@ -354,14 +354,13 @@ def _corpus_results(names, items, results) -> None:
             "Corpus BLEU by source length: attention models usually lose quality on long "
             "sentences; compare how fast each one falls."
         )
-    rows = [f"#{n}: {s}" for n, s in zip(frame["#"], frame["source"], strict=True)]
-    picked = st.selectbox("Open a sentence in the step-by-step view", rows, key="corpus_pick")
-    st.button(
-        "Open",
-        key="corpus_open",
-        on_click=_open_sentence,
-        args=(items[int(picked[1:].split(":")[0]) - 1],),
+    picked = st.selectbox(
+        "Open a sentence in the step-by-step view",
+        list(frame["#"]),  # in the table's order
+        format_func=lambda n: f"#{n}: {items[n - 1].source}",
+        key="corpus_pick",
     )
+    st.button("Open", key="corpus_open", on_click=_open_sentence, args=(items[picked - 1],))
 
 
 def _open_sentence(item: corpus.Item) -> None:
