@@ -7,6 +7,8 @@
 #   ROUNDS (1)        speed rounds; each runs the peer, then ours, so that ratios come from
 #                     neighbouring runs on a machine whose speed drifts
 #   VALID_STEPS (200) steps after which fp32 and bf16 compare validation loss; 0 skips it
+#   DECODE_THREADS    if set (e.g. 1), each `auto` model is also timed decoding on that many
+#                     threads
 # Run it on an otherwise idle machine: two processes that each use both cores slow each other
 # down many times over.
 set -euo pipefail
@@ -26,6 +28,14 @@ for round in $(seq "${ROUNDS:-1}"); do
             # shellcheck disable=SC2086  # $model is two words on purpose
             python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
                 --decoding "$precision" --steps "$steps"
+        done
+    done
+    for threads in ${DECODE_THREADS:-}; do
+        for model in "${models[@]}"; do
+            echo "== round $round: attnviz $model --precision auto, decoding on $threads thread(s)"
+            # shellcheck disable=SC2086
+            python "$here/speed.py" --data "$data" --attention $model --steps "$steps" \
+                --decode-threads "$threads"
         done
     done
 done
