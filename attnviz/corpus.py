@@ -16,7 +16,7 @@ from sacrebleu.metrics import BLEU
 from . import diagnostics
 from .aer import AerResult, Gold, score
 from .align import word_trace
-from .evaluate import reference_streams
+from .evaluate import bleu
 from .text import normalize
 from .trace import Trace
 from .translator import InputError, Translator
@@ -92,29 +92,29 @@ def run(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Result]:
     """Translate every item in batches (``progress(done, total)`` after each) and score it."""
-    bleu = BLEU(lowercase=translator.text.lowercase, effective_order=True)
+    sentence_bleu = BLEU(lowercase=translator.text.lowercase, effective_order=True)
     out: list[Result] = []
     for start in range(0, len(items), batch_size):
         chunk = items[start : start + batch_size]
         traces = translator.translate_each([i.source for i in chunk], beam=beam)
         for item, trace in zip(chunk, traces, strict=True):
-            out.append(_result(translator, item, trace, bleu))
+            out.append(_result(translator, item, trace, sentence_bleu))
         if progress:
             progress(len(out), len(items))
     return out
 
 
-def _result(translator: Translator, item: Item, trace, bleu: BLEU) -> Result:
+def _result(translator: Translator, item: Item, trace, metric: BLEU) -> Result:
     if isinstance(trace, InputError):
         return Result("", str(trace), 0.0 if item.references else None, None, None, None, None)
     refs = [normalize(r) for r in item.references]
-    sentence_bleu = bleu.sentence_score(trace.text, refs).score if refs else None
+    bleu_score = metric.sentence_score(trace.text, refs).score if refs else None
     aer, links = None, frozenset()
     if item.gold is not None:
         with contextlib.suppress(InputError):  # a pair the model refuses gets no links
             links = frozenset(word_trace(translator, item.source, item.references[0]).links())
         aer = score([item.gold], [set(links)]).aer
-    return Result(trace.text, None, sentence_bleu, aer, *_diagnose(trace), links)
+    return Result(trace.text, None, bleu_score, aer, *_diagnose(trace), links)
 
 
 def table(items: list[Item], results: dict[str, list[Result]]) -> pd.DataFrame:
@@ -158,12 +158,7 @@ def _bucket(words: int) -> str:
 
 def bleu_of(items: list[Item], results: list[Result], lowercase: bool = False) -> float:
     """Corpus BLEU of one model over ``items`` (all must have references)."""
-    refs = [[normalize(r) for r in i.references] for i in items]
-    return (
-        BLEU(lowercase=lowercase)
-        .corpus_score([r.text for r in results], reference_streams(refs))
-        .score
-    )
+    return bleu([r.text for r in results], [list(i.references) for i in items], lowercase)[0]
 
 
 def bleu_by_length(
@@ -181,9 +176,9 @@ def bleu_by_length(
         if not picked:
             continue
         for name, rs in results.items():
-            bleu = bleu_of([items[k] for k in picked], [rs[k] for k in picked], lowercase)
+            value = bleu_of([items[k] for k in picked], [rs[k] for k in picked], lowercase)
             rows.append(
-                {"model": name, "words": _bucket(low), "BLEU": bleu, "sentences": len(picked)}
+                {"model": name, "words": _bucket(low), "BLEU": value, "sentences": len(picked)}
             )
     return pd.DataFrame(rows, columns=["model", "words", "BLEU", "sentences"])
 

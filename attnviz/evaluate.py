@@ -42,12 +42,17 @@ def corpus_bleu(
     """
     results = translator.translate_each(sources, beam=beam, batch_size=batch_size)
     hyps = [r.text if isinstance(r, Trace) else "" for r in results]
-    metric = BLEU(lowercase=translator.text.lowercase)
-    clean = [[normalize(r) for r in rs] for rs in refs]
-    score = metric.corpus_score(hyps, reference_streams(clean))
-    signature = str(metric.get_signature())
+    score, signature = bleu(hyps, refs, translator.text.lowercase)
     refused = sum(not isinstance(r, Trace) for r in results)
-    return BleuResult(round(score.score, 2), signature, len(sources), refused)
+    return BleuResult(round(score, 2), signature, len(sources), refused)
+
+
+def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tuple[float, str]:
+    """Corpus BLEU of ``hyps`` against every reference of each (normalized as the training
+    text is), and sacreBLEU's signature."""
+    metric = BLEU(lowercase=lowercase)
+    clean = [[normalize(r) for r in rs] for rs in refs]
+    return metric.corpus_score(hyps, reference_streams(clean)).score, str(metric.get_signature())
 
 
 def corpus_aer(
