@@ -93,7 +93,7 @@ def sidebar(found, failed):
     return left, right, beam
 
 
-def step_view(side: int, name: str, trace, step: int, gold=None) -> None:
+def step_view(side: int, name: str, trace, step: int, scaled: bool, gold=None) -> None:
     """One model's column (``side`` 0 left, 1 right) in the step-by-step view; ``gold``:
     token links to draw over the heatmap."""
     t = min(step, len(trace.tgt_tokens) - 1)
@@ -116,7 +116,7 @@ def step_view(side: int, name: str, trace, step: int, gold=None) -> None:
     st.caption("How this step's attention is spread over the source: the bars sum to 1.")
     st.dataframe(plots.candidates_frame(trace, t), hide_index=True)
     st.caption("The words the model weighed for this step, most probable first.")
-    st.latex(explain.FORMULAS[trace.attention])
+    st.latex(explain.formula(trace.attention, scaled))
     st.latex(explain.WEIGHTS)
     summary = explain.step_summary(trace, t)
     st.markdown(
@@ -437,7 +437,8 @@ def main() -> None:
     if view == "Step by step":
         for side, (col, name, trace) in enumerate(zip(st.columns(2), names, traces, strict=True)):
             with col:
-                step_view(side, name, trace, step, _gold_links(found[name], trace))
+                scaled = load_model(*found[name]).model.config.scaled
+                step_view(side, name, trace, step, scaled, _gold_links(found[name], trace))
     elif view == "Bahdanau vs Luong":
         compare_view(names, traces, step)
     elif view == "Beam search":

@@ -96,10 +96,20 @@ class ConcatAttention(AdditiveAttention):
 
 
 class DotAttention(Attention):
-    r"""Luong et al. (2015), eq. (8) *dot*: :math:`h_t^\top \bar h_s`. No parameters."""
+    r"""Luong et al. (2015), eq. (8) *dot*: :math:`h_t^\top \bar h_s`. No parameters.
+
+    ``scale`` multiplies the scores: 1 is Luong's form; :math:`1/\sqrt{H}` (Vaswani et al.,
+    2017) keeps a product of H terms from growing with H, so the softmax does not saturate into
+    one-hot weights early in training, where no gradient can correct a wrong choice.
+    """
+
+    def __init__(self, scale: float = 1.0):
+        super().__init__()
+        self.scale = scale
 
     def score(self, query: torch.Tensor, keys: torch.Tensor) -> torch.Tensor:
-        return torch.bmm(query, keys.transpose(1, 2))  # (B, T, H) @ (B, H, S) -> (B, T, S)
+        scores = torch.bmm(query, keys.transpose(1, 2))  # (B, T, H) @ (B, H, S) -> (B, T, S)
+        return scores * self.scale if self.scale != 1.0 else scores
 
 
 class GeneralAttention(DotAttention):
@@ -108,25 +118,29 @@ class GeneralAttention(DotAttention):
     :math:`W_a \bar h_s` is computed once per sentence in :meth:`prepare`.
     """
 
-    def __init__(self, query_dim: int, key_dim: int):
-        super().__init__()
+    def __init__(self, query_dim: int, key_dim: int, scale: float = 1.0):
+        super().__init__(scale)
         self.W_a = nn.Linear(key_dim, query_dim, bias=False)
 
     def prepare(self, values: torch.Tensor) -> torch.Tensor:
         return self.W_a(values)  # (B, S, H)
 
 
-def make_attention(kind: str, query_dim: int, key_dim: int, attn_dim: int) -> Attention:
-    """The attention module for ``kind``, one of :data:`SCORES`."""
+def make_attention(
+    kind: str, query_dim: int, key_dim: int, attn_dim: int, scaled: bool = False
+) -> Attention:
+    """The attention module for ``kind``, one of :data:`SCORES`; ``scaled`` divides dot and
+    general scores by the square root of the query size."""
+    scale = query_dim**-0.5 if scaled else 1.0
     if kind in ("bahdanau", "concat"):
         cls = AdditiveAttention if kind == "bahdanau" else ConcatAttention
         return cls(query_dim, key_dim, attn_dim)
     if kind == "general":
-        return GeneralAttention(query_dim, key_dim)
+        return GeneralAttention(query_dim, key_dim, scale)
     if kind == "dot":
         if query_dim != key_dim:
             raise ValueError(
                 f"dot attention needs equal query and key sizes, got {query_dim}, {key_dim}"
             )
-        return DotAttention()
+        return DotAttention(scale)
     raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")

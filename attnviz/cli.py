@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
         help="bidirectional encoder as in Bahdanau et al., H/2 per direction",
     )
     t.add_argument(
+        "--scaled-scores",
+        action="store_true",
+        help="dot/general: divide the scores by sqrt(hidden) (Vaswani et al., 2017) so that "
+        "attention does not saturate into one-hot weights during training",
+    )
+    t.add_argument(
         "--input-feeding",
         action=argparse.BooleanOptionalAction,
         default=True,
@@ -259,6 +265,7 @@ def _train(args) -> int:
             dropout=args.dropout,
             bidirectional=args.bidirectional,
             input_feeding=args.input_feeding,
+            scaled=args.scaled_scores,
         ),
         text=TextConfig(lowercase=args.lowercase),
         data=DataConfig(

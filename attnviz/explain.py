@@ -14,6 +14,10 @@ FORMULAS = {
     "dot": r"e_{tj} = h_t^\top \bar h_j",
     "general": r"e_{tj} = h_t^\top W_a\,\bar h_j",
 }
+SCALED = {  # dot and general with ModelConfig.scaled
+    "dot": r"e_{tj} = h_t^\top \bar h_j \,/\, \sqrt{H}",
+    "general": r"e_{tj} = h_t^\top W_a\,\bar h_j \,/\, \sqrt{H}",
+}
 WEIGHTS = (
     r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
 )
@@ -32,6 +36,11 @@ DIFFERENCE = (
     "a narrow range; dot products grow with the vectors, so Luong's weights are often sharper "
     "(lower entropy)."
 )
+
+
+def formula(attention: str, scaled: bool = False) -> str:
+    """The score formula (LaTeX) of a model's attention."""
+    return SCALED[attention] if scaled and attention in SCALED else FORMULAS[attention]
 
 
 def query_name(attention: str) -> str:

@@ -33,6 +33,7 @@ class ModelConfig:
     bidirectional: bool = True  # bidirectional encoder (H/2 per direction) with a tanh bridge
     input_feeding: bool = True  # Luong only: h~_{t-1} joins the next decoder input
     attn_dim: int = 0  # hidden size of additive scores (bahdanau, concat); 0 means H
+    scaled: bool = False  # dot/general: scores divided by sqrt(H), so the softmax stays soft
 
     def __post_init__(self):
         if self.attention not in SCORES:
@@ -142,7 +143,9 @@ class Decoder(nn.Module):
             dropout=c.dropout if c.layers > 1 else 0.0,
         )
         query_dim = c.hidden
-        self.attention = make_attention(c.attention, query_dim, c.hidden, c.attn_dim or c.hidden)
+        self.attention = make_attention(
+            c.attention, query_dim, c.hidden, c.attn_dim or c.hidden, c.scaled
+        )
         self.dropout = nn.Dropout(c.dropout)
         self.generator = nn.Linear(c.hidden, c.tgt_vocab)
 

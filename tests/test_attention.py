@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.attention import masked_softmax
+from attnviz import explain
+from attnviz.attention import make_attention, masked_softmax
 from attnviz.data import pad
 from attnviz.model import ModelConfig
 
@@ -77,3 +78,17 @@ def test_bad_config_values_fail_at_construction_naming_the_problem(bad):
     options = dict(src_vocab=10, tgt_vocab=10, **bad)
     with pytest.raises(ValueError, match="|".join(bad)):
         ModelConfig(**options)
+
+
+@pytest.mark.parametrize("kind", ["dot", "general"])
+def test_scaled_scores_are_the_luong_scores_over_the_root_of_the_size(kind):
+    torch.manual_seed(0)
+    plain = make_attention(kind, 16, 16, 16)
+    scaled = make_attention(kind, 16, 16, 16, scaled=True)
+    scaled.load_state_dict(plain.state_dict())
+    query, values = torch.randn(2, 3, 16), torch.randn(2, 5, 16)
+    torch.testing.assert_close(
+        scaled.score(query, scaled.prepare(values)), plain.score(query, plain.prepare(values)) / 4
+    )
+    assert explain.formula(kind, scaled=True).endswith(r"\sqrt{H}")
+    assert explain.formula(kind) == explain.FORMULAS[kind]
