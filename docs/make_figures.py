@@ -2,9 +2,10 @@
 
     python docs/make_figures.py --data ../shared/data/fra-eng/fra.txt
 
-Prints two Markdown tables, the sentences a new user types first and ten examples (with a check
-that no example is in the corpus), and writes docs/heatmap-MODEL.png with the project's own plot
-code (kaleido; needs Chromium).
+Prints Markdown tables: the checkpoints' test BLEU, size and training time (from their cards),
+the sentences a new user types first, and ten examples (with a check that no example is in the
+corpus); writes docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs
+Chromium).
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def main() -> None:
         first = [s for s in FIRST if normalize(s).lower() in seen]
         print(f"first sentences found in the corpus: {first or 'none'}")
         print(f"examples found in the corpus: {inside or 'none'}\n")
+    print("| checkpoint | attention | test BLEU greedy | beam 5 | size | epochs | training |")
+    print("|---|---|---|---|---|---|---|")
+    for name, tr in models.items():
+        card, path = tr.card, ROOT / "checkpoints" / f"{name}.safetensors"
+        bleu = card.get("test_bleu", {})
+        print(
+            f"| `{path.name}` | {tr.attention} | {bleu.get('beam1')} | {bleu.get('beam5')} | "
+            f"{path.stat().st_size / 1e6:.1f} MB | {card.get('epochs')} "
+            f"(best {card.get('best_epoch')}) | {card.get('train_seconds', 0) / 60:.0f} min |"
+        )
+    print()
     for sentences in (FIRST, EXAMPLES):
         print("| English | " + " | ".join(MODELS) + " |")
         print("|---" * (len(MODELS) + 1) + "|")
