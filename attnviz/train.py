@@ -177,9 +177,23 @@ def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dic
     checkpoint.write_tensors(path, tensors, meta)
 
 
+def with_defaults(settings: dict | None) -> dict | None:
+    """Stored run settings with the model and training fields added since they were written
+    set to their defaults, so that a run can resume under a newer attnviz."""
+    if not settings:
+        return settings
+    try:
+        model = asdict(ModelConfig(**settings["model"]))
+        train = asdict(TrainConfig(**{**settings["train"], "epochs": 1}))
+    except (KeyError, TypeError, ValueError):
+        return settings  # not ours to repair: it will not match
+    del train["epochs"]
+    return {**settings, "model": model, "train": train}
+
+
 def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, dict]:
     tensors, meta = checkpoint.read_tensors(path)
-    if meta.get("settings") != settings:
+    if with_defaults(meta.get("settings")) != settings:
         raise ValueError(
             f"{path}: was written by a run with other settings or data; "
             "start afresh without --resume or use the same options"
