@@ -61,13 +61,17 @@ def parse_gold(text: str, name: str = "gold") -> list[Gold]:
     lines, path = text.splitlines(), name
     if _is_naacl(lines):
         return _read_naacl(lines, path)
+    return [Gold(sure, sure | possible) for sure, possible in _pharaoh_lines(lines, path)]
+
+
+def _pharaoh_lines(lines: list[str], path) -> list[tuple[Links, Links]]:
+    """:func:`parse_pharaoh` on each line; errors name the file and the line."""
     out = []
     for n, line in enumerate(lines, 1):
         try:
-            sure, possible = parse_pharaoh(line)
+            out.append(parse_pharaoh(line))
         except ValueError as e:
             raise ValueError(f"{path}:{n}: {e}") from None
-        out.append(Gold(sure, sure | possible))
     return out
 
 
@@ -113,12 +117,9 @@ def _read_naacl(lines: list[str], path) -> list[Gold]:
 
 def read_hypotheses(path: str | Path) -> list[Links]:
     """Pharaoh ``i-j`` lines, one per sentence, as :command:`attnviz align` writes them."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
     out = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            sure, possible = parse_pharaoh(line)
-        except ValueError as e:
-            raise ValueError(f"{path}:{n}: {e}") from None
+    for n, (sure, possible) in enumerate(_pharaoh_lines(lines, path), 1):
         if possible:
             raise ValueError(f"{path}:{n}: a hypothesis has no possible (?) links")
         out.append(sure)

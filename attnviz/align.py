@@ -162,8 +162,7 @@ def align_words(
 def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):
     """Token-level links of a Trace (source token, output token); the output ``<eos>`` row and
     the source ``<eos>`` column link nothing."""
-    rows = trace.weights[:-1] if trace.tgt_tokens[-1:] == ["<eos>"] else trace.weights
-    return extract_links(rows, method, threshold)
+    return extract_links(trace.output_weights, method, threshold)
 
 
 def pharaoh(links: list[tuple[int, int]]) -> str:

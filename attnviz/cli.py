@@ -296,6 +296,15 @@ def _train(args) -> int:
     return 0
 
 
+PAIR_FORMAT = "expected `source ||| target`"
+
+
+def _pair(line: str) -> tuple[str, str] | None:
+    """A `source ||| target` line as (source, target), or None if it has no `|||`."""
+    source, sep, target = line.partition("|||")
+    return (source.strip(), target.strip()) if sep else None
+
+
 def _lines():
     for line in sys.stdin:
         yield line.rstrip("\n")
@@ -327,13 +336,12 @@ def _align(args) -> int:
 
     tr = load(args.checkpoint, precision=args.precision)
     for n, line in enumerate(_lines(), 1):
-        source, sep, target = line.partition("|||")
-        links = []
-        if not sep:
-            print(f"line {n}: expected `source ||| target`", file=sys.stderr)
+        pair, links = _pair(line), []
+        if pair is None:
+            print(f"line {n}: {PAIR_FORMAT}", file=sys.stderr)
         else:
             try:
-                links = align_words(tr, source, target, args.method, args.threshold, args.shift)
+                links = align_words(tr, *pair, args.method, args.threshold, args.shift)
             except InputError as e:
                 print(f"line {n}: {e}", file=sys.stderr)
         print(pharaoh(links), flush=True)
@@ -389,10 +397,10 @@ def _evaluate_aer(tr, args) -> None:
 
     pairs = []
     for n, line in enumerate(Path(args.pairs).read_text(encoding="utf-8").splitlines(), 1):
-        source, sep, target = line.partition("|||")
-        if not sep:
-            raise ValueError(f"{args.pairs}:{n}: expected `source ||| target`")
-        pairs.append((source.strip(), target.strip()))
+        pair = _pair(line)
+        if pair is None:
+            raise ValueError(f"{args.pairs}:{n}: {PAIR_FORMAT}")
+        pairs.append(pair)
     gold = read_gold(args.gold)
     results = corpus_aer(tr, pairs, reverse(gold) if args.reverse_gold else gold, args.threshold)
     for (method, shift), r in results.items():

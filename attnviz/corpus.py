@@ -74,7 +74,7 @@ def attach_gold(items: list[Item], gold: list[Gold]) -> list[Item]:
 
 
 def _diagnose(trace: Trace) -> tuple[float, float, float]:
-    words = trace.weights[:-1] if trace.tgt_tokens[-1:] == ["<eos>"] else trace.weights
+    words = trace.output_weights
     if not len(words):
         return float("nan"), float("nan"), float("nan")
     return (
@@ -149,13 +149,6 @@ def table(items: list[Item], results: dict[str, list[Result]]) -> pd.DataFrame:
     )
 
 
-def _bucket(words: int) -> str:
-    for low, high in LENGTH_BUCKETS:
-        if high is None or words <= high:
-            return f"{low}+" if high is None else f"{low}-{high}"
-    raise AssertionError("unreachable: the last bucket is open")
-
-
 def bleu_of(items: list[Item], results: list[Result], lowercase: bool = False) -> float:
     """Corpus BLEU of one model over ``items`` (all must have references)."""
     return bleu([r.text for r in results], [list(i.references) for i in items], lowercase)[0]
@@ -175,11 +168,10 @@ def bleu_by_length(
         ]
         if not picked:
             continue
+        label = f"{low}+" if high is None else f"{low}-{high}"
         for name, rs in results.items():
             value = bleu_of([items[k] for k in picked], [rs[k] for k in picked], lowercase)
-            rows.append(
-                {"model": name, "words": _bucket(low), "BLEU": value, "sentences": len(picked)}
-            )
+            rows.append({"model": name, "words": label, "BLEU": value, "sentences": len(picked)})
     return pd.DataFrame(rows, columns=["model", "words", "BLEU", "sentences"])
 
 

@@ -49,6 +49,11 @@ class Trace:
     beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
     beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
 
+    @property
+    def output_weights(self) -> np.ndarray:
+        """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's."""
+        return self.weights[:-1] if self.tgt_tokens[-1:] == ["<eos>"] else self.weights
+
     def __post_init__(self):
         T, S = len(self.tgt_tokens), len(self.src_tokens)
         if self.weights.shape != (T, S) or self.scores.shape != (T, S):

@@ -65,6 +65,8 @@ class TrainConfig:
                 f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
                 f"{self.lr_decay}"
             )
+        if self.precision not in TRAINING:
+            raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
     def lr_at(self, epoch: int) -> float:
         """The learning rate of ``epoch`` (0-based): a function of the epoch alone, so a resumed
@@ -72,8 +74,6 @@ class TrainConfig:
         if not self.decay_after:
             return self.lr
         return self.lr * self.lr_decay ** max(0, epoch + 1 - self.decay_after)
-        if self.precision not in TRAINING:
-            raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
 
 @dataclass
