@@ -113,11 +113,15 @@ class Encoder(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """``src`` (B, S) ids and ``src_lens`` (B,) -> outputs (B, S, H) and state (L, B, H)."""
         x = self.dropout(self.embed(src))  # (B, S, E)
-        # Packing makes the final state (and the backward direction) start at each sentence's
-        # real end rather than at its padding.
-        packed = pack_padded_sequence(x, src_lens.cpu(), batch_first=True, enforce_sorted=False)
-        out, state = self.rnn(packed)  # state: (L * directions, B, H / directions)
-        out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))  # (B, S, H)
+        src_lens = src_lens.cpu()
+        if int(src_lens.min()) == src.size(1):  # no padding (one sentence): nothing to skip
+            out, state = self.rnn(x)  # state: (L * directions, B, H / directions)
+        else:
+            # Packing makes the final state (and the backward direction) start at each
+            # sentence's real end rather than at its padding.
+            packed = pack_padded_sequence(x, src_lens, batch_first=True, enforce_sorted=False)
+            out, state = self.rnn(packed)
+            out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
         if self.bridge is not None:
             L, B = self.rnn.num_layers, src.size(0)
             state = state.view(L, 2, B, -1)  # (L, 2, B, H/2)

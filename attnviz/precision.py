@@ -4,16 +4,21 @@ Training: fp32, or bf16 autocast (bf16 products, fp32 weights and optimizer). bf
 fp32's exponent range with an 8-bit mantissa; on CPUs with AVX-512 BF16 or AMX its matrix
 products run several times faster than fp32.
 
-Decoding one sentence is bound by reading the output layer, V x H weights, at every step; the
-rest of a step is many small operations, which run fastest in fp32 on a CPU. So decoding keeps
-the model in fp32 and stores only the output layer smaller: "bf16" halves its bytes, "int8"
-quarters them (weight-only quantization, one scale per output word, bf16 products).
+Decoding one sentence is bound by reading weights: each step reads every matrix of the
+decoder, the output layer's V x H the largest, to make one token. "int8" (the default on a CPU
+with native bf16) stores every matrix of the GRUs and the decoder in a quarter of fp32's bytes,
+one scale per output row: the GRUs and the output layer as PyTorch's dynamically quantized
+modules (int8 products, fbgemm), the attention and deep-output matrices as
+:class:`Int8Linear` (bf16 products). Embeddings, the GRU gates and the attention softmax stay
+fp32. "bf16" halves the output layer's bytes (for GPUs: on a CPU, a bf16 product with one row
+is slower than fp32).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import warnings
 
 import torch
 from torch import nn
@@ -70,44 +75,100 @@ def autocast(precision: str, device: torch.device | str = "cpu"):
 
 
 class Bf16Linear(nn.Module):
-    """A frozen copy of a Linear with bf16 weights; fp32 in, fp32 out."""
+    """A frozen linear layer with bf16 weights; fp32 in, fp32 out."""
 
-    def __init__(self, linear: nn.Linear):
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None):
         super().__init__()
-        self.register_buffer("weight", linear.weight.detach().to(torch.bfloat16))
-        self.register_buffer("bias", linear.bias.detach().float())
+        self.register_buffer("weight", weight.detach().to(torch.bfloat16))
+        self.register_buffer("bias", _bias(bias))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.nn.functional.linear(x.to(torch.bfloat16), self.weight).float() + self.bias
+        out = torch.nn.functional.linear(x.to(torch.bfloat16), self.weight)
+        return out.float() if self.bias is None else out + self.bias  # bf16 + fp32 -> fp32
 
 
 class Int8Linear(nn.Module):
-    """A frozen copy of a Linear with int8 weights and one fp scale per output row
-    (symmetric, round to nearest); fp32 in, fp32 out."""
+    """A frozen linear layer with int8 weights and one scale per output row (symmetric,
+    round to nearest); fp32 in, fp32 out. The product takes bf16 inputs: the kernel for that
+    pair reads the weights at about three times fp32's speed here, and one with fp32 inputs is
+    slower than fp32 weights."""
 
-    def __init__(self, linear: nn.Linear):
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None):
         super().__init__()
-        w = linear.weight.detach().float()
+        w = weight.detach().float()
         scale = w.abs().amax(1).clamp(min=1e-12) / 127
         self.register_buffer("weight", torch.round(w / scale[:, None]).to(torch.int8))
         self.register_buffer("scale", scale.to(torch.bfloat16))
-        self.register_buffer("bias", linear.bias.detach().float())
+        self.register_buffer("bias", _bias(bias))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        flat = x.reshape(-1, x.size(-1)).to(torch.bfloat16)
-        out = torch._weight_int8pack_mm(flat, self.weight, self.scale)
-        return (out.float() + self.bias).reshape(*x.shape[:-1], -1)
+        flat = x if x.dim() == 2 else x.reshape(-1, x.size(-1))
+        out = torch._weight_int8pack_mm(flat.to(torch.bfloat16), self.weight, self.scale)
+        out = out.float() if self.bias is None else out + self.bias  # bf16 + fp32 -> fp32
+        return out if x.dim() == 2 else out.view(*x.shape[:-1], -1)
+
+
+def _bias(bias: torch.Tensor | None) -> torch.Tensor | None:
+    return None if bias is None else bias.detach().float()
+
+
+def _int8(module: nn.Module) -> nn.Module:
+    """``module`` with every Linear inside it of more than one row replaced by its int8 copy,
+    in place."""
+    for name, child in module.named_children():
+        if isinstance(child, nn.Linear) and child.out_features > 1:  # one row: nothing to gain
+            setattr(module, name, Int8Linear(child.weight, child.bias))
+        else:
+            _int8(child)
+    return module
+
+
+def _dynamic_int8(model: nn.Module) -> nn.Module:
+    """The GRUs and the output layer of ``model`` as PyTorch's dynamically quantized modules,
+    in place: int8 weights (per output row for the output layer), the activations of each
+    product quantized to 8 bits on the fly, products in int8 (fbgemm). Their GRU runs its
+    time loop in C++, and for a batch of rows their product reads the weights once, where
+    :class:`Int8Linear`'s kernel reads them again for every row.
+
+    ``torch.ao.quantization`` is deprecated in favour of torchao, which has no recurrent layers;
+    it is the only int8 GRU in PyTorch, and requirements.txt pins the torch it ships with.
+    """
+    from torch.ao.quantization import (
+        default_dynamic_qconfig,
+        per_channel_dynamic_qconfig,
+        quantize_dynamic,
+    )
+
+    spec = {
+        "encoder.rnn": default_dynamic_qconfig,
+        "decoder.rnn": default_dynamic_qconfig,
+        "decoder.generator": per_channel_dynamic_qconfig,
+    }
+    with warnings.catch_warnings():  # the deprecation notices, above
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.filterwarnings("ignore", "torch.quantize_per_tensor", UserWarning)
+        return quantize_dynamic(model, spec, dtype=torch.qint8, inplace=True)
 
 
 def for_decoding(model: nn.Module, precision: str) -> nn.Module:
-    """``model`` (fp32, in eval mode) with its output layer stored at ``precision``, in place."""
-    layer = {"fp32": None, "bf16": Bf16Linear, "int8": Int8Linear}[precision]
-    if layer is not None:
-        model.decoder.generator = layer(model.decoder.generator)
+    """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
+    place: "bf16" stores the output layer in bf16; "int8" (CPU only) every matrix of the
+    GRUs, the attention, the deep output and the output layer in int8."""
+    if precision not in DECODING or precision == "auto":
+        raise ValueError(f"decoding precision must be fp32, bf16 or int8, not {precision!r}")
+    if precision == "bf16":
+        generator = model.decoder.generator
+        model.decoder.generator = Bf16Linear(generator.weight, generator.bias)
+    elif precision == "int8":
+        if next(model.parameters()).device.type != "cpu":
+            raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
+        _int8(_dynamic_int8(model).decoder)
     return model
 
 
 def decoding_precision(model: nn.Module) -> str:
     """The precision :func:`for_decoding` gave ``model``."""
     generator = model.decoder.generator
-    return {Bf16Linear: "bf16", Int8Linear: "int8"}.get(type(generator), "fp32")
+    if isinstance(generator, Bf16Linear):
+        return "bf16"
+    return "fp32" if isinstance(generator, nn.Linear) else "int8"

@@ -46,12 +46,22 @@ def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision
     for precision, dtype in (
         ("fp32", torch.float32),
         ("bf16", torch.bfloat16),
-        ("int8", torch.int8),
+        ("int8", torch.qint8),
     ):
         loaded = attnviz.load(tmp_path / "half.safetensors", precision=precision)
         assert loaded.precision == precision
-        assert loaded.model.generator.weight.dtype == dtype  # the output layer only
-        assert {p.dtype for p in loaded.model.encoder.parameters()} == {torch.float32}
+        weight = loaded.model.generator.weight
+        assert (weight() if callable(weight) else weight).dtype == dtype  # ao's is a method
+        assert {p.dtype for p in loaded.model.parameters()} == {torch.float32}  # the rest
+
+
+def test_int8_decoding_leaves_no_fp32_matrix_in_the_gru_or_the_decoder(tmp_path):
+    tr = tiny_translator("bahdanau", layers=2)
+    _save(tr, tmp_path / "m.safetensors")
+    model = attnviz.load(tmp_path / "m.safetensors", precision="int8").model
+    assert not any(isinstance(m, torch.nn.GRU) for m in model.modules())
+    rows = [m.out_features for m in model.decoder.modules() if isinstance(m, torch.nn.Linear)]
+    assert rows == [1]  # Bahdanau's v, a single row, stays fp32
 
 
 @pytest.fixture

@@ -32,17 +32,18 @@ def test_a_tiny_model_learns_to_translate_with_the_reordering(trained, synthetic
 
 @pytest.mark.parametrize("precision", ["bf16", "int8"])
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
-def test_a_smaller_output_layer_translates_like_fp32(
-    trained, synthetic_pairs, attention, precision
-):
+def test_smaller_weights_translate_like_fp32(trained, synthetic_pairs, attention, precision):
     path = trained(attention)[0]
     fp32, small = (attnviz.load(path, precision=p) for p in ("fp32", precision))
     sources = [source for source, *_ in _held_out(synthetic_pairs)]
+    # bf16 stores the output layer only, so attention is exactly fp32's; int8 stores the GRUs
+    # and the attention matrices too: a heatmap may move by a few hundredths.
+    attention_tolerance = 1e-5 if precision == "bf16" else 0.05
     same = 0
     for a, b in zip(fp32.translate_batch(sources), small.translate_batch(sources), strict=True):
         same += a.tgt_tokens == b.tgt_tokens
         if a.tgt_tokens == b.tgt_tokens:
-            np.testing.assert_allclose(a.weights, b.weights, atol=1e-5)  # attention is fp32
+            np.testing.assert_allclose(a.weights, b.weights, atol=attention_tolerance)
             np.testing.assert_allclose(a.probs, b.probs, atol=0.02)
     assert same / len(sources) >= 0.95
 
