@@ -39,9 +39,11 @@ _NEVER = torch.tensor([PAD_ID, BOS_ID])  # tokens a model may never produce
 
 
 def _log_probs(logits: torch.Tensor) -> torch.Tensor:
-    """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced."""
+    """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced.
+
+    ``logits``, a step's own output, is overwritten: copying it would cost a pass over V."""
     never = _NEVER.to(logits.device)
-    return logits.float().index_fill(-1, never, float("-inf")).log_softmax(-1)
+    return logits.float().index_fill_(-1, never, float("-inf")).log_softmax(-1)
 
 
 def _cut(ids: list[int]) -> int:
@@ -58,31 +60,37 @@ def default_limits(src_lens: torch.Tensor, max_len: int | None = None) -> torch.
 
 def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> list[Decoded]:
     """Per-step batch tensors (B, ...) -> one Decoded per sentence, cut at <eos>."""
-    arr = {
-        k: torch.stack(v, 1).float().cpu().numpy()
-        if k != "ids"
-        else torch.stack(v, 1).cpu().numpy()
-        for k, v in records.items()
-    }  # (B, T, ...)
+    arr = _arrays(records)  # (B, T, ...)
     out = []
     for b, n_src in enumerate(src_lens.tolist()):
         ids = arr["ids"][b].tolist()
         T = _cut(ids)
-        probs = arr["probs"][b, :T]
+        logp = arr["logp"][b, :T]
         out.append(
             Decoded(
                 ids=ids[:T],
-                probs=probs,
-                top_ids=arr["top_ids"][b, :T].astype(np.int64),
-                top_probs=arr["top_probs"][b, :T],
+                probs=np.exp(logp),
+                top_ids=arr["top_ids"][b, :T],
+                top_probs=np.exp(arr["top_logp"][b, :T]),
                 weights=arr["weights"][b, :T, :n_src],
                 scores=arr["scores"][b, :T, :n_src],
                 query=arr["query"][b, :T],
                 context=arr["context"][b, :T],
-                log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
+                log_prob=float(logp.sum()),
             )
         )
     return out
+
+
+def _arrays(records: dict[str, list[torch.Tensor]]) -> dict[str, np.ndarray]:
+    """Per-step tensors (B, ...) -> arrays (B, T, ...): fp32, or int64 for token ids."""
+    return {
+        k: torch.stack(v, 1)
+        .to(torch.int64 if v[0].dtype == torch.int64 else torch.float32)
+        .cpu()
+        .numpy()
+        for k, v in records.items()
+    }
 
 
 def _run(
@@ -106,19 +114,19 @@ def _run(
     done = torch.zeros(B, dtype=torch.bool, device=src.device)
     rec: dict[str, list[torch.Tensor]] = {
         k: []
-        for k in ("ids", "probs", "top_ids", "top_probs", "weights", "scores", "query", "context")
+        for k in ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context")
     }
     limits = limits.to(src.device)
     for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits)  # (B, V)
-        top_p, top_i = logp.topk(topk, dim=-1)  # (B, k)
+        top_logp, top_i = logp.topk(topk, dim=-1)  # (B, k)
         y = choose(t, top_i).masked_fill(done, PAD_ID)
         for key, value in (
             ("ids", y),
-            ("probs", logp.gather(1, y[:, None]).squeeze(1).exp()),
+            ("logp", logp.gather(1, y[:, None]).squeeze(1)),
             ("top_ids", top_i),
-            ("top_probs", top_p.exp()),
+            ("top_logp", top_logp),
             ("weights", step.weights),
             ("scores", step.scores),
             ("query", step.query),
@@ -190,9 +198,9 @@ def beam_search(
             "ids",
             "parents",
             "scores_cum",
-            "probs",
+            "logp",
             "top_ids",
-            "top_probs",
+            "top_logp",
             "weights",
             "scores",
             "query",
@@ -207,15 +215,15 @@ def beam_search(
         score, flat = cand.topk(K, dim=-1)  # (B, K)
         parent, token = flat // V, flat % V  # (B, K)
         prow = (base + parent).view(-1)  # (B*K,) row of each new hypothesis's parent
-        plogp = logp.view(B * K, V)[prow]  # (B*K, V) the distribution each new token came from
-        top_p, top_i = plogp.topk(topk, dim=-1)
+        rows_logp = logp.view(B * K, V)
+        top_logp, top_i = rows_logp.topk(topk, dim=-1)  # (B*K, k), for every row, then picked
         for key, value in (
             ("ids", token),
             ("parents", parent),
             ("scores_cum", score),
-            ("probs", plogp.gather(1, token.view(-1, 1)).view(B, K).exp()),
-            ("top_ids", top_i.view(B, K, -1)),
-            ("top_probs", top_p.exp().view(B, K, -1)),
+            ("logp", rows_logp[prow, token.view(-1)].view(B, K)),
+            ("top_ids", top_i[prow].view(B, K, -1)),
+            ("top_logp", top_logp[prow].view(B, K, -1)),
             ("weights", step.weights[prow].view(B, K, -1)),
             ("scores", step.scores[prow].view(B, K, -1)),
             ("query", step.query[prow].view(B, K, -1)),
@@ -231,7 +239,7 @@ def beam_search(
             break
     final = score / length.clamp(min=1) ** alpha if alpha else score
     best = final.argmax(-1).tolist()  # (B,)
-    arr = {k: torch.stack(v, 1).float().cpu().numpy() for k, v in rec.items()}  # (B, T, K, ...)
+    arr = _arrays(rec)  # (B, T, K, ...)
     return [_backtrack(arr, b, best[b], n) for b, n in enumerate(src_lens.tolist())]
 
 
@@ -243,22 +251,22 @@ def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decode
         path[t] = k
         k = int(arr["parents"][b, t, k])
     steps = np.arange(T)
-    ids = arr["ids"][b, steps, path].astype(np.int64).tolist()
+    ids = arr["ids"][b, steps, path].tolist()
     n = _cut(ids)
     pick = (b, steps[:n], path[:n])
-    probs = arr["probs"][pick]
+    logp = arr["logp"][pick]
     return Decoded(
         ids=ids[:n],
-        probs=probs,
-        top_ids=arr["top_ids"][pick].astype(np.int64),
-        top_probs=arr["top_probs"][pick],
+        probs=np.exp(logp),
+        top_ids=arr["top_ids"][pick],
+        top_probs=np.exp(arr["top_logp"][pick]),
         weights=arr["weights"][pick][:, :n_src],
         scores=arr["scores"][pick][:, :n_src],
         query=arr["query"][pick],
         context=arr["context"][pick],
-        log_prob=float(np.log(np.maximum(probs, 1e-45)).sum()),
-        beam_tokens=arr["ids"][b, :n].astype(np.int64),
+        log_prob=float(logp.sum()),
+        beam_tokens=arr["ids"][b, :n],
         beam_scores=arr["scores_cum"][b, :n],
-        beam_parents=arr["parents"][b, :n].astype(np.int64),
+        beam_parents=arr["parents"][b, :n],
         beam_path=path[:n],
     )

@@ -4,14 +4,12 @@ Training: fp32, or bf16 autocast (bf16 products, fp32 weights and optimizer). bf
 fp32's exponent range with an 8-bit mantissa; on CPUs with AVX-512 BF16 or AMX its matrix
 products run several times faster than fp32.
 
-Decoding one sentence is bound by reading weights: each step reads every matrix of the
-decoder, the output layer's V x H the largest, to make one token. "int8" (the default on a CPU
-with native bf16) stores every matrix of the GRUs and the decoder in a quarter of fp32's bytes,
-one scale per output row: the GRUs and the output layer as PyTorch's dynamically quantized
-modules (int8 products, fbgemm), the attention and deep-output matrices as
-:class:`Int8Linear` (bf16 products). Embeddings, the GRU gates and the attention softmax stay
-fp32. "bf16" halves the output layer's bytes (for GPUs: on a CPU, a bf16 product with one row
-is slower than fp32).
+Decoding one sentence is bound by reading weights: each step reads the decoder's GRU and
+output layer (V x H, the largest), to make one token. "int8" (the default on a CPU with native
+bf16) stores the GRUs, encoder and decoder, and the output layer in a quarter of fp32's bytes:
+over 90% of the weights a step reads. The small attention and deep-output matrices, the
+embeddings, the GRU gates and the attention softmax stay fp32. "bf16" halves the output layer's
+bytes (for GPUs: on a CPU, a bf16 product with one row is slower than fp32).
 """
 
 from __future__ import annotations
@@ -87,48 +85,15 @@ class Bf16Linear(nn.Module):
         return out.float() if self.bias is None else out + self.bias  # bf16 + fp32 -> fp32
 
 
-class Int8Linear(nn.Module):
-    """A frozen linear layer with int8 weights and one scale per output row (symmetric,
-    round to nearest); fp32 in, fp32 out. The product takes bf16 inputs: the kernel for that
-    pair reads the weights at about three times fp32's speed here, and one with fp32 inputs is
-    slower than fp32 weights."""
-
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None):
-        super().__init__()
-        w = weight.detach().float()
-        scale = w.abs().amax(1).clamp(min=1e-12) / 127
-        self.register_buffer("weight", torch.round(w / scale[:, None]).to(torch.int8))
-        self.register_buffer("scale", scale.to(torch.bfloat16))
-        self.register_buffer("bias", _bias(bias))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        flat = x if x.dim() == 2 else x.reshape(-1, x.size(-1))
-        out = torch._weight_int8pack_mm(flat.to(torch.bfloat16), self.weight, self.scale)
-        out = out.float() if self.bias is None else out + self.bias  # bf16 + fp32 -> fp32
-        return out if x.dim() == 2 else out.view(*x.shape[:-1], -1)
-
-
 def _bias(bias: torch.Tensor | None) -> torch.Tensor | None:
     return None if bias is None else bias.detach().float()
 
 
-def _int8(module: nn.Module) -> nn.Module:
-    """``module`` with every Linear inside it of more than one row replaced by its int8 copy,
-    in place."""
-    for name, child in module.named_children():
-        if isinstance(child, nn.Linear) and child.out_features > 1:  # one row: nothing to gain
-            setattr(module, name, Int8Linear(child.weight, child.bias))
-        else:
-            _int8(child)
-    return module
-
-
-def _dynamic_int8(model: nn.Module) -> nn.Module:
+def _int8(model: nn.Module) -> nn.Module:
     """The GRUs and the output layer of ``model`` as PyTorch's dynamically quantized modules,
-    in place: int8 weights (per output row for the output layer), the activations of each
-    product quantized to 8 bits on the fly, products in int8 (fbgemm). Their GRU runs its
-    time loop in C++, and for a batch of rows their product reads the weights once, where
-    :class:`Int8Linear`'s kernel reads them again for every row.
+    in place: int8 weights (one scale per output row for the output layer), the inputs of each
+    product quantized to 8 bits on the fly, products in int8 (fbgemm), the GRU's time loop in
+    C++. For a batch of rows (beam search, corpora) the product still reads the weights once.
 
     ``torch.ao.quantization`` is deprecated in favour of torchao, which has no recurrent layers;
     it is the only int8 GRU in PyTorch, and requirements.txt pins the torch it ships with.
@@ -152,18 +117,29 @@ def _dynamic_int8(model: nn.Module) -> nn.Module:
 
 def for_decoding(model: nn.Module, precision: str) -> nn.Module:
     """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
-    place: "bf16" stores the output layer in bf16; "int8" (CPU only) every matrix of the
-    GRUs, the attention, the deep output and the output layer in int8."""
+    place: "bf16" stores the output layer in bf16; "int8" (CPU only) the GRUs and the output
+    layer in int8."""
     if precision not in DECODING or precision == "auto":
         raise ValueError(f"decoding precision must be fp32, bf16 or int8, not {precision!r}")
+    _drop_dropout(model)
     if precision == "bf16":
         generator = model.decoder.generator
         model.decoder.generator = Bf16Linear(generator.weight, generator.bias)
     elif precision == "int8":
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
-        _int8(_dynamic_int8(model).decoder)
+        _int8(model)
     return model
+
+
+def _drop_dropout(module: nn.Module) -> None:
+    """Replace every Dropout inside ``module`` by an Identity, in place: in eval mode they are
+    the same function, and the Identity costs a quarter of the time per call."""
+    for name, child in module.named_children():
+        if isinstance(child, nn.Dropout):
+            setattr(module, name, nn.Identity())
+        else:
+            _drop_dropout(child)
 
 
 def decoding_precision(model: nn.Module) -> str:

@@ -55,13 +55,15 @@ def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision
         assert {p.dtype for p in loaded.model.parameters()} == {torch.float32}  # the rest
 
 
-def test_int8_decoding_leaves_no_fp32_matrix_in_the_gru_or_the_decoder(tmp_path):
+def test_int8_decoding_quantizes_both_grus_and_the_output_layer(tmp_path):
+    from torch.ao.nn.quantized import dynamic
+
     tr = tiny_translator("bahdanau", layers=2)
     _save(tr, tmp_path / "m.safetensors")
     model = attnviz.load(tmp_path / "m.safetensors", precision="int8").model
-    assert not any(isinstance(m, torch.nn.GRU) for m in model.modules())
-    rows = [m.out_features for m in model.decoder.modules() if isinstance(m, torch.nn.Linear)]
-    assert rows == [1]  # Bahdanau's v, a single row, stays fp32
+    assert isinstance(model.encoder.rnn, dynamic.GRU)
+    assert isinstance(model.decoder.rnn, dynamic.GRU)
+    assert model.generator.weight().dtype == torch.qint8
 
 
 @pytest.fixture
