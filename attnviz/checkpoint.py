@@ -131,8 +131,8 @@ def load(
 ) -> Translator:
     """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
 
-    ``precision`` is how the output layer is stored for decoding (see
-    :mod:`attnviz.precision`): "auto" picks int8 on a CPU with native bf16, several times
+    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.precision`):
+    "auto" picks int8 (the GRUs and the output layer) on an x86 CPU, several times
     faster than fp32 for one sentence; "fp32" keeps every weight as trained.
     """
     precision = resolve_decoding(precision, device)

@@ -208,9 +208,9 @@ def _precision_option(parser: argparse.ArgumentParser) -> None:
         "--precision",
         choices=("auto", "fp32", "bf16", "int8"),
         default="auto",
-        help="how the output layer is stored for decoding (the rest stays fp32): bf16 halves "
-        "and int8 quarters the bytes read per step; auto: int8 on a CPU with native bf16, "
-        "bf16 on such a GPU, else fp32",
+        help="how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the "
+        "output layer's bytes, bf16 halves the output layer's; auto: int8 on an x86 CPU, "
+        "bf16 on a GPU with native bf16, else fp32",
     )
 
 

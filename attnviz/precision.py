@@ -5,8 +5,8 @@ fp32's exponent range with an 8-bit mantissa; on CPUs with AVX-512 BF16 or AMX i
 products run several times faster than fp32.
 
 Decoding one sentence is bound by reading weights: each step reads the decoder's GRU and
-output layer (V x H, the largest), to make one token. "int8" (the default on a CPU with native
-bf16) stores the GRUs, encoder and decoder, and the output layer in a quarter of fp32's bytes:
+output layer (V x H, the largest), to make one token. "int8" (the default on an x86 CPU)
+stores the GRUs, encoder and decoder, and the output layer in a quarter of fp32's bytes:
 over 90% of the weights a step reads. The small attention and deep-output matrices, the
 embeddings, the GRU gates and the attention softmax stay fp32. "bf16" halves the output layer's
 bytes (for GPUs: on a CPU, a bf16 product with one row is slower than fp32).
@@ -53,16 +53,16 @@ def resolve_training(precision: str, device: torch.device | str = "cpu") -> str:
 
 
 def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
-    """``"auto"`` -> ``"int8"`` on a CPU with native bf16, ``"bf16"`` on such a GPU, else
-    ``"fp32"``."""
+    """``"auto"`` -> ``"int8"`` on an x86 CPU (fbgemm's int8 kernels), ``"bf16"`` on a GPU
+    with native bf16, else ``"fp32"``."""
     if precision not in DECODING:
         raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
     if precision != "auto":
         return precision
     device = torch.device(device)
-    if not native_bf16(device):
-        return "fp32"
-    return "int8" if device.type == "cpu" else "bf16"
+    if device.type == "cpu":
+        return "int8" if "fbgemm" in torch.backends.quantized.supported_engines else "fp32"
+    return "bf16" if native_bf16(device) else "fp32"
 
 
 def autocast(precision: str, device: torch.device | str = "cpu"):

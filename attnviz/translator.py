@@ -49,7 +49,8 @@ class Translator:
 
     @property
     def precision(self) -> str:
-        """How the output layer is stored for decoding: "fp32", "bf16" or "int8"."""
+        """How weights are stored for decoding: "fp32", "bf16" or "int8" (see
+        :func:`attnviz.precision.for_decoding`)."""
         return decoding_precision(self.model)
 
     def tokenize_source(self, sentence: str) -> list[str]:

@@ -7,6 +7,8 @@
 #   ROUNDS (1)        speed rounds; each runs the peer, then ours, so that ratios come from
 #                     neighbouring runs on a machine whose speed drifts
 #   VALID_STEPS (200) steps after which fp32 and bf16 compare validation loss; 0 skips it
+#   VALID_SEEDS (0)   seeds of that comparison, e.g. "0 1": the fp32 runs of two seeds show
+#                     how far the loss moves by chance
 #   DECODE_THREADS    if set (e.g. 1), each `auto` model is also timed decoding on that many
 #                     threads
 # Run it on an otherwise idle machine: two processes that each use both cores slow each other
@@ -42,11 +44,14 @@ done
 
 valid_steps=${VALID_STEPS:-200}
 [ "$valid_steps" -gt 0 ] || exit 0
-for model in "${models[@]}"; do
-    for precision in fp32 bf16; do
-        echo "== validation loss after $valid_steps steps: attnviz $model --precision $precision"
-        # shellcheck disable=SC2086
-        python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
-            --steps "$valid_steps" --warmup 0 --valid-loss --repeats 1
+for seed in ${VALID_SEEDS:-0}; do
+    for model in "${models[@]}"; do
+        for precision in fp32 bf16; do
+            echo "== validation loss after $valid_steps steps, seed $seed: attnviz $model" \
+                "--precision $precision"
+            # shellcheck disable=SC2086
+            python "$here/speed.py" --data "$data" --attention $model --precision "$precision" \
+                --steps "$valid_steps" --warmup 0 --valid-loss --repeats 1 --seed "$seed"
+        done
     done
 done
