@@ -2,12 +2,14 @@
 
 Every module works on a *memory*: the encoder outputs ``values`` (B, S, H), their ``keys``
 projected once per sentence by :meth:`Attention.prepare`, and a boolean ``mask`` (B, S) that is
-True at real tokens. Queries are (B, T, H): one row per target step, so teacher forcing can score
-all steps at once where the model allows it, and a decoding step passes T = 1.
+True at real tokens (None when no sentence of the batch is padded). Queries are (B, T, H): one
+row per target step, so teacher forcing can score all steps at once where the model allows it,
+and a decoding step passes T = 1.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import NamedTuple
 
 import torch
@@ -21,11 +23,12 @@ class Memory(NamedTuple):
 
     values: torch.Tensor  # (B, S, H) encoder outputs h_j
     keys: torch.Tensor  # (B, S, A) keys, projected once per sentence
-    mask: torch.Tensor  # (B, S) True at real tokens, False at padding
+    mask: torch.Tensor | None  # (B, S) True at real tokens; None where no row has padding
 
     def select(self, index: torch.Tensor) -> Memory:
         """Rows ``index`` of the batch (beam search expands and reorders with this)."""
-        return Memory(self.values[index], self.keys[index], self.mask[index])
+        mask = None if self.mask is None else self.mask[index]
+        return Memory(self.values[index], self.keys[index], mask)
 
 
 class Attended(NamedTuple):
@@ -47,6 +50,13 @@ def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return mask_scores(scores, mask).softmax(dim=-1)
 
 
+def _without_autocast(device: str) -> contextlib.AbstractContextManager:
+    """A context that turns autocast off on ``device`` where it is on."""
+    if torch.is_autocast_enabled(device):
+        return torch.autocast(device, enabled=False)
+    return contextlib.nullcontext()
+
+
 class Attention(nn.Module):
     """Base class: ``prepare`` the keys once per sentence, then ``score`` each query."""
 
@@ -58,8 +68,19 @@ class Attention(nn.Module):
         """Raw scores (B, T, S) of queries (B, T, H) against keys (B, S, A)."""
         raise NotImplementedError
 
+    def keys(self, values: torch.Tensor) -> torch.Tensor:
+        """:meth:`prepare` in fp32, also under bf16 autocast (see :meth:`forward`)."""
+        with _without_autocast(values.device.type):
+            return self.prepare(values.float())
+
     def forward(self, query: torch.Tensor, memory: Memory) -> Attended:
-        scores = mask_scores(self.score(query, memory.keys), memory.mask)  # (B, T, S)
+        # Keys and scores are fp32 under bf16 autocast too: Luong's products of H terms reach
+        # the hundreds, which bf16's 8-bit mantissa rounds by whole units, an error the softmax
+        # then exponentiates. Next to the GRU and the output layer they cost little.
+        with _without_autocast(query.device.type):
+            scores = self.score(query.float(), memory.keys)  # (B, T, S)
+        if memory.mask is not None:
+            scores = mask_scores(scores, memory.mask)
         # The softmax runs in fp32 even in a bf16 model, so the weights shown sum to 1.
         weights = scores.softmax(dim=-1, dtype=torch.float32)  # (B, T, S)
         context = torch.bmm(weights.to(memory.values.dtype), memory.values)  # (B, T, H)

@@ -117,11 +117,14 @@ def _run(
         for k in ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context")
     }
     limits = limits.to(src.device)
+    first_limit, finished = int(limits.min()), 0
     for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits)  # (B, V)
         top_logp, top_i = logp.topk(topk, dim=-1)  # (B, k)
-        y = choose(t, top_i).masked_fill(done, PAD_ID)
+        y = choose(t, top_i)
+        if finished:  # finished sentences go on with <pad>
+            y = y.masked_fill(done, PAD_ID)
         for key, value in (
             ("ids", y),
             ("logp", logp.gather(1, y[:, None]).squeeze(1)),
@@ -133,9 +136,12 @@ def _run(
             ("context", step.context),
         ):
             rec[key].append(value)
-        done |= (y == EOS_ID) | (limits <= t + 1)
+        done |= y == EOS_ID
+        if t + 1 >= first_limit:
+            done |= limits <= t + 1
         state = step.state
-        if bool(done.all()):
+        finished = int(done.sum())
+        if finished == B:
             break
     return _unpack(rec, src_lens)
 

@@ -262,10 +262,10 @@ class Seq2Seq(nn.Module):
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
         """Run the encoder once per sentence: the memory to attend to and the first state."""
         values, enc_state = self.encoder(src, src_lens)
-        mask = torch.arange(src.size(1), device=src.device) < src_lens.to(src.device).unsqueeze(
-            1
-        )  # (B, S)
-        keys = self.decoder.attention.prepare(values)  # (B, S, A), once per sentence
+        mask = None  # no padding (one sentence, or all of one length): nothing to mask
+        if int(src_lens.min()) < src.size(1):
+            mask = torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+        keys = self.decoder.attention.keys(values)  # (B, S, A), once per sentence
         return Memory(values, keys, mask), self.decoder.init_state(enc_state)
 
     def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:

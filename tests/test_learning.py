@@ -36,15 +36,17 @@ def test_smaller_weights_translate_like_fp32(trained, synthetic_pairs, attention
     path = trained(attention)[0]
     fp32, small = (attnviz.load(path, precision=p) for p in ("fp32", precision))
     sources = [source for source, *_ in _held_out(synthetic_pairs)]
-    # bf16 stores the output layer only, so attention is exactly fp32's; int8 stores the GRUs
-    # and the attention matrices too: a heatmap may move by a few hundredths.
-    attention_tolerance = 1e-5 if precision == "bf16" else 0.05
-    same = 0
+    same, moved = 0, []  # moved: how far each attention weight moved, where the output agrees
     for a, b in zip(fp32.translate_batch(sources), small.translate_batch(sources), strict=True):
         same += a.tgt_tokens == b.tgt_tokens
         if a.tgt_tokens == b.tgt_tokens:
-            np.testing.assert_allclose(a.weights, b.weights, atol=attention_tolerance)
+            moved.append(np.abs(a.weights - b.weights).ravel())
             np.testing.assert_allclose(a.probs, b.probs, atol=0.02)
+    moved = np.concatenate(moved)
+    if precision == "bf16":  # the output layer only: attention is exactly fp32's
+        assert moved.max() < 1e-5
+    else:  # the GRUs too: a heatmap moves by a few hundredths at most, mostly far less
+        assert moved.max() < 0.1 and moved.mean() < 0.005
     assert same / len(sources) >= 0.95
 
 
