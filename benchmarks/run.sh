@@ -11,6 +11,9 @@
 #                     how far the loss moves by chance
 #   DECODE_THREADS    if set (e.g. 1), each `auto` model is also timed decoding on that many
 #                     threads
+#   DECODE_ROUNDS (0) more rounds of decoding only: the peer's greedy sentence, then each of
+#                     our `auto` models', a minute apart, so that each ratio compares
+#                     neighbouring runs (benchmarks/ratios.py reads them off the log)
 # Run it on an otherwise idle machine: two processes that each use both cores slow each other
 # down many times over.
 set -euo pipefail
@@ -39,6 +42,16 @@ for round in $(seq "${ROUNDS:-1}"); do
             python "$here/speed.py" --data "$data" --attention $model --steps "$steps" \
                 --decode-threads "$threads"
         done
+    done
+done
+
+for round in $(seq "${DECODE_ROUNDS:-0}"); do
+    echo "== decoding round $round: peer (d2l.ai)"
+    "$peer_python" "$peer" "$data" --steps 1
+    for model in "${models[@]}"; do
+        echo "== decoding round $round: attnviz $model --precision auto"
+        # shellcheck disable=SC2086
+        python "$here/speed.py" --data "$data" --attention $model --steps 1 --warmup 1
     done
 done
 
