@@ -40,8 +40,11 @@ CORPUS_SOURCES = ["Paste", "Upload", "Held-out split"]
 
 @st.cache_resource(show_spinner="Loading model…")
 def load_model(path: str, mtime: float) -> attnviz.Translator:
-    """One Translator per checkpoint file and version, shared by every session."""
-    return attnviz.load(path)
+    """One Translator per checkpoint file and version, shared by every session.
+
+    fp32, so that the attention shown is the trained model's own: int8 decoding moves weights
+    by up to 0.07 and is 4x faster, which saves some 10 ms of a page that takes a second."""
+    return attnviz.load(path, precision="fp32")
 
 
 @st.cache_data(max_entries=512, show_spinner=False)

@@ -159,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="read step t's attention as belonging to its input word y_{t-1}",
     )
-    _precision_option(al)
+    _precision_option(al, "fp32")
 
     ev = sub.add_parser(
         "evaluate",
@@ -185,7 +185,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
     )
     ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
-    _precision_option(ev)
+    _precision_option(ev, None)
 
     aer = sub.add_parser(
         "aer",
@@ -203,14 +203,22 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _precision_option(parser: argparse.ArgumentParser) -> None:
+def _precision_option(parser: argparse.ArgumentParser, default: str | None = "auto") -> None:
+    """``--precision``; ``default`` None means fp32 with --gold, else auto (evaluate)."""
+    help_text = (
+        "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
+        "layer's bytes, bf16 halves the output layer's; auto: int8 on an x86 CPU, bf16 on a GPU "
+        "with native bf16, else fp32"
+    )
+    if default != "auto":  # align, evaluate --gold: links are read off attention
+        help_text += (
+            ". Default: fp32"
+            + (" with --gold, else auto" if default is None else "")
+            + ", so that links come from the trained model's own attention (int8 moves its "
+            "weights by up to a few hundredths)"
+        )
     parser.add_argument(
-        "--precision",
-        choices=("auto", "fp32", "bf16", "int8"),
-        default="auto",
-        help="how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the "
-        "output layer's bytes, bf16 halves the output layer's; auto: int8 on an x86 CPU, "
-        "bf16 on a GPU with native bf16, else fp32",
+        "--precision", choices=("auto", "fp32", "bf16", "int8"), default=default, help=help_text
     )
 
 
@@ -355,7 +363,7 @@ def _evaluate(args) -> int:
         raise ValueError("--gold and --pairs go together")
     if not args.data and not args.gold:
         raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
-    tr = load(args.checkpoint, precision=args.precision)
+    tr = load(args.checkpoint, precision=args.precision or ("fp32" if args.gold else "auto"))
     if args.data:
         _evaluate_bleu(tr, args)
     if args.gold:

@@ -4,7 +4,8 @@
 
 For every round: training tokens/s and greedy ms per sentence of each configuration, with its
 ratio to the peer's in that round (higher is better for both: the greedy ratio is the peer's
-time over ours), and beam-5 ms. Then the validation losses, one row per configuration.
+time over ours), and beam-5 ms; decoding rounds train one step, so they show no training
+figure. Then the validation losses, one row per configuration.
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ def parse(lines: list[str]) -> tuple[dict[str, dict[str, dict[str, float]]], dic
         elif (m := re.match(r"(\w+) ([\d.]+)$", line.strip())) and label:
             if m[1] == "valid_loss":
                 losses[label] = float(m[2])
-            elif group and m[1] in FIGURES:
+            elif (
+                group
+                and m[1] in FIGURES
+                and not (
+                    group.startswith("decoding") and m[1] == "train_tok_per_s"  # one step there
+                )
+            ):
                 rounds[group][label][m[1]] = float(m[2])
     return rounds, losses
 

@@ -2,10 +2,10 @@
 
     python docs/make_figures.py --data ../shared/data/fra-eng/fra.txt
 
-Prints Markdown tables: the checkpoints' test BLEU, size and training time (from their cards),
-the sentences a new user types first, and ten examples (with a check that no example is in the
-corpus); writes docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs
-Chromium).
+Prints Markdown tables: the checkpoints' test BLEU as training recorded it, size and training
+time (from their cards), the sentences a new user types first, and ten examples (with a check
+that no example is in the corpus), decoded in fp32 as the dashboard does; writes
+docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
 """
 
 from __future__ import annotations
@@ -47,14 +47,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", help="the training corpus, to check that no example is in it")
     a = ap.parse_args()
-    models = {m: attnviz.load(ROOT / "checkpoints" / f"{m}.safetensors") for m in MODELS}
+    models = {  # fp32, as the dashboard decodes
+        m: attnviz.load(ROOT / "checkpoints" / f"{m}.safetensors", precision="fp32") for m in MODELS
+    }
     if a.data:
         seen = {normalize(src).lower() for src, _ in read_corpus(a.data).pairs}
         inside = [s for s in [*EXAMPLES, REORDERING] if normalize(s).lower() in seen]
         first = [s for s in FIRST if normalize(s).lower() in seen]
         print(f"first sentences found in the corpus: {first or 'none'}")
         print(f"examples found in the corpus: {inside or 'none'}\n")
-    print("| checkpoint | attention | test BLEU greedy | beam 5 | size | epochs | training |")
+    # The cards' BLEU is what training measured at its end; `attnviz evaluate` measures it now.
+    print("| checkpoint | attention | card BLEU greedy | beam 5 | size | epochs | training |")
     print("|---|---|---|---|---|---|---|")
     for name, tr in models.items():
         card, path = tr.card, ROOT / "checkpoints" / f"{name}.safetensors"

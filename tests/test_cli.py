@@ -7,6 +7,7 @@ import pytest
 from safetensors import safe_open
 
 from attnviz.cli import main
+from attnviz.precision import resolve_decoding
 
 from .synthetic import corpus, write_corpus
 
@@ -163,6 +164,7 @@ def test_evaluate_reproduces_the_test_bleu_of_the_card(model, model_corpus, monk
     assert f"BLEU beam1 {card['test_bleu']['beam1']} " in out
     assert f"BLEU beam5 {card['test_bleu']['beam5']} " in out
     assert "signature nrefs:" in out
+    assert out.splitlines()[-1] == f"precision {resolve_decoding('auto')}"  # BLEU: the default
 
 
 @pytest.mark.parametrize(
@@ -230,6 +232,17 @@ def test_evaluate_reports_the_aer_of_every_method_against_gold(trained, tmp_path
     ]
     assert sum("--shift" in line for line in lines) == 3
     assert float(lines[0].split()[1]) < 50  # the tiny model has learned the toy alignments
+    assert out.splitlines()[-1] == "precision fp32"  # AER reads the model's own attention
     assert main([*args, "--gold", str(tmp_path / "gold.fe"), "--reverse-gold"]) == 0
     assert capsys.readouterr().out == out
     assert main(args) == 2 and "go together" in capsys.readouterr().err
+
+
+def test_align_reads_fp32_attention_unless_asked_and_translate_takes_the_fast_default():
+    from attnviz.cli import _parser
+
+    assert _parser().parse_args(["align", "m.safetensors"]).precision == "fp32"
+    assert _parser().parse_args(["align", "m.safetensors", "--precision", "int8"]).precision == (
+        "int8"
+    )
+    assert _parser().parse_args(["translate", "m.safetensors"]).precision == "auto"
