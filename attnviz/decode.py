@@ -105,8 +105,8 @@ def _run(
     ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k).
 
     For one sentence, passes over the V logits are a step's main cost after the output layer
-    itself, so a step makes three (mask, log-softmax, top-k) and greedy search takes the top-1
-    rather than making a fourth."""
+    itself, so a step makes two (log-softmax, top-k; the mask writes two logits in place) and
+    greedy search takes the top-1 rather than making a third."""
     topk = max(1, min(topk, model.config.tgt_vocab))
     memory, state = model.encode(src, src_lens)
     B = src.size(0)

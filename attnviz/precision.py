@@ -73,20 +73,15 @@ def autocast(precision: str, device: torch.device | str = "cpu"):
 
 
 class Bf16Linear(nn.Module):
-    """A frozen linear layer with bf16 weights; fp32 in, fp32 out."""
+    """A frozen copy of a Linear with bf16 weights; fp32 in, fp32 out."""
 
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None):
+    def __init__(self, linear: nn.Linear):
         super().__init__()
-        self.register_buffer("weight", weight.detach().to(torch.bfloat16))
-        self.register_buffer("bias", _bias(bias))
+        self.register_buffer("weight", linear.weight.detach().to(torch.bfloat16))
+        self.register_buffer("bias", linear.bias.detach().float())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        out = torch.nn.functional.linear(x.to(torch.bfloat16), self.weight)
-        return out.float() if self.bias is None else out + self.bias  # bf16 + fp32 -> fp32
-
-
-def _bias(bias: torch.Tensor | None) -> torch.Tensor | None:
-    return None if bias is None else bias.detach().float()
+        return torch.nn.functional.linear(x.to(torch.bfloat16), self.weight).float() + self.bias
 
 
 def _int8(model: nn.Module) -> nn.Module:
@@ -123,8 +118,7 @@ def for_decoding(model: nn.Module, precision: str) -> nn.Module:
         raise ValueError(f"decoding precision must be fp32, bf16 or int8, not {precision!r}")
     _drop_dropout(model)
     if precision == "bf16":
-        generator = model.decoder.generator
-        model.decoder.generator = Bf16Linear(generator.weight, generator.bias)
+        model.decoder.generator = Bf16Linear(model.decoder.generator)
     elif precision == "int8":
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
