@@ -9,11 +9,12 @@ and a decoding step passes T = 1.
 
 from __future__ import annotations
 
-import contextlib
 from typing import NamedTuple
 
 import torch
 from torch import nn
+
+from .precision import without_autocast
 
 SCORES = ("bahdanau", "dot", "general", "concat")
 
@@ -50,13 +51,6 @@ def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return mask_scores(scores, mask).softmax(dim=-1)
 
 
-def _without_autocast(device: str) -> contextlib.AbstractContextManager:
-    """A context that turns autocast off on ``device`` where it is on."""
-    if torch.is_autocast_enabled(device):
-        return torch.autocast(device, enabled=False)
-    return contextlib.nullcontext()
-
-
 class Attention(nn.Module):
     """Base class: ``prepare`` the keys once per sentence, then ``score`` each query."""
 
@@ -70,14 +64,14 @@ class Attention(nn.Module):
 
     def keys(self, values: torch.Tensor) -> torch.Tensor:
         """:meth:`prepare` in fp32, also under bf16 autocast (see :meth:`forward`)."""
-        with _without_autocast(values.device.type):
+        with without_autocast(values.device.type):
             return self.prepare(values.float())
 
     def forward(self, query: torch.Tensor, memory: Memory) -> Attended:
         # Keys and scores are fp32 under bf16 autocast too: Luong's products of H terms reach
         # the hundreds, which bf16's 8-bit mantissa rounds by whole units, an error the softmax
         # then exponentiates. Next to the GRU and the output layer they cost little.
-        with _without_autocast(query.device.type):
+        with without_autocast(query.device.type):
             scores = self.score(query.float(), memory.keys)  # (B, T, S)
         if memory.mask is not None:
             scores = mask_scores(scores, memory.mask)

@@ -88,6 +88,14 @@ class Output(NamedTuple):
     weights: torch.Tensor  # (B, T, S)
 
 
+def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | None:
+    """(B, S) True at real tokens of ``src``, or None where no sentence is padded (one sentence,
+    or all of one length): then there is nothing to mask, or to pack."""
+    if int(src_lens.min()) == src.size(1):
+        return None
+    return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+
+
 class Encoder(nn.Module):
     """Embedding and GRU; returns the memory values (B, S, H) and the decoder's first state."""
 
@@ -109,17 +117,17 @@ class Encoder(nn.Module):
         self.bridge = nn.Linear(c.hidden, c.hidden) if c.bidirectional else None
 
     def forward(
-        self, src: torch.Tensor, src_lens: torch.Tensor
+        self, src: torch.Tensor, src_lens: torch.Tensor, mask: torch.Tensor | None
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """``src`` (B, S) ids and ``src_lens`` (B,) -> outputs (B, S, H) and state (L, B, H)."""
+        """``src`` (B, S) ids, ``src_lens`` (B,) and their :func:`padding_mask` -> outputs
+        (B, S, H) and state (L, B, H)."""
         x = self.dropout(self.embed(src))  # (B, S, E)
-        src_lens = src_lens.cpu()
-        if int(src_lens.min()) == src.size(1):  # no padding (one sentence): nothing to skip
+        if mask is None:  # no padding (one sentence): nothing to skip
             out, state = self.rnn(x)  # state: (L * directions, B, H / directions)
         else:
             # Packing makes the final state (and the backward direction) start at each
             # sentence's real end rather than at its padding.
-            packed = pack_padded_sequence(x, src_lens, batch_first=True, enforce_sorted=False)
+            packed = pack_padded_sequence(x, src_lens.cpu(), batch_first=True, enforce_sorted=False)
             out, state = self.rnn(packed)
             out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
         if self.bridge is not None:
@@ -261,10 +269,8 @@ class Seq2Seq(nn.Module):
 
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
         """Run the encoder once per sentence: the memory to attend to and the first state."""
-        values, enc_state = self.encoder(src, src_lens)
-        mask = None  # no padding (one sentence, or all of one length): nothing to mask
-        if int(src_lens.min()) < src.size(1):
-            mask = torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+        mask = padding_mask(src, src_lens)
+        values, enc_state = self.encoder(src, src_lens, mask)
         keys = self.decoder.attention.keys(values)  # (B, S, A), once per sentence
         return Memory(values, keys, mask), self.decoder.init_state(enc_state)
 

@@ -72,6 +72,14 @@ def autocast(precision: str, device: torch.device | str = "cpu"):
     return torch.autocast(torch.device(device).type, dtype=torch.bfloat16)
 
 
+def without_autocast(device: str) -> contextlib.AbstractContextManager:
+    """A context that turns autocast off on ``device`` where it is on: for the few products
+    that must stay fp32 in a bf16 model (attention keys and scores)."""
+    if torch.is_autocast_enabled(device):
+        return torch.autocast(device, enabled=False)
+    return contextlib.nullcontext()
+
+
 class Bf16Linear(nn.Module):
     """A frozen copy of a Linear with bf16 weights; fp32 in, fp32 out."""
 
