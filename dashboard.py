@@ -417,12 +417,29 @@ def main() -> None:
             st.warning(f"{name}: {result}")
             return
         traces.append(result)
+    for name, trace in zip(names, traces, strict=True):
+        if note := trace.warning():
+            st.warning(f"{name}: {note}")
     first = traces[0]
     unknown = [t for t, known in zip(first.src_tokens, first.src_known, strict=True) if not known]
     if unknown:
         st.caption(
-            "Not in the vocabulary (each is read as <unk>): " + ", ".join(f"`{w}`" for w in unknown)
+            (
+                "Characters never seen in training, read as their UTF-8 bytes: "
+                if first.pieces
+                else "Not in the vocabulary (each is read as <unk>): "
+            )
+            + ", ".join(f"`{w}`" for w in unknown)
         )
+    if any(t.pieces for t in traces) and st.toggle(
+        "Show subword pieces",
+        key="pieces",
+        help="The models read and write subword pieces (▁ starts a word). By default every "
+        "picture shows words: the attention a target word pays to a source word is the "
+        "attention between their pieces, summed over the source word's pieces and averaged "
+        "over the target word's, so each row still sums to 1.",
+    ):
+        traces = [t.pieces or t for t in traces]
     steps = max(len(t.tgt_tokens) for t in traces)
     if st.session_state.pop("restart", False):
         st.session_state.step = 1
@@ -448,6 +465,7 @@ def main() -> None:
         if beam == 1:
             st.info("Choose beam search in the sidebar to see the hypotheses it keeps.")
         for side, (name, trace) in enumerate(zip(names, traces, strict=True)):
+            trace = trace.pieces or trace  # beam search keeps hypotheses of pieces
             if trace.beam:
                 st.subheader(name)
                 st.plotly_chart(plots.beam_figure(trace), key=f"beam-{side}")

@@ -17,13 +17,16 @@ from safetensors import safe_open
 from safetensors.torch import save as safetensors_bytes
 
 from .data import DataConfig
+from .history import TENSOR_PREFIX, History
 from .model import ModelConfig, Seq2Seq
 from .precision import for_decoding, resolve_decoding
+from .subwords import Subwords
 from .text import TextConfig
 from .translator import Translator
 from .vocab import Vocab
 
 FORMAT = "attnviz-checkpoint/1"
+SUBWORDS = "subwords."  # name prefix of the sentencepiece models' byte tensors
 
 
 class CheckpointError(Exception):
@@ -110,11 +113,21 @@ def save(
     data: DataConfig,
     card: dict,
     half: bool = False,
+    subwords: Subwords | None = None,
+    extra: dict[str, torch.Tensor] | None = None,
 ) -> None:
-    """Write a model checkpoint; ``half`` stores weights as float16 (loaded back as float32)."""
+    """Write a model checkpoint; ``half`` stores weights as float16 (loaded back as float32).
+
+    The sentencepiece models travel inside as byte tensors (``subwords.src``, ``subwords.tgt``);
+    ``extra`` tensors (the training history's ``history.*``) are stored as they are."""
     tensors = model.state_dict()
     if half:
         tensors = {k: v.half() if v.is_floating_point() else v for k, v in tensors.items()}
+    if subwords:
+        for side in ("src", "tgt"):
+            proto = subwords.side(side).proto
+            tensors[f"{SUBWORDS}{side}"] = torch.frombuffer(bytearray(proto), dtype=torch.uint8)
+    tensors.update(extra or {})
     meta = {
         "model_config": asdict(model.config),
         "text_config": asdict(text),
@@ -137,7 +150,17 @@ def load(
     """
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path)
+    history = {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(TENSOR_PREFIX)]}
+    protos = {k: tensors.pop(f"{SUBWORDS}{k}", None) for k in ("src", "tgt")}
     try:
+        subwords = None
+        if protos["src"] is not None and protos["tgt"] is not None:
+            subwords = Subwords(protos["src"].numpy().tobytes(), protos["tgt"].numpy().tobytes())
+            if (subwords.src.vocab.itos, subwords.tgt.vocab.itos) != (
+                meta["src_vocab"],
+                meta["tgt_vocab"],
+            ):
+                raise ValueError("the subword models do not match the vocabularies")
         config = ModelConfig(**meta["model_config"])
         text = TextConfig(**meta["text_config"])
         data = DataConfig(**meta["data_config"])
@@ -155,4 +178,9 @@ def load(
     except RuntimeError as e:
         raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
     model = for_decoding(model.to(device).eval(), precision)
-    return Translator(model, src_vocab, tgt_vocab, text, card, data)
+    translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords)
+    try:
+        translator.history = History(card.get("history"), history)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{path}: corrupt training history ({e})") from e
+    return translator

@@ -8,6 +8,7 @@ import shlex
 import sys
 
 from .attention import SCORES
+from .translator import BETA
 
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
 
@@ -84,6 +85,42 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument(
         "--min-freq", type=int, default=2, help="drop tokens seen fewer times in training"
     )
+    t.add_argument(
+        "--subwords",
+        type=int,
+        default=8000,
+        help="sentencepiece vocabulary of each side, trained on the training split and stored "
+        "in the checkpoint (0: whole words, with --min-freq and --max-vocab)",
+    )
+    t.add_argument(
+        "--subword-model", choices=("bpe", "unigram"), default="bpe", help="sentencepiece model"
+    )
+    t.add_argument(
+        "--join-fraction",
+        type=float,
+        default=0.3,
+        help="share of the training pairs joined two or three at a time into longer ones, "
+        "drawn anew each epoch, so that the model learns long sentences (0: none)",
+    )
+    t.add_argument(
+        "--probe-sentences",
+        type=int,
+        default=20,
+        help="held-out pairs, spread over lengths, whose attention the training history records",
+    )
+    t.add_argument(
+        "--probe-pairs",
+        default=None,
+        help="more probes for the history: `source ||| target` lines, whitespace-tokenized",
+    )
+    t.add_argument(
+        "--probe-gold", default=None, help="gold alignments of --probe-pairs (Pharaoh lines)"
+    )
+    t.add_argument(
+        "--probe-reverse-gold",
+        action="store_true",
+        help="--probe-gold lists target-source links (f-e), as the Hansards data does",
+    )
     t.add_argument("--max-vocab", type=int, default=None, help="cap on each vocabulary's size")
     t.add_argument(
         "--max-len", type=int, default=50, help="drop training pairs longer than this (tokens)"
@@ -139,6 +176,19 @@ def _parser() -> argparse.ArgumentParser:
     tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
     tr.add_argument("checkpoint")
     tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
+    tr.add_argument(
+        "--alpha",
+        type=float,
+        default=1.0,
+        help="beam search: length normalization, score/len^alpha",
+    )
+    tr.add_argument(
+        "--coverage",
+        type=float,
+        default=BETA,
+        help="beam search: weight of the coverage penalty (Wu et al., 2016), which ranks down "
+        "hypotheses that skip source words or loop over a few (0: none)",
+    )
     tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
     _precision_option(tr)
 
@@ -277,7 +327,13 @@ def _train(args) -> int:
         ),
         text=TextConfig(lowercase=args.lowercase),
         data=DataConfig(
-            args.min_freq, args.max_vocab, args.max_len, args.valid_percent, args.test_percent
+            min_freq=args.min_freq,
+            max_vocab=args.max_vocab,
+            max_len=args.max_len,
+            valid_percent=args.valid_percent,
+            test_percent=args.test_percent,
+            subwords=args.subwords,
+            subword_model=args.subword_model,
         ),
         config=TrainConfig(
             args.epochs,
@@ -290,8 +346,11 @@ def _train(args) -> int:
             bleu_sentences=args.bleu_sentences,
             test_beam=args.test_beam,
             precision=args.precision,
+            join_fraction=args.join_fraction,
+            probe_sentences=args.probe_sentences,
         ),
         device=args.device,
+        probes=_probes(args),
         resume=args.resume,
         about=about,
         half=args.half,
@@ -326,12 +385,20 @@ def _translate(args) -> int:
     lines = list(_lines())
     ok = [i for i, s in enumerate(lines) if s.strip()]  # a blank line gives a blank line
     texts = [""] * len(lines)
-    results = tr.translate_each([lines[i] for i in ok], beam=args.beam, batch_size=args.batch_size)
+    results = tr.translate_each(
+        [lines[i] for i in ok],
+        beam=args.beam,
+        alpha=args.alpha,
+        beta=args.coverage,
+        batch_size=args.batch_size,
+    )
     for i, result in zip(ok, results, strict=True):
         if isinstance(result, InputError):
             print(f"line {i + 1}: {result}", file=sys.stderr)
-        else:
-            texts[i] = result.text
+            continue
+        texts[i] = result.text
+        if note := result.warning():
+            print(f"line {i + 1}: {note}", file=sys.stderr)
     for text in texts:
         print(text)
     return 0
@@ -397,20 +464,45 @@ def _evaluate_bleu(tr, args) -> None:
     print(f"signature {r.signature}")
 
 
-def _evaluate_aer(tr, args) -> None:
+def _read_pairs(path: str) -> list[tuple[str, str]]:
     from pathlib import Path
 
-    from .aer import read_gold, reverse
-    from .evaluate import corpus_aer
-
     pairs = []
-    for n, line in enumerate(Path(args.pairs).read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         pair = _pair(line)
         if pair is None:
-            raise ValueError(f"{args.pairs}:{n}: {PAIR_FORMAT}")
+            raise ValueError(f"{path}:{n}: {PAIR_FORMAT}")
         pairs.append(pair)
-    gold = read_gold(args.gold)
-    results = corpus_aer(tr, pairs, reverse(gold) if args.reverse_gold else gold, args.threshold)
+    return pairs
+
+
+def _read_gold(path: str, reversed_links: bool):
+    from .aer import read_gold, reverse
+
+    gold = read_gold(path)
+    return reverse(gold) if reversed_links else gold
+
+
+def _probes(args):
+    """The --probe-pairs with their --probe-gold, as training-history probes."""
+    from .history import Probe
+
+    if not args.probe_pairs:
+        if args.probe_gold:
+            raise ValueError("--probe-gold needs --probe-pairs")
+        return []
+    pairs = _read_pairs(args.probe_pairs)
+    gold = _read_gold(args.probe_gold, args.probe_reverse_gold) if args.probe_gold else None
+    if gold is not None and len(gold) != len(pairs):
+        raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
+    return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
+
+
+def _evaluate_aer(tr, args) -> None:
+    from .evaluate import corpus_aer
+
+    pairs = _read_pairs(args.pairs)
+    results = corpus_aer(tr, pairs, _read_gold(args.gold, args.reverse_gold), args.threshold)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")
         print(
@@ -434,6 +526,8 @@ def _aer(args) -> int:
 def _info(args) -> int:
     from dataclasses import asdict
 
+    import numpy as np
+
     from .checkpoint import load
 
     tr = load(args.checkpoint)
@@ -443,9 +537,25 @@ def _info(args) -> int:
         "data": asdict(tr.data) if tr.data else None,
         **tr.card,
     }
+    if tr.history is not None and tr.history.snapshots:
+        card["history"] = {
+            **tr.history.to_json(),
+            "attention": [  # per snapshot, per probe: (target words, source words + <eos>)
+                [np.round(m, 4).tolist() for m in tr.history.matrices(k)]
+                for k in range(len(tr.history.snapshots))
+            ],
+        }
     if args.json:
         print(json.dumps(card, indent=2, ensure_ascii=False))
         return 0
+    if tr.history is not None and tr.history.snapshots:
+        h = tr.history
+        card["history"] = (
+            f"{len(h.snapshots)} snapshots, epochs {h.snapshots[0]['epoch']} to "
+            f"{h.snapshots[-1]['epoch']}, of {len(h.probes)} probe sentences "
+            f"({sum(p.gold is not None for p in h.probes)} with gold alignments); "
+            "--json shows them"
+        )
     for key, value in card.items():
         shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
         print(f"{key}: {shown}")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
 import torch
 
+from .subwords import MODEL_TYPES, Subwords
 from .text import TextConfig, normalize
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
@@ -69,17 +70,23 @@ def split_of(source: str, valid_percent: float = 2.0, test_percent: float = 2.0)
 class DataConfig:
     """How a corpus becomes training data; stored in every checkpoint."""
 
-    min_freq: int = 2  # keep tokens seen at least this often in the training split
-    max_vocab: int | None = None  # cap on each vocabulary, specials included (None: no cap)
-    max_len: int = 50  # drop training pairs with a side longer than this many tokens
+    min_freq: int = 2  # whole words only: keep words seen at least this often in training
+    max_vocab: int | None = None  # whole words only: cap on each vocabulary, specials included
+    max_len: int = 50  # drop training pairs with a side longer than this many model tokens
     valid_percent: float = 2.0  # share of distinct source sentences held out for validation
     test_percent: float = 2.0  # share held out for the test set
+    subwords: int = 8000  # sentencepiece vocabulary per side (0: whole words, <unk> beyond)
+    subword_model: str = "bpe"  # sentencepiece's "bpe" or "unigram"
 
     def __post_init__(self):
         if self.max_len < 1:
             raise ValueError(f"max_len must be positive, got {self.max_len}")
         if not 0 <= self.valid_percent + self.test_percent < 100:
             raise ValueError("valid_percent + test_percent must be in [0, 100)")
+        if self.subwords < 0:
+            raise ValueError(f"subwords must be 0 (whole words) or positive, got {self.subwords}")
+        if self.subword_model not in MODEL_TYPES:
+            raise ValueError(f"subword_model must be one of {MODEL_TYPES}")
 
 
 @dataclass
@@ -94,6 +101,47 @@ class Example:
 
 def tokenize_pairs(pairs: list[tuple[str, str]], text: TextConfig) -> list[Example]:
     return [Example(s, t, text.tokenize(s, "src"), text.tokenize(t, "tgt")) for s, t in pairs]
+
+
+def to_pieces(examples: list[Example], subwords: Subwords) -> list[Example]:
+    """The same examples with their tokens split into subword pieces."""
+    return [
+        replace(
+            ex,
+            src_tokens=subwords.src.encode(ex.src_tokens),
+            tgt_tokens=subwords.tgt.encode(ex.tgt_tokens),
+        )
+        for ex in examples
+    ]
+
+
+def join_examples(
+    examples: list[Example], fraction: float, generator: torch.Generator
+) -> list[Example]:
+    """The examples with ``fraction`` of them, drawn at random, joined two or three at a time
+    into longer ones (source to source, target to target): the same tokens, in longer
+    sentences, so that a model learns to keep its place beyond the corpus's lengths."""
+    if not fraction:
+        return examples
+    perm = torch.randperm(len(examples), generator=generator).tolist()
+    n_joined = int(len(examples) * fraction)
+    out = [examples[i] for i in perm[n_joined:]]
+    sizes = torch.randint(2, 4, (n_joined,), generator=generator).tolist()
+    k = 0
+    for size in sizes:
+        group = [examples[i] for i in perm[k : min(k + size, n_joined)]]
+        if not group:
+            break
+        k += len(group)
+        out.append(
+            Example(
+                " ".join(e.src for e in group),
+                " ".join(e.tgt for e in group),
+                [tok for e in group for tok in e.src_tokens],
+                [tok for e in group for tok in e.tgt_tokens],
+            )
+        )
+    return out
 
 
 def split_examples(examples: list[Example], config: DataConfig) -> dict[str, list[Example]]:

@@ -175,12 +175,15 @@ def beam_search(
     limits: torch.Tensor,
     topk: int = 5,
     alpha: float = 1.0,
+    beta: float = 0.0,
 ) -> list[Decoded]:
     """Beam search over a batch: B sentences x K hypotheses run as one batch of B*K rows.
 
     Hypotheses are ranked by their summed log-probability while searching and, at the end, by
-    that sum divided by ``length ** alpha`` (length normalization; 0 turns it off). A finished
-    hypothesis keeps its place and score, extended only by <pad>.
+    that sum divided by ``length ** alpha`` (length normalization; 0 turns it off) plus
+    ``beta`` times the coverage penalty of Wu et al. (2016), sum_j log(min(sum_t a_tj, 1)) over
+    the source tokens: a hypothesis that left source words unattended, or looped over a few,
+    loses. A finished hypothesis keeps its place and score, extended only by <pad>.
     """
     B, K = src.size(0), beam
     V = model.config.tgt_vocab
@@ -192,6 +195,7 @@ def beam_search(
     score = torch.full((B, K), float("-inf"), device=dev)
     score[:, 0] = 0.0  # one live hypothesis to start, so the first step does not pick K copies
     length = torch.zeros(B, K, device=dev)
+    cover = torch.zeros(B, K, src.size(1), device=dev)  # attention each source token received
     done = torch.zeros(B, K, dtype=torch.bool, device=dev)
     y = torch.full((B * K,), BOS_ID, dtype=torch.long, device=dev)
     only_pad = torch.full((V,), float("-inf"), device=dev)
@@ -238,12 +242,18 @@ def beam_search(
             rec[key].append(value)
         was_done = done.gather(1, parent)
         length = length.gather(1, parent) + (~was_done).float()
+        fresh = step.weights.float()[prow].view(B, K, -1) * (~was_done).unsqueeze(-1)
+        cover = cover.gather(1, parent.unsqueeze(-1).expand_as(cover)) + fresh
         done = was_done | (token == EOS_ID) | (limits <= t + 1)
         state = step.state.select(prow)
         y = token.view(-1)
         if bool(done.all()):
             break
     final = score / length.clamp(min=1) ** alpha if alpha else score
+    if beta:
+        real = torch.arange(src.size(1), device=dev) < src_lens.to(dev)[:, None]  # (B, S)
+        penalty = cover.clamp(1e-6, 1.0).log() * real.unsqueeze(1)
+        final = final + beta * penalty.sum(-1)
     best = final.argmax(-1).tolist()  # (B,)
     arr = _arrays(rec)  # (B, T, K, ...)
     return [_backtrack(arr, b, best[b], n) for b, n in enumerate(src_lens.tolist())]

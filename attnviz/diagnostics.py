@@ -74,3 +74,21 @@ def mass_on(weights: np.ndarray, tokens: list[str], which: str) -> np.ndarray:
     else:
         raise ValueError(f"which must be 'eos' or 'punctuation', not {which!r}")
     return np.asarray(weights, dtype=np.float64)[:, np.array(pick, dtype=bool)].sum(-1)
+
+
+def repetition(
+    tokens: list[str], min_repeats: int = 3, max_n: int = 6
+) -> tuple[int, int, int] | None:
+    """The first n-gram (n <= ``max_n``) that ``tokens`` repeat ``min_repeats`` or more times
+    in a row, as (start, n, times), or None: the mark of a decoder that loops
+    ("de la source de la source de la source ...")."""
+    for start in range(len(tokens)):
+        for n in range(1, max_n + 1):
+            gram, times = tokens[start : start + n], 1
+            if len(gram) < n:
+                break
+            while tokens[start + times * n : start + (times + 1) * n] == gram:
+                times += 1
+            if times >= min_repeats:
+                return start, n, times
+    return None

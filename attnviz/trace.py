@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .diagnostics import repetition
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -48,6 +50,32 @@ class Trace:
     context: np.ndarray | None = None  # (T, H) the context vector c_t of each step
     beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
     beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
+    pieces: Trace | None = None  # a subword model's decoding over pieces, of which this is
+    # the view over words (see attnviz.subwords); None when the model's tokens are words
+
+    @property
+    def ended(self) -> bool:
+        """True when the model ended the output itself (``<eos>``), False when the length
+        limit cut it."""
+        return self.tgt_tokens[-1:] == ["<eos>"]
+
+    @property
+    def loop(self) -> tuple[int, int, int] | None:
+        """(start, n, times) where the output repeats an n-gram three or more times in a row,
+        the mark of a decoder that loops; None otherwise."""
+        return repetition([t for t in self.tgt_tokens if t != "<eos>"])
+
+    def warning(self) -> str | None:
+        """What a reader should know before trusting this output, or None."""
+        notes = []
+        if self.loop:
+            start, n, times = self.loop
+            gram = " ".join(self.tgt_tokens[start : start + n])
+            notes.append(f"the output repeats “{gram}” {times} times in a row")
+        if not self.ended and self.mode != "forced":
+            notes.append("the model never ended the sentence; the length limit cut it")
+        text = "; ".join(notes)
+        return text[:1].upper() + text[1:] + "." if notes else None
 
     @property
     def output_weights(self) -> np.ndarray:

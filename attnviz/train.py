@@ -24,15 +24,20 @@ from .data import (
     Example,
     bucket_batches,
     group_references,
+    join_examples,
     make_batch,
     read_corpus,
     split_examples,
+    split_of,
     spread_sample,
+    to_pieces,
     tokenize_pairs,
 )
 from .evaluate import corpus_bleu
+from .history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
 from .model import ModelConfig, Seq2Seq
 from .precision import TRAINING, autocast, resolve_training
+from .subwords import Subwords
 from .text import TextConfig
 from .translator import Translator
 from .vocab import PAD_ID, Vocab
@@ -53,6 +58,8 @@ class TrainConfig:
     bleu_sentences: int = 1000  # validation sources translated for BLEU each epoch; 0 = all
     test_beam: int = 5  # beam width for the second test BLEU in the card; 0 or 1 skips it
     precision: str = "auto"  # "bf16" autocast, "fp32", or "auto": bf16 where native
+    join_fraction: float = 0.3  # share of training pairs joined 2-3 at a time each epoch
+    probe_sentences: int = 20  # held-out pairs whose attention the history records
 
     def __post_init__(self):
         for name in ("epochs", "batch_size"):
@@ -65,6 +72,8 @@ class TrainConfig:
                 f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
                 f"{self.lr_decay}"
             )
+        if not 0 <= self.join_fraction <= 1:
+            raise ValueError(f"join_fraction must be in [0, 1], got {self.join_fraction}")
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
@@ -82,26 +91,43 @@ class Prepared:
     splits: dict[str, list[Example]]
     src_vocab: Vocab
     tgt_vocab: Vocab
+    subwords: Subwords | None  # the sentencepiece models, None for whole-word vocabularies
 
 
 def prepare(path: str | Path, text: TextConfig, data: DataConfig, log=print) -> Prepared:
-    """Read, tokenize and split a corpus; build both vocabularies on the training split."""
+    """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
+    with ``data.subwords``, the sentencepiece models that split its words into pieces)."""
     corpus = read_corpus(path)
     if not corpus.pairs:
         raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
-    splits = split_examples(tokenize_pairs(corpus.pairs, text), data)
+    examples = tokenize_pairs(corpus.pairs, text)
+    subwords = None
+    if data.subwords:
+        in_train = [
+            (e.src_tokens, e.tgt_tokens)
+            for e in examples
+            if split_of(e.src, data.valid_percent, data.test_percent) == "train"
+        ]
+        if not in_train:
+            raise ValueError(f"{path}: the training split is empty")
+        subwords = Subwords.train(in_train, data.subwords, data.subword_model)
+        examples = to_pieces(examples, subwords)
+    splits = split_examples(examples, data)
     if not splits["train"]:
         raise ValueError(f"{path}: the training split is empty")
     train = splits["train"]
-    src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
-    tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
+    if subwords:
+        src_vocab, tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
+    else:
+        src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
+        tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
     log(
         "split: "
         + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
         + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
     )
-    return Prepared(corpus, splits, src_vocab, tgt_vocab)
+    return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords)
 
 
 def hardware(device: torch.device) -> str:
@@ -158,8 +184,9 @@ def _state_path(out: Path) -> Path:
     return out.with_name(out.name + ".state")
 
 
-def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dict, dev) -> None:
+def _save_state(path: Path, model, opt, epoch: int, history: History, settings: dict, dev) -> None:
     tensors = {f"model.{k}": v for k, v in model.state_dict().items()}
+    tensors.update(history.tensors())
     opt_state = opt.state_dict()
     for i, s in opt_state["state"].items():
         tensors.update(
@@ -170,7 +197,7 @@ def _save_state(path: Path, model, opt, epoch: int, history: dict, settings: dic
         tensors["rng.cuda"] = torch.cuda.get_rng_state(dev)
     meta = {
         "epoch": epoch,
-        "history": history,
+        "history": history.to_json(),
         "settings": settings,
         "param_groups": opt_state["param_groups"],
     }
@@ -191,7 +218,7 @@ def with_defaults(settings: dict | None) -> dict | None:
     return {**settings, "model": model, "train": train}
 
 
-def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, dict]:
+def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, History]:
     tensors, meta = checkpoint.read_tensors(path)
     if with_defaults(meta.get("settings")) != settings:
         raise ValueError(
@@ -208,7 +235,7 @@ def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, dict]
     torch.set_rng_state(tensors["rng.torch"])
     if "rng.cuda" in tensors and dev.type == "cuda":
         torch.cuda.set_rng_state(tensors["rng.cuda"], dev)
-    return int(meta["epoch"]), meta["history"]
+    return int(meta["epoch"]), History(meta["history"], tensors)
 
 
 def train(
@@ -222,12 +249,15 @@ def train(
     resume: bool = False,
     about: dict | None = None,
     half: bool = False,
+    probes: list[Probe] | None = None,
     log=print,
 ) -> dict:
     """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
 
     ``model_options`` are the :class:`ModelConfig` fields other than the vocabulary sizes.
     ``about`` adds to the card (corpus license and attribution, the command that was run).
+    ``probes`` (pairs with gold alignments, say) join the held-out probes whose attention the
+    training history records (see :mod:`attnviz.history`).
     """
     out, dev = Path(out), torch.device(device)
     config = replace(config, precision=resolve_training(config.precision, dev))
@@ -235,6 +265,11 @@ def train(
     model_config = ModelConfig(
         src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
     )
+    history = History()
+    history.probes = [
+        *choose_probes([(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences),
+        *(probes or []),
+    ]
     # Everything but the number of epochs must match for --resume (which may extend a run).
     settings = {
         "model": asdict(model_config),
@@ -242,12 +277,14 @@ def train(
         "data": asdict(data),
         "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
         "data_sha256": p.corpus.sha256,
+        "subwords_sha256": p.subwords.sha256() if p.subwords else None,
+        "probes": [probe.to_json() for probe in history.probes],
         "half": half,
     }
     torch.manual_seed(config.seed)
     model = Seq2Seq(model_config).to(dev)
     opt = optimizer(model, config.lr)
-    start, history = 0, {"valid_loss": [], "valid_bleu": [], "epoch_seconds": []}
+    start = 0
     state_path = _state_path(out)
     if resume:
         if not state_path.is_file():
@@ -271,34 +308,69 @@ def train(
     valid_src, valid_refs = spread_sample(
         *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
     )
-    translator = Translator(model, p.src_vocab, p.tgt_vocab, text)
+    valid = p.splits["valid"] or p.splits["train"][:1000]
+    translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
 
+    def snapshot(epoch: float) -> tuple[float, float | None]:
+        """Validation loss and BLEU now, recorded with the probes' attention."""
+        loss = evaluate_loss(model, valid, p, dev)
+        bleu = corpus_bleu(translator, valid_src, valid_refs).score if valid_src else None
+        history.add(translator, epoch, loss, bleu)
+        model.train()
+        return loss, bleu
+
+    def save(path: Path, weights: Seq2Seq) -> None:
+        card["history"] = history.to_json()
+        checkpoint.save(
+            path,
+            weights,
+            p.src_vocab,
+            p.tgt_vocab,
+            text,
+            data,
+            card,
+            half,
+            p.subwords,
+            history.tensors(),
+        )
+
+    if not history.snapshots:
+        snapshot(0.0)
     for epoch in range(start, config.epochs):
         t0 = time.perf_counter()
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        batches = bucket_batches(p.splits["train"], config.batch_size, gen)
+        examples = join_examples(p.splits["train"], config.join_fraction, gen)
+        batches = bucket_batches(examples, config.batch_size, gen)
         for group in opt.param_groups:
             group["lr"] = config.lr_at(epoch)
-        _train_epoch(model, opt, p, batches, config, dev, f"epoch {epoch + 1}/{config.epochs}")
-        valid_loss = evaluate_loss(model, p.splits["valid"] or p.splits["train"][:1000], p, dev)
-        bleu = corpus_bleu(translator, valid_src, valid_refs).score if valid_src else None
-        history["valid_loss"].append(round(valid_loss, 4))
-        history["valid_bleu"].append(bleu)
-        history["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
+        points = {round(f * len(batches)): f for f in FIRST_EPOCH_POINTS} if epoch == 0 else {}
+        _train_epoch(
+            model,
+            opt,
+            p,
+            batches,
+            config,
+            dev,
+            f"epoch {epoch + 1}/{config.epochs}",
+            {i: (lambda f=f: snapshot(f)) for i, f in points.items()},
+        )
+        valid_loss, bleu = snapshot(epoch + 1)
+        history.epochs["valid_loss"].append(round(valid_loss, 4))
+        history.epochs["valid_bleu"].append(bleu)
+        history.epochs["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
         log(f"epoch {epoch + 1}: valid loss {valid_loss:.4f}, valid BLEU {bleu}")
-        best = history.get("best_loss")
+        best = history.best.get("best_loss")
         if math.isfinite(valid_loss) and (best is None or valid_loss < best):
-            history.update(best_loss=valid_loss, best_epoch=epoch + 1)
+            history.best.update(best_loss=valid_loss, best_epoch=epoch + 1)
             card.update(
                 epochs=epoch + 1,
                 best_epoch=epoch + 1,
-                history=history,
-                train_seconds=round(sum(history["epoch_seconds"]), 1),
+                train_seconds=round(sum(history.epochs["epoch_seconds"]), 1),
             )
-            checkpoint.save(out, model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
+            save(out, model)
         _save_state(state_path, model, opt, epoch + 1, history, settings, dev)
 
-    if "best_epoch" not in history:
+    if "best_epoch" not in history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
     # The best file's card gets this run's settings, the whole curve and the test BLEU, scored
     # at the precision that loading picks here by default (what `evaluate` reproduces).
@@ -306,9 +378,8 @@ def train(
     scorer = checkpoint.load(out, device=dev)
     card.update(
         epochs=config.epochs,
-        best_epoch=history["best_epoch"],
-        history=history,
-        train_seconds=round(sum(history["epoch_seconds"]), 1),
+        best_epoch=history.best["best_epoch"],
+        train_seconds=round(sum(history.epochs["epoch_seconds"]), 1),
     )
     test_src, test_refs = group_references((e.src, e.tgt) for e in p.splits["test"])
     if test_src:
@@ -322,7 +393,7 @@ def train(
             precision=scorer.precision,
         )
         log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
-    checkpoint.save(out, best.model, p.src_vocab, p.tgt_vocab, text, data, card, half=half)
+    save(out, best.model)
     return card
 
 
@@ -336,11 +407,16 @@ def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
     return loss.item()
 
 
-def _train_epoch(model, opt, p: Prepared, batches, config: TrainConfig, dev, desc: str) -> None:
+def _train_epoch(
+    model, opt, p: Prepared, batches, config: TrainConfig, dev, desc: str, hooks: dict
+) -> None:
+    """One pass over ``batches``; ``hooks[i]()`` runs before batch ``i`` (snapshots)."""
     model.train()
     tokens, t0 = 0, time.perf_counter()
     bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0)
-    for chunk in bar:
+    for i, chunk in enumerate(bar):
+        if i in hooks:
+            hooks[i]()
         batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(dev)
         loss = train_step(model, opt, batch, config)
         tokens += batch.n_tokens

@@ -11,11 +11,14 @@ from . import decode
 from .data import DataConfig, encode_source, pad
 from .model import Seq2Seq
 from .precision import decoding_precision
+from .subwords import Subwords, words_trace
 from .text import TextConfig
 from .trace import BeamStep, Candidate, Trace
 from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
+MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (emoji take four each)
+BETA = 0.2  # beam search's coverage-penalty weight by default (Wu et al., 2016, use 0.2)
 
 
 class InputError(ValueError):
@@ -33,11 +36,14 @@ class Translator:
         text: TextConfig,
         card: dict | None = None,
         data: DataConfig | None = None,
+        subwords: Subwords | None = None,
     ):
         self.model = model.eval()
         self.src_vocab, self.tgt_vocab, self.text = src_vocab, tgt_vocab, text
         self.card = card or {}  # the model card: corpus, training, scores
         self.data = data  # how the training data was prepared, when known
+        self.subwords = subwords  # sentencepiece models under the words, or None
+        self.history = None  # the training history (attnviz.history.History), once loaded
 
     @property
     def attention(self) -> str:
@@ -65,7 +71,17 @@ class Translator:
                 f"The sentence has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
                 "Split it into shorter sentences."
             )
+        if self.subwords and len(pieces := self.subwords.src.encode(tokens)) > MAX_SOURCE_PIECES:
+            raise InputError(
+                f"The sentence splits into {len(pieces)} subword pieces; the limit is "
+                f"{MAX_SOURCE_PIECES}. Split it into shorter sentences."
+            )
         return tokens
+
+    def pieces(self, tokens: list[str], side: str = "src") -> list[str]:
+        """What the model reads or writes for ``tokens``: their subword pieces, or themselves
+        for a whole-word model."""
+        return self.subwords.side(side).encode(tokens) if self.subwords else list(tokens)
 
     def translate(self, sentence: str, beam: int = 1, **options) -> Trace:
         """Translate one sentence; see :meth:`translate_batch` for the options."""
@@ -78,17 +94,21 @@ class Translator:
         max_len: int | None = None,
         topk: int = 5,
         alpha: float = 1.0,
+        beta: float = BETA,
         replace_unk: bool = True,
         batch_size: int = 64,
     ) -> list[Trace]:
         """Translate many sentences, batched by length; one Trace each, in the input order.
 
         ``beam`` 1 is greedy search. ``max_len`` caps the output (default: twice the source
-        length plus 10). ``alpha`` is the length-normalization exponent of beam search.
+        length plus 10, in the model's tokens). ``alpha`` is the length-normalization exponent
+        of beam search and ``beta`` the weight of its coverage penalty (0: none).
         ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``.
         """
         tokens = [self.tokenize_source(s) for s in sentences]
-        return self._decode(sentences, tokens, beam, max_len, topk, alpha, replace_unk, batch_size)
+        return self._decode(
+            sentences, tokens, beam, max_len, topk, alpha, beta, replace_unk, batch_size
+        )
 
     def translate_each(
         self, sentences: Sequence[str], beam: int = 1, **options
@@ -116,6 +136,7 @@ class Translator:
         max_len: int | None = None,
         topk: int = 5,
         alpha: float = 1.0,
+        beta: float = BETA,
         replace_unk: bool = True,
         batch_size: int = 64,
     ) -> list[Trace]:
@@ -126,12 +147,14 @@ class Translator:
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
         for k in range(0, len(order), batch_size):
             chunk = order[k : k + batch_size]
-            src, src_lens = self._source_batch([tokens[i] for i in chunk])
+            src, src_lens = self._source_batch([self.pieces(tokens[i]) for i in chunk])
             limits = decode.default_limits(src_lens, max_len)
             if beam == 1:
                 results = decode.greedy(self.model, src, src_lens, limits, topk)
             else:
-                results = decode.beam_search(self.model, src, src_lens, beam, limits, topk, alpha)
+                results = decode.beam_search(
+                    self.model, src, src_lens, beam, limits, topk, alpha, beta
+                )
             for i, d in zip(chunk, results, strict=True):
                 traces[i] = self._trace(sentences[i], tokens[i], d, mode, replace_unk)
         return traces  # type: ignore[return-value]
@@ -148,23 +171,29 @@ class Translator:
         """Forced decoding over already tokenized text; the target gets ``<eos>`` appended."""
         if not src_tokens:
             raise InputError("Nothing to align: the source is empty.")
-        src, src_lens = self._source_batch([src_tokens])
-        tgt = torch.tensor([[*self.tgt_vocab.encode(tgt_tokens), EOS_ID]], device=self.device)
+        src, src_lens = self._source_batch([self.pieces(src_tokens)])
+        tgt_ids = self.tgt_vocab.encode(self.pieces(tgt_tokens, "tgt"))
+        tgt = torch.tensor([[*tgt_ids, EOS_ID]], device=self.device)
         (d,) = decode.forced(self.model, src, src_lens, tgt, topk)
-        trace = self._trace(
-            source if source is not None else " ".join(src_tokens), src_tokens, d, "forced", False
-        )
-        trace.tgt_tokens[:-1] = tgt_tokens  # keep the surface forms of out-of-vocabulary words
-        trace.text = self.text.detokenize(tgt_tokens)
-        return trace
+        source = source if source is not None else " ".join(src_tokens)
+        return self._trace(source, src_tokens, d, "forced", False, tgt_tokens)
 
     def _source_batch(self, tokens: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor]:
         ids = [encode_source(t, self.src_vocab) for t in tokens]
         return pad(ids).to(self.device), torch.tensor([len(i) for i in ids])
 
     def _trace(
-        self, source: str, src_tokens: list[str], d: decode.Decoded, mode: str, replace_unk: bool
+        self,
+        source: str,
+        words: list[str],
+        d: decode.Decoded,
+        mode: str,
+        replace_unk: bool,
+        tgt_words: list[str] | None = None,
     ) -> Trace:
+        """The Trace of decoding ``d`` of ``words``; for a subword model, its view over words
+        with the decoding over pieces inside. ``tgt_words``: the forced target's words."""
+        src_tokens = self.pieces(words)
         src = [*src_tokens, EOS]
         out = self.tgt_vocab.decode(d.ids)
         replaced: list[int | None] = [None] * len(out)
@@ -173,7 +202,13 @@ class Translator:
                 if i == UNK_ID:
                     j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
                     out[t], replaced[t] = src[j], j
-        words = out[:-1] if out and out[-1] == EOS else out
+        out_words = out[:-1] if out and out[-1] == EOS else out
+        if self.subwords:
+            out_words = self.subwords.tgt.join(out_words)[0]
+        if tgt_words is not None:  # keep the surface forms of out-of-vocabulary words
+            if not self.subwords:
+                out[: len(tgt_words)] = tgt_words
+            out_words = tgt_words
         beam = None
         if d.beam_tokens is not None:
             beam = []
@@ -183,12 +218,12 @@ class Translator:
                 tokens = self.tgt_vocab.decode(ids.tolist())
                 finished = [tok == PAD for tok in tokens]
                 beam.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
-        return Trace(
+        trace = Trace(
             source=source,
             src_tokens=src,
             src_known=[tok in self.src_vocab for tok in src_tokens] + [True],
             tgt_tokens=out,
-            text=self.text.detokenize(words),
+            text=self.text.detokenize(out_words),
             weights=d.weights,
             scores=d.scores,
             query=d.query,
@@ -205,6 +240,7 @@ class Translator:
             beam=beam,
             beam_path=d.beam_path or None,
         )
+        return words_trace(trace, self.subwords, words, tgt_words) if self.subwords else trace
 
 
-__all__ = ["MAX_SOURCE_TOKENS", "InputError", "Translator"]
+__all__ = ["MAX_SOURCE_PIECES", "MAX_SOURCE_TOKENS", "InputError", "Translator"]

@@ -3,8 +3,9 @@
     python docs/make_figures.py --data ../shared/data/fra-eng/fra.txt
 
 Prints Markdown tables: the checkpoints' test BLEU as training recorded it, size and training
-time (from their cards), the sentences a new user types first, and ten examples (with a check
-that no example is in the corpus), decoded in fp32 as the dashboard does; writes
+time (from their cards), the sentences a new user types first, ten examples, the long
+out-of-domain sentences of issue 12 and ten sentences in other styles (with a check that no
+example is in the corpus), decoded in fp32 as the dashboard does; writes
 docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
 """
 
@@ -40,7 +41,31 @@ EXAMPLES = [  # none of these is in the corpus (--data checks)
     "The old man was reading a book in the garden when it started to rain.",
     "I have never seen such a beautiful house.",
 ]
+HARD = [  # what a reader of the papers types: long, out of Tatoeba's domain (none in the corpus)
+    "The agreement on the European Economic Area was signed in August 1992.",
+    "Destruction of the equipment means that Syria can no longer produce new chemical weapons.",
+    "Attention allows the decoder to look at every word of the source sentence.",
+    "A Boston Terrier is running on lush green grass in front of a white fence.",
+]
+STYLES = [  # captions, news, instructions, textbook and letter sentences (none in the corpus)
+    "Two children are playing football on the beach at sunset.",
+    "A woman in a red coat is walking her dog along the river.",
+    "The government announced on Monday that taxes will rise next year.",
+    "Thousands of people gathered in the capital to protest against the new law.",
+    "Press the green button and wait until the light turns off.",
+    "Add the flour to the milk and stir slowly for five minutes.",
+    "The cat that my neighbour found last winter sleeps on our sofa every afternoon.",
+    "If it rains tomorrow, we will stay at home and read books.",
+    "The neural network translates each word while looking at the whole source sentence.",
+    "Thank you very much for your letter, which arrived yesterday morning.",
+]
 REORDERING = "She lives in a white house with a big garden."  # adjective after noun in French
+
+
+def _shown(trace) -> str:
+    """The translation, with the warning the dashboard would give (a loop, the length cap)."""
+    note = trace.warning()
+    return trace.text + (f" ⚠ {note}" if note else "")
 
 
 def main() -> None:
@@ -52,7 +77,9 @@ def main() -> None:
     }
     if a.data:
         seen = {normalize(src).lower() for src, _ in read_corpus(a.data).pairs}
-        inside = [s for s in [*EXAMPLES, REORDERING] if normalize(s).lower() in seen]
+        inside = [
+            s for s in [*EXAMPLES, *HARD, *STYLES, REORDERING] if normalize(s).lower() in seen
+        ]
         first = [s for s in FIRST if normalize(s).lower() in seen]
         print(f"first sentences found in the corpus: {first or 'none'}")
         print(f"examples found in the corpus: {inside or 'none'}\n")
@@ -68,12 +95,12 @@ def main() -> None:
             f"(best {card.get('best_epoch')}) | {card.get('train_seconds', 0) / 60:.0f} min |"
         )
     print()
-    for sentences in (FIRST, EXAMPLES):
+    for sentences in (FIRST, EXAMPLES, HARD, STYLES):
         print("| English | " + " | ".join(MODELS) + " |")
         print("|---" * (len(MODELS) + 1) + "|")
         outputs = {m: tr.translate_batch(sentences) for m, tr in models.items()}
         for i, sentence in enumerate(sentences):
-            print(f"| {sentence} | " + " | ".join(outputs[m][i].text for m in MODELS) + " |")
+            print(f"| {sentence} | " + " | ".join(_shown(outputs[m][i]) for m in MODELS) + " |")
         print()
     for name, tr in models.items():
         trace = tr.translate(REORDERING)

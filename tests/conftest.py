@@ -44,7 +44,9 @@ def corpus_file(tmp_path_factory, synthetic_pairs):
 
 
 TINY = dict(embed=32, hidden=64, layers=1, dropout=0.1)
-TINY_TRAIN = TrainConfig(epochs=6, batch_size=64, lr=0.005, bleu_sentences=50, test_beam=0)
+TINY_TRAIN = TrainConfig(
+    epochs=6, batch_size=64, lr=0.005, bleu_sentences=50, test_beam=0, join_fraction=0.0
+)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import pytest
 from safetensors import safe_open
 
 from attnviz.cli import main
+from attnviz.history import FIRST_EPOCH_POINTS
 from attnviz.precision import resolve_decoding
 
 from .synthetic import corpus, write_corpus
@@ -22,6 +23,8 @@ TINY = [
     "0.01",
     "--bleu-sentences",
     "20",
+    "--join-fraction",  # joined pairs teach long sentences, which a tiny model has no room for
+    "0",
 ]
 
 
@@ -58,6 +61,14 @@ def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_
     card = load(resumed).card  # the card describes the run that finished, not the first try
     assert card["train_config"]["epochs"] == 2 and "--epochs 2" in card["command"]
     assert len(card["history"]["valid_loss"]) == 2
+    # The training history, attention snapshots included, comes through the resume whole.
+    whole, joined = load(straight).history, load(resumed).history
+    assert len(whole.snapshots) == 1 + len(FIRST_EPOCH_POINTS) + 2  # start, within, epochs
+    assert joined.snapshots == whole.snapshots and joined.to_json() == {
+        **whole.to_json(),
+        "epoch_seconds": joined.epochs["epoch_seconds"],
+    }
+    assert all((a == b).all() for a, b in zip(whole.attention, joined.attention, strict=True))
 
 
 def test_the_seed_decides_the_model(small_corpus, tmp_path):

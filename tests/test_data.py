@@ -75,3 +75,21 @@ def test_bucketing_covers_every_example_once_with_little_padding():
     assert padded / real < 1.1
     again = bucket_batches(examples, 32, torch.Generator().manual_seed(0))
     assert [[id(e) for e in b] for b in again] == [[id(e) for e in b] for b in batches]
+
+
+def test_joined_examples_keep_every_token_once_in_longer_sentences():
+    import torch
+
+    from attnviz.data import Example, join_examples
+
+    examples = [Example(f"s{i}", f"t{i}", [f"s{i}"], [f"t{i}", "."]) for i in range(100)]
+    joined = join_examples(examples, 0.5, torch.Generator().manual_seed(0))
+    assert sorted(tok for e in joined for tok in e.src_tokens) == sorted(
+        f"s{i}" for i in range(100)
+    )
+    long = [e for e in joined if len(e.src_tokens) > 1]
+    assert 50 // 3 <= len(long) <= 50 // 2 and all(2 <= len(e.src_tokens) <= 3 for e in long)
+    assert all(e.src == " ".join(e.src_tokens) for e in long)
+    again = join_examples(examples, 0.5, torch.Generator().manual_seed(0))
+    assert [e.src for e in again] == [e.src for e in joined]  # the seed decides: resumable
+    assert join_examples(examples, 0.0, torch.Generator()) is examples

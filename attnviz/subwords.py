@@ -1,0 +1,223 @@
+"""Subword pieces under the words: sentencepiece models, and pieces read back as words.
+
+A sentence is normalized and split into words by the Moses tokenizer (:mod:`attnviz.text`);
+sentencepiece then splits each word into pieces from a fixed vocabulary. A word's first piece
+starts with ``▁``, so pieces never straddle two words and every piece has one owner word.
+Characters never seen in training fall back to their UTF-8 bytes (``<0xF0>`` ...), so no input
+becomes ``<unk>``.
+
+The model attends over pieces; the user reads words. Attention between words is the
+attention between their pieces, **summed over a source word's pieces** (the share of the
+source it took) and **averaged over a target word's pieces** (each piece's step counts the
+same), so every row still sums to 1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Iterable
+
+import numpy as np
+import sentencepiece as spm
+
+from .trace import Candidate, Trace
+from .vocab import EOS, SPECIALS, Vocab
+
+WORD_START = "\u2581"  # "▁", sentencepiece's mark of a word's first piece
+MODEL_TYPES = ("unigram", "bpe")
+
+
+def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "unigram") -> bytes:
+    """A sentencepiece model (serialized) trained on whitespace-tokenized ``sentences``.
+
+    Ids 0-3 are attnviz's ``<pad> <unk> <bos> <eos>``, so sentencepiece's ids are the model's.
+    The text is taken as it is (attnviz normalized it already), and ``vocab_size`` is an upper
+    bound: a small corpus gets the pieces it has. One thread, so the same text gives the same
+    model on every machine.
+    """
+    if model_type not in MODEL_TYPES:
+        raise ValueError(f"subword model must be one of {MODEL_TYPES}, not {model_type!r}")
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences),
+        model_writer=out,
+        vocab_size=vocab_size,
+        model_type=model_type,
+        character_coverage=0.9999,
+        byte_fallback=True,
+        hard_vocab_limit=False,
+        normalization_rule_name="identity",
+        split_digits=True,
+        pad_id=0,
+        unk_id=1,
+        bos_id=2,
+        eos_id=3,
+        pad_piece=SPECIALS[0],
+        unk_piece=SPECIALS[1],
+        bos_piece=SPECIALS[2],
+        eos_piece=SPECIALS[3],
+        num_threads=1,
+        minloglevel=2,
+    )
+    return out.getvalue()
+
+
+class Pieces:
+    """One side's sentencepiece model: words to pieces and back."""
+
+    def __init__(self, proto: bytes):
+        self.proto = bytes(proto)
+        try:
+            self.sp = spm.SentencePieceProcessor(model_proto=self.proto)
+        except Exception as e:  # sentencepiece raises RuntimeError or OSError on a bad proto
+            raise ValueError(f"not a sentencepiece model: {e}") from e
+        self.vocab = Vocab(self.sp.id_to_piece(i) for i in range(self.sp.get_piece_size()))
+
+    def split(self, words: list[str]) -> tuple[list[str], list[int]]:
+        """The pieces of ``words`` and, for each piece, the index of its word."""
+        # U+2581 typed by a user would read as a word boundary; it is a plain character here.
+        per_word = self.sp.encode([w.replace(WORD_START, "_") for w in words], out_type=str)
+        pieces = [p for word in per_word for p in word]
+        owner = [i for i, word in enumerate(per_word) for _ in word]
+        return pieces, owner
+
+    def encode(self, words: list[str]) -> list[str]:
+        """The pieces of ``words``."""
+        return self.split(words)[0]
+
+    def join(self, pieces: list[str]) -> tuple[list[str], list[int]]:
+        """The words that ``pieces`` spell and, for each piece, its word's index.
+
+        A piece starting with ``▁`` starts a word (so does the first piece, whatever it is);
+        byte pieces are decoded as UTF-8, invalid sequences as U+FFFD.
+        """
+        owner, groups = [], []
+        for piece in pieces:
+            if piece.startswith(WORD_START) or not groups:
+                groups.append([])
+            groups[-1].append(piece)
+            owner.append(len(groups) - 1)
+        words = [self.sp.decode_pieces(g).strip() or g[0] for g in groups]
+        return words, owner
+
+    def is_byte(self, piece: str) -> bool:
+        """True for a byte-fallback piece (a character never seen in training)."""
+        i = self.vocab.stoi.get(piece)
+        return i is not None and self.sp.is_byte(i)
+
+
+def group_rows(matrix: np.ndarray, owner: list[int], n: int, how: str) -> np.ndarray:
+    """Rows of ``matrix`` combined by ``owner`` into ``n`` rows: "sum" or "mean"."""
+    out = np.zeros((n, *matrix.shape[1:]), dtype=np.float64)
+    np.add.at(out, np.asarray(owner, dtype=int), matrix)
+    if how == "mean":
+        out /= np.maximum(np.bincount(np.asarray(owner, dtype=int), minlength=n), 1).reshape(
+            -1, *([1] * (matrix.ndim - 1))
+        )
+    return out
+
+
+def words_attention(
+    weights: np.ndarray, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
+) -> np.ndarray:
+    """Attention (T pieces, S pieces) as attention (n_tgt words, n_src words): summed over a
+    source word's pieces, averaged over a target word's pieces; rows keep summing to 1."""
+    by_src = group_rows(weights.T, src_owner, n_src, "sum").T  # (T, n_src)
+    return group_rows(by_src, tgt_owner, n_tgt, "mean")
+
+
+def words_scores(
+    scores: np.ndarray, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
+) -> np.ndarray:
+    """Raw scores of words: a source word's is the log-sum-exp of its pieces' scores (so that
+    one step's softmax over words gives the summed weights), averaged over a target word's
+    pieces."""
+    S = scores.shape[1]
+    by_src = np.full((scores.shape[0], n_src), -np.inf)
+    for j in range(S):
+        by_src[:, src_owner[j]] = np.logaddexp(by_src[:, src_owner[j]], scores[:, j])
+    return group_rows(by_src, tgt_owner, n_tgt, "mean")
+
+
+class Subwords:
+    """The source and target sentencepiece models of one translator."""
+
+    def __init__(self, src: bytes, tgt: bytes):
+        self.src, self.tgt = Pieces(src), Pieces(tgt)
+
+    @classmethod
+    def train(
+        cls,
+        pairs: Iterable[tuple[list[str], list[str]]],
+        vocab_size: int,
+        model_type: str = "unigram",
+    ) -> Subwords:
+        """Separate source and target models trained on tokenized (source, target) pairs."""
+        src, tgt = zip(*((" ".join(s), " ".join(t)) for s, t in pairs), strict=True)
+        return cls(
+            train_pieces(src, vocab_size, model_type), train_pieces(tgt, vocab_size, model_type)
+        )
+
+    def sha256(self) -> str:
+        """A fingerprint of both models, so that a resumed run can tell they are the same."""
+        return hashlib.sha256(self.src.proto + b"\0" + self.tgt.proto).hexdigest()
+
+    def side(self, side: str) -> Pieces:
+        if side not in ("src", "tgt"):
+            raise ValueError(f"side must be 'src' or 'tgt', not {side!r}")
+        return self.src if side == "src" else self.tgt
+
+
+def words_trace(
+    trace: Trace, subwords: Subwords, src_words: list[str], tgt_words: list[str] | None = None
+) -> Trace:
+    """The word-level view of ``trace``, a decoding over pieces: the same steps read as words
+    (see the module docstring), with ``trace`` kept as its ``pieces``.
+
+    ``src_words`` are the words the source pieces came from; ``tgt_words``, when given (forced
+    decoding), the words the target pieces came from, else words are read off the pieces.
+    Per target word: its probability is the product of its pieces' (the word's probability),
+    its candidates are those of its first step, its query and context the mean of its steps'.
+    """
+    _, src_owner = subwords.src.split(src_words)
+    n_src = len(src_words) + 1  # the source <eos>
+    src_owner = [*src_owner, n_src - 1]
+    ended = trace.tgt_tokens[-1:] == [EOS]
+    pieces = trace.tgt_tokens[:-1] if ended else trace.tgt_tokens
+    if tgt_words is None:
+        tgt_words, tgt_owner = subwords.tgt.join(pieces)
+    else:
+        tgt_owner = subwords.tgt.split(tgt_words)[1]
+    n_tgt = len(tgt_words) + ended
+    tgt_owner = [*tgt_owner, *([n_tgt - 1] if ended else [])]
+    first = [tgt_owner.index(i) for i in range(n_tgt)]
+    known = [True] * n_src
+    for j, piece in zip(src_owner, trace.src_tokens, strict=True):
+        known[j] &= not subwords.src.is_byte(piece)
+    log_probs = group_rows(np.log(np.maximum(trace.probs, 1e-45))[:, None], tgt_owner, n_tgt, "sum")
+
+    def mean(matrix):
+        return None if matrix is None else group_rows(matrix, tgt_owner, n_tgt, "mean")
+
+    return Trace(
+        source=trace.source,
+        src_tokens=[*src_words, EOS],
+        src_known=known,
+        tgt_tokens=[*tgt_words, *([EOS] if ended else [])],
+        text=trace.text,
+        weights=words_attention(trace.weights, src_owner, tgt_owner, n_src, n_tgt),
+        scores=words_scores(trace.scores, src_owner, tgt_owner, n_src, n_tgt),
+        probs=np.exp(log_probs[:, 0]),
+        candidates=[
+            [Candidate(c.token.lstrip(WORD_START) or c.token, c.prob) for c in trace.candidates[t]]
+            for t in first
+        ],
+        replaced=[None] * n_tgt,
+        mode=trace.mode,
+        attention=trace.attention,
+        log_prob=trace.log_prob,
+        query=mean(trace.query),
+        context=mean(trace.context),
+        pieces=trace,
+    )

@@ -1,0 +1,65 @@
+"""BLEU on long inputs: held-out test pairs joined two or three at a time.
+
+    python benchmarks/joined_bleu.py --data ../shared/data/fra-eng/fra.txt checkpoints/*.safetensors
+
+Tatoeba's sentences are short (6 words on average), so a model can score well on its test split
+and still lose its place in the sentence people paste from a paper or a news page. This joins
+consecutive test sources (after a seeded shuffle) two, then three, then two ... at a time, with
+their first references joined the same way, and scores greedy output with sacreBLEU against that
+one reference. For comparison it also scores the same sentences one by one against their first
+reference. The split is the one each checkpoint records, so no joined sentence was trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from attnviz import load
+from attnviz.data import held_out, read_corpus
+from attnviz.evaluate import bleu
+
+
+def joined_items(sources, refs, items: int, seed: int = 0):
+    """``items`` (source, reference) pairs, each two or three test pairs joined by a space."""
+    order = list(range(len(sources)))
+    random.Random(seed).shuffle(order)
+    joined, k = [], 0
+    while len(joined) < items and k < len(order):
+        size = 2 + len(joined) % 2
+        group = order[k : k + size]
+        k += size
+        joined.append((" ".join(sources[i] for i in group), " ".join(refs[i][0] for i in group)))
+    return joined, order[:k]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkpoints", nargs="+")
+    ap.add_argument("--data", required=True, help="the corpus the checkpoints were trained on")
+    ap.add_argument("--items", type=int, default=400, help="joined inputs to score")
+    ap.add_argument("--seed", type=int, default=0, help="the shuffle before joining")
+    args = ap.parse_args()
+    corpus = read_corpus(args.data)
+    print("| checkpoint | joined: BLEU | words per input | single sentences, first reference: BLEU |")
+    print("|---|---|---|---|")
+    for path in args.checkpoints:
+        tr = load(path)
+        sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
+        joined, used = joined_items(sources, refs, args.items, args.seed)
+        t0 = time.perf_counter()
+        hyps = [t.text for t in tr.translate_batch([s for s, _ in joined])]
+        long_bleu, signature = bleu(hyps, [[r] for _, r in joined])
+        single = [t.text for t in tr.translate_batch([sources[i] for i in used])]
+        short_bleu, _ = bleu(single, [[refs[i][0]] for i in used])
+        words = sum(len(s.split()) for s, _ in joined) / len(joined)
+        print(f"| {path} | {long_bleu:.2f} | {words:.1f} | {short_bleu:.2f} |")
+    print(
+        f"\n{len(joined)} joined inputs from {len(used)} test sentences, seed {args.seed}, "
+        f"greedy; {signature}; last checkpoint took {time.perf_counter() - t0:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
