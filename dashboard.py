@@ -118,7 +118,14 @@ def step_view(side: int, name: str, trace, step: int, scaled: bool, gold=None) -
     st.altair_chart(plots.step_bars(trace, t))
     st.caption("How this step's attention is spread over the source: the bars sum to 1.")
     st.dataframe(plots.candidates_frame(trace, t), hide_index=True)
-    st.caption("The words the model weighed for this step, most probable first.")
+    st.caption(
+        "The words the model weighed for this step, most probable first."
+        + (
+            " For a word of several pieces: the pieces it weighed to start it."
+            if trace.pieces
+            else ""
+        )
+    )
     st.latex(explain.formula(trace.attention, scaled))
     st.latex(explain.WEIGHTS)
     summary = explain.step_summary(trace, t)
@@ -431,15 +438,20 @@ def main() -> None:
             )
             + ", ".join(f"`{w}`" for w in unknown)
         )
-    if any(t.pieces for t in traces) and st.toggle(
-        "Show subword pieces",
-        key="pieces",
-        help="The models read and write subword pieces (▁ starts a word). By default every "
-        "picture shows words: the attention a target word pays to a source word is the "
-        "attention between their pieces, summed over the source word's pieces and averaged "
-        "over the target word's, so each row still sums to 1.",
-    ):
-        traces = [t.pieces or t for t in traces]
+    if any(t.pieces for t in traces):
+        if st.toggle("Show subword pieces", key="pieces"):
+            traces = [t.pieces or t for t in traces]
+            st.caption(
+                "The models read and write subword pieces; ▁ starts a word, and a word never "
+                "seen whole is spelled in several pieces (characters never seen, in bytes)."
+            )
+        else:
+            st.caption(
+                "Words, as you typed them. The models work on subword pieces: a target word's "
+                "attention to a source word is the attention between their pieces, summed over "
+                "the source word's pieces and averaged over the target word's steps, so each "
+                "row still sums to 1. Its probability is the product of its pieces'."
+            )
     steps = max(len(t.tgt_tokens) for t in traces)
     if st.session_state.pop("restart", False):
         st.session_state.step = 1

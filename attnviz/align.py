@@ -98,11 +98,12 @@ def extract_links(
 
 @dataclass(frozen=True)
 class WordTrace:
-    """A forced decoding over whitespace words, each tokenized alone."""
+    """A forced decoding over whitespace words, each tokenized alone; for a subword model, the
+    decoding over pieces, each piece owned by the whitespace word it spells part of."""
 
     trace: Trace
-    src_owner: list[int]  # for each source token, the index of its word
-    tgt_owner: list[int]  # for each target token, the index of its word
+    src_owner: list[int]  # for each source token (or piece), the index of its word
+    tgt_owner: list[int]  # for each target token (or piece), the index of its word
     n_src: int  # source words
     n_tgt: int  # target words
 
@@ -125,6 +126,10 @@ def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
     if not src_tokens:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
+    if trace.pieces is not None:  # read the decoder's own steps, one per piece (see --shift)
+        src_owner = [src_owner[i] for i in translator.subwords.src.split(src_tokens)[1]]
+        tgt_owner = [tgt_owner[i] for i in translator.subwords.tgt.split(tgt_tokens)[1]]
+        trace = trace.pieces
     return WordTrace(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
 
 

@@ -154,7 +154,9 @@ def load(
     protos = {k: tensors.pop(f"{SUBWORDS}{k}", None) for k in ("src", "tgt")}
     try:
         subwords = None
-        if protos["src"] is not None and protos["tgt"] is not None:
+        if (protos["src"] is None) != (protos["tgt"] is None):
+            raise ValueError("one of the two subword models is missing")
+        if protos["src"] is not None:
             subwords = Subwords(protos["src"].numpy().tobytes(), protos["tgt"].numpy().tobytes())
             if (subwords.src.vocab.itos, subwords.tgt.vocab.itos) != (
                 meta["src_vocab"],
@@ -163,10 +165,13 @@ def load(
                 raise ValueError("the subword models do not match the vocabularies")
         config = ModelConfig(**meta["model_config"])
         text = TextConfig(**meta["text_config"])
-        data = DataConfig(**meta["data_config"])
+        # A file without sentencepiece models is a whole-word model, whatever the defaults say.
+        data = DataConfig(**{"subwords": 0, **meta["data_config"]})
         src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
         card = dict(meta.get("card", {}))
         model = Seq2Seq(config)
+        if bool(data.subwords) != (subwords is not None):
+            raise ValueError("the data configuration and the stored subword models disagree")
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
     if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):

@@ -83,7 +83,10 @@ def _parser() -> argparse.ArgumentParser:
         "--label-smoothing", type=float, default=0.0, help="cross-entropy label smoothing"
     )
     t.add_argument(
-        "--min-freq", type=int, default=2, help="drop tokens seen fewer times in training"
+        "--min-freq",
+        type=int,
+        default=2,
+        help="--subwords 0 only: drop words seen fewer times in training",
     )
     t.add_argument(
         "--subwords",
@@ -100,13 +103,15 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=0.3,
         help="share of the training pairs joined two or three at a time into longer ones, "
-        "drawn anew each epoch, so that the model learns long sentences (0: none)",
+        "drawn anew each epoch, so that the model learns long sentences (0: none); a joined "
+        "pair may be up to three times --max-len",
     )
     t.add_argument(
         "--probe-sentences",
         type=int,
         default=20,
-        help="held-out pairs, spread over lengths, whose attention the training history records",
+        help="held-out pairs, spread over lengths, whose attention the training history "
+        "records (0: none)",
     )
     t.add_argument(
         "--probe-pairs",
@@ -121,7 +126,9 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="--probe-gold lists target-source links (f-e), as the Hansards data does",
     )
-    t.add_argument("--max-vocab", type=int, default=None, help="cap on each vocabulary's size")
+    t.add_argument(
+        "--max-vocab", type=int, default=None, help="--subwords 0 only: cap on each vocabulary"
+    )
     t.add_argument(
         "--max-len", type=int, default=50, help="drop training pairs longer than this (tokens)"
     )
@@ -176,19 +183,7 @@ def _parser() -> argparse.ArgumentParser:
     tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
     tr.add_argument("checkpoint")
     tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
-    tr.add_argument(
-        "--alpha",
-        type=float,
-        default=1.0,
-        help="beam search: length normalization, score/len^alpha",
-    )
-    tr.add_argument(
-        "--coverage",
-        type=float,
-        default=BETA,
-        help="beam search: weight of the coverage penalty (Wu et al., 2016), which ranks down "
-        "hypotheses that skip source words or loop over a few (0: none)",
-    )
+    _beam_options(tr)
     tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
     _precision_option(tr)
 
@@ -222,6 +217,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("checkpoint")
     ev.add_argument("--data", help="the corpus the checkpoint was trained on")
     ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
+    _beam_options(ev)
     ev.add_argument("--split", choices=("test", "valid"), default="test")
     ev.add_argument(
         "--gold", help="gold alignments of --pairs: Pharaoh or HLT-NAACL 2003, as `aer` reads"
@@ -251,6 +247,22 @@ def _parser() -> argparse.ArgumentParser:
     info.add_argument("checkpoint")
     info.add_argument("--json", action="store_true", help="the whole card as JSON")
     return ap
+
+
+def _beam_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=1.0,
+        help="beam search: length normalization, score/len^alpha",
+    )
+    parser.add_argument(
+        "--coverage",
+        type=float,
+        default=BETA,
+        help="beam search: weight of the coverage penalty (Wu et al., 2016), which ranks down "
+        "hypotheses that skip source words or loop over a few (0: none)",
+    )
 
 
 def _precision_option(parser: argparse.ArgumentParser, default: str | None = "auto") -> None:
@@ -459,7 +471,7 @@ def _evaluate_bleu(tr, args) -> None:
     if not sources:
         raise ValueError(f"{args.data}: the {args.split} split is empty")
     for beam in args.beam:
-        r = corpus_bleu(tr, sources, refs, beam=beam)
+        r = corpus_bleu(tr, sources, refs, beam=beam, alpha=args.alpha, beta=args.coverage)
         print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
     print(f"signature {r.signature}")
 

@@ -251,7 +251,8 @@ def beam_search(
             break
     final = score / length.clamp(min=1) ** alpha if alpha else score
     if beta:
-        real = torch.arange(src.size(1), device=dev) < src_lens.to(dev)[:, None]  # (B, S)
+        # Source words only: not the <eos> every source ends with, nor padding.
+        real = torch.arange(src.size(1), device=dev) < src_lens.to(dev)[:, None] - 1  # (B, S)
         penalty = cover.clamp(1e-6, 1.0).log() * real.unsqueeze(1)
         final = final + beta * penalty.sum(-1)
     best = final.argmax(-1).tolist()  # (B,)

@@ -34,13 +34,15 @@ def corpus_bleu(
     refs: list[list[str]],
     beam: int = 1,
     batch_size: int = 64,
+    **options,
 ) -> BleuResult:
-    """Translate ``sources`` and score them against all their references ``refs``.
+    """Translate ``sources`` and score them against all their references ``refs``; ``options``
+    go to :meth:`Translator.translate_each` (``alpha``, ``beta`` of beam search).
 
     A source the translator refuses (longer than its limit) counts as an empty translation, so
     the score never looks better for skipping it.
     """
-    results = translator.translate_each(sources, beam=beam, batch_size=batch_size)
+    results = translator.translate_each(sources, beam=beam, batch_size=batch_size, **options)
     hyps = [r.text if isinstance(r, Trace) else "" for r in results]
     score, signature = bleu(hyps, refs, translator.text.lowercase)
     refused = sum(not isinstance(r, Trace) for r in results)

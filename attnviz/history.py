@@ -52,7 +52,9 @@ class Probe:
 
 
 def choose_probes(pairs: list[tuple[str, str]], n: int = 20) -> list[Probe]:
-    """``n`` (source, first reference) pairs spread evenly over source lengths."""
+    """``n`` (source, first reference) pairs spread evenly over source lengths (none for 0)."""
+    if n < 1:
+        return []
     by_length = sorted(pairs, key=lambda p: (len(p[0].split()), p[0]))
     sources, targets = spread_sample([s for s, _ in by_length], [t for _, t in by_length], n)
     return [Probe(s, t) for s, t in zip(sources, targets, strict=True)]
@@ -74,7 +76,7 @@ def attention_of(translator: Translator, probes: list[Probe]) -> tuple[np.ndarra
             golds.append(probe.gold)
             hyps.append(set(extract_links(matrix, "argmax")))
     aer = round(score(golds, hyps).aer, 2) if golds else None
-    return np.concatenate(flat).astype(np.float16), aer
+    return np.concatenate([np.zeros(0), *flat]).astype(np.float16), aer
 
 
 def unflatten(flat: np.ndarray, probes: list[Probe]) -> list[np.ndarray]:

@@ -28,7 +28,7 @@ WORD_START = "\u2581"  # "▁", sentencepiece's mark of a word's first piece
 MODEL_TYPES = ("unigram", "bpe")
 
 
-def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "unigram") -> bytes:
+def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "bpe") -> bytes:
     """A sentencepiece model (serialized) trained on whitespace-tokenized ``sentences``.
 
     Ids 0-3 are attnviz's ``<pad> <unk> <bos> <eos>``, so sentencepiece's ids are the model's.
@@ -89,12 +89,21 @@ class Pieces:
     def join(self, pieces: list[str]) -> tuple[list[str], list[int]]:
         """The words that ``pieces`` spell and, for each piece, its word's index.
 
-        A piece starting with ``▁`` starts a word (so does the first piece, whatever it is);
-        byte pieces are decoded as UTF-8, invalid sequences as U+FFFD.
+        A piece starting with ``▁`` starts a word (so does the first piece, whatever it is,
+        and a special token such as ``<unk>``), except after a bare ``▁``, which starts the
+        word its next piece spells; byte pieces are decoded as UTF-8, invalid sequences as
+        U+FFFD.
         """
         owner, groups = [], []
         for piece in pieces:
-            if piece.startswith(WORD_START) or not groups:
+            special = piece in SPECIALS
+            bare = groups and groups[-1] == [WORD_START]
+            if (
+                not groups
+                or special
+                or groups[-1][-1] in SPECIALS
+                or (piece.startswith(WORD_START) and not bare)
+            ):
                 groups.append([])
             groups[-1].append(piece)
             owner.append(len(groups) - 1)
@@ -151,7 +160,7 @@ class Subwords:
         cls,
         pairs: Iterable[tuple[list[str], list[str]]],
         vocab_size: int,
-        model_type: str = "unigram",
+        model_type: str = "bpe",
     ) -> Subwords:
         """Separate source and target models trained on tokenized (source, target) pairs."""
         src, tgt = zip(*((" ".join(s), " ".join(t)) for s, t in pairs), strict=True)

@@ -73,7 +73,7 @@ class Trace:
             gram = " ".join(self.tgt_tokens[start : start + n])
             notes.append(f"the output repeats “{gram}” {times} times in a row")
         if not self.ended and self.mode != "forced":
-            notes.append("the model never ended the sentence; the length limit cut it")
+            notes.append("the model never ended the sentence, the length limit cut it")
         text = "; ".join(notes)
         return text[:1].upper() + text[1:] + "." if notes else None
 

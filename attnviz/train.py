@@ -39,7 +39,7 @@ from .model import ModelConfig, Seq2Seq
 from .precision import TRAINING, autocast, resolve_training
 from .subwords import Subwords
 from .text import TextConfig
-from .translator import Translator
+from .translator import BETA, Translator
 from .vocab import PAD_ID, Vocab
 
 
@@ -206,7 +206,9 @@ def _save_state(path: Path, model, opt, epoch: int, history: History, settings: 
 
 def with_defaults(settings: dict | None) -> dict | None:
     """Stored run settings with the model and training fields added since they were written
-    set to their defaults, so that a run can resume under a newer attnviz."""
+    set to their defaults, so that a run can resume under a newer attnviz. (A state written
+    before the training history and subword models existed cannot resume: its settings name
+    neither the probes nor the sentencepiece models, which decide the run.)"""
     if not settings:
         return settings
     try:
@@ -343,7 +345,9 @@ def train(
         batches = bucket_batches(examples, config.batch_size, gen)
         for group in opt.param_groups:
             group["lr"] = config.lr_at(epoch)
-        points = {round(f * len(batches)): f for f in FIRST_EPOCH_POINTS} if epoch == 0 else {}
+        points = (
+            {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS} if epoch == 0 else {}
+        )
         _train_epoch(
             model,
             opt,
@@ -391,6 +395,8 @@ def train(
             sentences=len(test_src),
             refused=results["beam1"].refused,
             precision=scorer.precision,
+            alpha=1.0,
+            coverage=BETA,
         )
         log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
     save(out, best.model)

@@ -11,13 +11,13 @@ from . import decode
 from .data import DataConfig, encode_source, pad
 from .model import Seq2Seq
 from .precision import decoding_precision
-from .subwords import Subwords, words_trace
+from .subwords import WORD_START, Subwords, words_trace
 from .text import TextConfig
 from .trace import BeamStep, Candidate, Trace
 from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
-MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (emoji take four each)
+MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
 BETA = 0.2  # beam search's coverage-penalty weight by default (Wu et al., 2016, use 0.2)
 
 
@@ -223,7 +223,7 @@ class Translator:
             src_tokens=src,
             src_known=[tok in self.src_vocab for tok in src_tokens] + [True],
             tgt_tokens=out,
-            text=self.text.detokenize(out_words),
+            text=self.text.detokenize([w for w in out_words if w != WORD_START]),
             weights=d.weights,
             scores=d.scores,
             query=d.query,

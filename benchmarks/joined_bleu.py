@@ -42,14 +42,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="the shuffle before joining")
     args = ap.parse_args()
     corpus = read_corpus(args.data)
-    print("| checkpoint | joined: BLEU | words per input | single sentences, first reference: BLEU |")
+    print(
+        "| checkpoint | joined: BLEU | words per input | single sentences, first reference: BLEU |"
+    )
     print("|---|---|---|---|")
     for path in args.checkpoints:
         tr = load(path)
         sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
         joined, used = joined_items(sources, refs, args.items, args.seed)
         t0 = time.perf_counter()
-        hyps = [t.text for t in tr.translate_batch([s for s, _ in joined])]
+        hyps = [getattr(t, "text", "") for t in tr.translate_each([s for s, _ in joined])]
         long_bleu, signature = bleu(hyps, [[r] for _, r in joined])
         single = [t.text for t in tr.translate_batch([sources[i] for i in used])]
         short_bleu, _ = bleu(single, [[refs[i][0]] for i in used])

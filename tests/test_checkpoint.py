@@ -15,10 +15,27 @@ from .conftest import tiny_translator
 SENTENCES = ["the cat sees a dog .", "a big red house , the small cat"]
 
 
-def _save(tr, path, **kw):
-    attnviz.save(
-        path, tr.model, tr.src_vocab, tr.tgt_vocab, tr.text, DataConfig(), {"note": "x"}, **kw
-    )
+def _save(tr, path, data=DataConfig(subwords=0), **kw):
+    attnviz.save(path, tr.model, tr.src_vocab, tr.tgt_vocab, tr.text, data, {"note": "x"}, **kw)
+
+
+def test_a_word_level_file_from_before_subwords_loads_as_a_whole_word_model(tmp_path):
+    tr = tiny_translator("bahdanau")
+    path = tmp_path / "old.safetensors"
+    _save(tr, path)
+    tensors, meta = checkpoint.read_tensors(path)
+    del meta["data_config"]["subwords"], meta["data_config"]["subword_model"]
+    checkpoint.write_tensors(path, tensors, meta)
+    loaded = attnviz.load(path)
+    assert loaded.subwords is None and loaded.data.subwords == 0
+    assert loaded.translate("the cat").pieces is None
+
+
+def test_subword_settings_without_their_models_are_refused(tmp_path):
+    path = tmp_path / "m.safetensors"
+    _save(tiny_translator("bahdanau"), path, data=DataConfig(subwords=300))
+    with pytest.raises(attnviz.CheckpointError, match="subword"):
+        attnviz.load(path)
 
 
 def test_checkpoint_round_trip_keeps_translations(attention, tmp_path):

@@ -88,3 +88,21 @@ def test_alignment_links_stay_on_whitespace_words(trained):
     links = align_words(tr, source, target)
     assert links and all(i < 7 and j < 7 for i, j in links)
     assert {j for _, j in links} == set(range(7))  # argmax links every target word
+
+
+def test_a_bare_word_mark_starts_the_next_word_and_special_tokens_stand_alone(subwords):
+    words, owner = subwords.tgt.join(["\u2581", "\u2581la", "<unk>", "s", "\u2581maison"])
+    assert words[0] == "la" and words[2:] == ["s", "maison"] and owner == [0, 0, 1, 2, 3]
+
+
+def test_alignment_reads_the_decoder_steps_of_each_piece(trained):
+    from attnviz.align import word_trace
+
+    tr = load(trained("general")[0])
+    wt = word_trace(tr, "the strangest horses sees a café .", "le cheval voit un café .")
+    assert wt.trace.pieces is None and "\u2581the" in wt.trace.src_tokens  # the pieces' trace
+    assert len(wt.src_owner) == len(wt.trace.src_tokens) - 1  # an owner word for each piece
+    assert len(wt.tgt_owner) == len(wt.trace.tgt_tokens) - 1
+    assert max(wt.src_owner) == 6 and max(wt.tgt_owner) == 5
+    shifted = wt.links(shift=True)  # rows move by one decoder step (a piece), not a word
+    assert shifted and all(i < 7 and j < 6 for i, j in shifted)
