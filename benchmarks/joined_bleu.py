@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
 from attnviz import load
 from attnviz.data import held_out, read_corpus
@@ -43,23 +42,25 @@ def main() -> None:
     args = ap.parse_args()
     corpus = read_corpus(args.data)
     print(
-        "| checkpoint | joined: BLEU | words per input | single sentences, first reference: BLEU |"
+        "| checkpoint | joined: BLEU | words per input | outputs that loop or hit the length "
+        "cap | the same sentences one by one: BLEU |"
     )
-    print("|---|---|---|---|")
+    print("|---|---|---|---|---|")
     for path in args.checkpoints:
         tr = load(path)
         sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
         joined, used = joined_items(sources, refs, args.items, args.seed)
-        t0 = time.perf_counter()
-        hyps = [getattr(t, "text", "") for t in tr.translate_each([s for s, _ in joined])]
+        traces = tr.translate_each([s for s, _ in joined])
+        hyps = [getattr(t, "text", "") for t in traces]
+        remarked = sum(bool(t.warning()) for t in traces if hasattr(t, "warning"))
         long_bleu, signature = bleu(hyps, [[r] for _, r in joined])
-        single = [t.text for t in tr.translate_batch([sources[i] for i in used])]
+        single = [getattr(t, "text", "") for t in tr.translate_each([sources[i] for i in used])]
         short_bleu, _ = bleu(single, [[refs[i][0]] for i in used])
         words = sum(len(s.split()) for s, _ in joined) / len(joined)
-        print(f"| {path} | {long_bleu:.2f} | {words:.1f} | {short_bleu:.2f} |")
+        print(f"| {path} | {long_bleu:.2f} | {words:.1f} | {remarked} | {short_bleu:.2f} |")
     print(
         f"\n{len(joined)} joined inputs from {len(used)} test sentences, seed {args.seed}, "
-        f"greedy; {signature}; last checkpoint took {time.perf_counter() - t0:.1f} s"
+        f"greedy, {tr.precision}; {signature}"
     )
 
 
