@@ -46,11 +46,6 @@ def mask_scores(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return scores.masked_fill(~mask.unsqueeze(1), float("-inf"))
 
 
-def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Softmax over the last dim that gives padding exactly zero weight."""
-    return mask_scores(scores, mask).softmax(dim=-1)
-
-
 class Attention(nn.Module):
     """Base class: ``prepare`` the keys once per sentence, then ``score`` each query."""
 

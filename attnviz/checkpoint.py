@@ -183,7 +183,7 @@ def load(
     except RuntimeError as e:
         raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
     model = for_decoding(model.to(device).eval(), precision)
-    translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords)
+    translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords, precision)
     try:
         translator.history = History(card.get("history"), history)
     except (KeyError, TypeError, ValueError, RuntimeError) as e:

@@ -6,8 +6,13 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import asdict
 
-from .attention import SCORES
+from .data import DataConfig
+from .model import ModelConfig
+from .options import add_options, from_options
+from .text import TextConfig
+from .train import TrainConfig
 from .translator import BETA
 
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
@@ -37,82 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         "to OUT.state after every epoch for --resume.",
     )
     t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
-    t.add_argument(
-        "--attention",
-        required=True,
-        choices=SCORES,
-        help="bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t",
-    )
     t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
-    t.add_argument("--embed", type=int, default=256, help="embedding size")
-    t.add_argument("--hidden", type=int, default=256, help="GRU state size")
-    t.add_argument("--layers", type=int, default=1, help="GRU layers in encoder and decoder")
-    t.add_argument("--dropout", type=float, default=0.2, help="dropout rate")
-    t.add_argument(
-        "--bidirectional",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="bidirectional encoder as in Bahdanau et al., H/2 per direction",
-    )
-    t.add_argument(
-        "--scaled-scores",
-        action="store_true",
-        help="dot/general: divide the scores by sqrt(hidden) (Vaswani et al., 2017) so that "
-        "attention does not saturate into one-hot weights during training",
-    )
-    t.add_argument(
-        "--input-feeding",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="Luong: feed h~_{t-1} into the next step (ignored for bahdanau)",
-    )
-    t.add_argument("--epochs", type=int, default=10, help="passes over the training split")
-    t.add_argument("--batch-size", type=int, default=64, help="sentence pairs per step")
-    t.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    t.add_argument(
-        "--decay-after",
-        type=int,
-        default=0,
-        help="after this many epochs, multiply the learning rate by --lr-decay every epoch "
-        "(0: constant rate)",
-    )
-    t.add_argument(
-        "--lr-decay", type=float, default=0.5, help="learning-rate factor per decayed epoch"
-    )
-    t.add_argument(
-        "--label-smoothing", type=float, default=0.0, help="cross-entropy label smoothing"
-    )
-    t.add_argument(
-        "--min-freq",
-        type=int,
-        default=2,
-        help="--subwords 0 only: drop words seen fewer times in training",
-    )
-    t.add_argument(
-        "--subwords",
-        type=int,
-        default=8000,
-        help="sentencepiece vocabulary of each side, trained on the training split and stored "
-        "in the checkpoint (0: whole words, with --min-freq and --max-vocab)",
-    )
-    t.add_argument(
-        "--subword-model", choices=("bpe", "unigram"), default="bpe", help="sentencepiece model"
-    )
-    t.add_argument(
-        "--join-fraction",
-        type=float,
-        default=0.3,
-        help="share of the training pairs joined two or three at a time into longer ones, "
-        "drawn anew each epoch, so that the model learns long sentences (0: none); a joined "
-        "pair may be up to three times --max-len",
-    )
-    t.add_argument(
-        "--probe-sentences",
-        type=int,
-        default=20,
-        help="held-out pairs, spread over lengths, whose attention the training history "
-        "records (0: none)",
-    )
+    for config in (ModelConfig, TextConfig, DataConfig, TrainConfig):
+        add_options(t, config)
     t.add_argument(
         "--probe-pairs",
         default=None,
@@ -126,39 +58,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="--probe-gold lists target-source links (f-e), as the Hansards data does",
     )
-    t.add_argument(
-        "--max-vocab", type=int, default=None, help="--subwords 0 only: cap on each vocabulary"
-    )
-    t.add_argument(
-        "--max-len", type=int, default=50, help="drop training pairs longer than this (tokens)"
-    )
-    t.add_argument("--lowercase", action="store_true", help="lowercase both sides")
-    t.add_argument(
-        "--valid-percent", type=float, default=2.0, help="source sentences held out for validation"
-    )
-    t.add_argument(
-        "--test-percent", type=float, default=2.0, help="source sentences held out for testing"
-    )
-    t.add_argument(
-        "--bleu-sentences",
-        type=int,
-        default=1000,
-        help="validation sentences translated for BLEU each epoch (0: all)",
-    )
-    t.add_argument(
-        "--test-beam", type=int, default=5, help="beam width of the second test BLEU (1: skip)"
-    )
-    t.add_argument(
-        "--seed", type=int, default=0, help="random seed: the same seed gives the same model"
-    )
     t.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, ...")
-    t.add_argument(
-        "--precision",
-        choices=("auto", "fp32", "bf16"),
-        default="auto",
-        help="bf16: autocast (bf16 products, fp32 weights); auto: bf16 where the hardware has "
-        "it natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
-    )
     t.add_argument(
         "--threads",
         type=int,
@@ -287,12 +187,11 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser().parse_args(argv)
-    args.argv = argv
     from .checkpoint import CheckpointError  # heavy imports after argument parsing (fast --help)
 
     try:
         return {
-            "train": _train,
+            "train": lambda args: _train(args, argv),
             "translate": _translate,
             "align": _align,
             "evaluate": _evaluate,
@@ -307,12 +206,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _train(args) -> int:
+def _train(args, argv: list[str]) -> int:
+    """Train as ``args`` say; ``argv``, the command as typed, goes into the model card."""
     import torch
 
-    from .data import DataConfig
-    from .text import TextConfig
-    from .train import TrainConfig, train
+    from .train import train
 
     if args.threads is not None:
         if args.threads < 1:
@@ -322,50 +220,21 @@ def _train(args) -> int:
     corpus.update(
         {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
     )
-    argv = [a for a in args.argv if a != "--resume"]
-    about = {"corpus": corpus, "command": "python -m attnviz " + shlex.join(argv)}
+    command = shlex.join(a for a in argv if a != "--resume")
+    about = {"corpus": corpus, "command": f"python -m attnviz {command}"}
+    model = from_options(ModelConfig, args, src_vocab=1, tgt_vocab=1)  # sizes come from data
     card = train(
         args.data,
         args.out,
-        dict(
-            attention=args.attention,
-            embed=args.embed,
-            hidden=args.hidden,
-            layers=args.layers,
-            dropout=args.dropout,
-            bidirectional=args.bidirectional,
-            input_feeding=args.input_feeding,
-            scaled=args.scaled_scores,
-        ),
-        text=TextConfig(lowercase=args.lowercase),
-        data=DataConfig(
-            min_freq=args.min_freq,
-            max_vocab=args.max_vocab,
-            max_len=args.max_len,
-            valid_percent=args.valid_percent,
-            test_percent=args.test_percent,
-            subwords=args.subwords,
-            subword_model=args.subword_model,
-        ),
-        config=TrainConfig(
-            args.epochs,
-            args.batch_size,
-            args.lr,
-            decay_after=args.decay_after,
-            lr_decay=args.lr_decay,
-            seed=args.seed,
-            label_smoothing=args.label_smoothing,
-            bleu_sentences=args.bleu_sentences,
-            test_beam=args.test_beam,
-            precision=args.precision,
-            join_fraction=args.join_fraction,
-            probe_sentences=args.probe_sentences,
-        ),
+        {k: v for k, v in asdict(model).items() if k not in ("src_vocab", "tgt_vocab")},
+        text=from_options(TextConfig, args),
+        data=from_options(DataConfig, args),
+        config=from_options(TrainConfig, args),
         device=args.device,
-        probes=_probes(args),
         resume=args.resume,
         about=about,
         half=args.half,
+        probes=_probes(args),
         log=lambda msg: print(msg, file=sys.stderr),
     )
     print(

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import torch
 
+from .options import option
 from .subwords import MODEL_TYPES, Subwords
 from .text import TextConfig, normalize
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
@@ -70,13 +71,19 @@ def split_of(source: str, valid_percent: float = 2.0, test_percent: float = 2.0)
 class DataConfig:
     """How a corpus becomes training data; stored in every checkpoint."""
 
-    min_freq: int = 2  # whole words only: keep words seen at least this often in training
-    max_vocab: int | None = None  # whole words only: cap on each vocabulary, specials included
-    max_len: int = 50  # drop training pairs with a side longer than this many model tokens
-    valid_percent: float = 2.0  # share of distinct source sentences held out for validation
-    test_percent: float = 2.0  # share held out for the test set
-    subwords: int = 8000  # sentencepiece vocabulary per side (0: whole words, <unk> beyond)
-    subword_model: str = "bpe"  # sentencepiece's "bpe" or "unigram"
+    min_freq: int = option(2, "--subwords 0 only: drop words seen fewer times in training")
+    max_vocab: int | None = option(
+        None, "--subwords 0 only: cap on each vocabulary, specials included"
+    )
+    max_len: int = option(50, "drop training pairs with a side longer than this (model tokens)")
+    valid_percent: float = option(2.0, "source sentences held out for validation (percent)")
+    test_percent: float = option(2.0, "source sentences held out for testing (percent)")
+    subwords: int = option(
+        8000,
+        "sentencepiece vocabulary of each side, trained on the training split and stored "
+        "in the checkpoint (0: whole words, with --min-freq and --max-vocab)",
+    )
+    subword_model: str = option("bpe", "sentencepiece model", choices=MODEL_TYPES)
 
     def __post_init__(self):
         if self.max_len < 1:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from .model import Seq2Seq
+from .model import Seq2Seq, Step
 from .vocab import BOS_ID, EOS_ID, PAD_ID
 
 
@@ -58,6 +58,46 @@ def default_limits(src_lens: torch.Tensor, max_len: int | None = None) -> torch.
     return torch.full_like(src_lens, max_len) if max_len else 2 * src_lens + 10
 
 
+STEP_KEYS = ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context")
+
+
+def _records(*extra: str) -> dict[str, list[torch.Tensor]]:
+    """Empty per-step records: the keys every decoding keeps, then ``extra`` ones."""
+    return {key: [] for key in (*STEP_KEYS, *extra)}
+
+
+def _record(rec, ids, logp, top_logp, top_ids, step: Step, rows=None, shape=()) -> None:
+    """Append one step: the chosen ``ids`` and their ``logp``, the top-k, and what the model
+    computed; for beam search, the ``rows`` of the step that the kept hypotheses extend, as
+    ``shape`` + (-1,)."""
+
+    def pick(x: torch.Tensor) -> torch.Tensor:
+        return x if rows is None else x[rows].view(*shape, -1)
+
+    values = (ids, logp, top_ids, top_logp, step.weights, step.scores, step.query, step.context)
+    for key, value in zip(STEP_KEYS, values, strict=True):
+        rec[key].append(value if key in ("ids", "logp") else pick(value))
+
+
+def _decoded(
+    arr: dict[str, np.ndarray], pick: tuple, ids: list[int], n_src: int, **beam
+) -> Decoded:
+    """The Decoded record of the steps ``pick`` indexes in ``arr`` (see :func:`_arrays`)."""
+    logp = arr["logp"][pick]
+    return Decoded(
+        ids=ids,
+        probs=np.exp(logp),
+        top_ids=arr["top_ids"][pick],
+        top_probs=np.exp(arr["top_logp"][pick]),
+        weights=arr["weights"][pick][:, :n_src],
+        scores=arr["scores"][pick][:, :n_src],
+        query=arr["query"][pick],
+        context=arr["context"][pick],
+        log_prob=float(logp.sum()),
+        **beam,
+    )
+
+
 def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> list[Decoded]:
     """Per-step batch tensors (B, ...) -> one Decoded per sentence, cut at <eos>."""
     arr = _arrays(records)  # (B, T, ...)
@@ -65,20 +105,7 @@ def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> l
     for b, n_src in enumerate(src_lens.tolist()):
         ids = arr["ids"][b].tolist()
         T = _cut(ids)
-        logp = arr["logp"][b, :T]
-        out.append(
-            Decoded(
-                ids=ids[:T],
-                probs=np.exp(logp),
-                top_ids=arr["top_ids"][b, :T],
-                top_probs=np.exp(arr["top_logp"][b, :T]),
-                weights=arr["weights"][b, :T, :n_src],
-                scores=arr["scores"][b, :T, :n_src],
-                query=arr["query"][b, :T],
-                context=arr["context"][b, :T],
-                log_prob=float(logp.sum()),
-            )
-        )
+        out.append(_decoded(arr, (b, slice(0, T)), ids[:T], n_src))
     return out
 
 
@@ -112,10 +139,7 @@ def _run(
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
     done = torch.zeros(B, dtype=torch.bool, device=src.device)
-    rec: dict[str, list[torch.Tensor]] = {
-        k: []
-        for k in ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context")
-    }
+    rec = _records()
     limits = limits.to(src.device)
     first_limit, finished = int(limits.min()), 0
     for t in range(int(limits.max())):
@@ -125,17 +149,7 @@ def _run(
         y = choose(t, top_i)
         if finished:  # finished sentences go on with <pad>
             y = y.masked_fill(done, PAD_ID)
-        for key, value in (
-            ("ids", y),
-            ("logp", logp.gather(1, y[:, None]).squeeze(1)),
-            ("top_ids", top_i),
-            ("top_logp", top_logp),
-            ("weights", step.weights),
-            ("scores", step.scores),
-            ("query", step.query),
-            ("context", step.context),
-        ):
-            rec[key].append(value)
+        _record(rec, y, logp.gather(1, y[:, None]).squeeze(1), top_logp, top_i, step)
         done |= y == EOS_ID
         if t + 1 >= first_limit:
             done |= limits <= t + 1
@@ -202,21 +216,7 @@ def beam_search(
     only_pad[PAD_ID] = 0.0
     base = (torch.arange(B, device=dev) * K).unsqueeze(1)  # (B, 1) first row of each sentence
     limits = limits.to(dev).unsqueeze(1)  # (B, 1)
-    rec: dict[str, list[torch.Tensor]] = {
-        k: []
-        for k in (
-            "ids",
-            "parents",
-            "scores_cum",
-            "logp",
-            "top_ids",
-            "top_logp",
-            "weights",
-            "scores",
-            "query",
-            "context",
-        )
-    }
+    rec = _records("parents", "scores_cum")
     for t in range(int(limits.max())):
         step = model.step(y, state, memory)
         logp = _log_probs(step.logits).view(B, K, V)
@@ -227,19 +227,10 @@ def beam_search(
         prow = (base + parent).view(-1)  # (B*K,) row of each new hypothesis's parent
         rows_logp = logp.view(B * K, V)
         top_logp, top_i = rows_logp.topk(topk, dim=-1)  # (B*K, k), for every row, then picked
-        for key, value in (
-            ("ids", token),
-            ("parents", parent),
-            ("scores_cum", score),
-            ("logp", rows_logp[prow, token.view(-1)].view(B, K)),
-            ("top_ids", top_i[prow].view(B, K, -1)),
-            ("top_logp", top_logp[prow].view(B, K, -1)),
-            ("weights", step.weights[prow].view(B, K, -1)),
-            ("scores", step.scores[prow].view(B, K, -1)),
-            ("query", step.query[prow].view(B, K, -1)),
-            ("context", step.context[prow].view(B, K, -1)),
-        ):
-            rec[key].append(value)
+        chosen = rows_logp[prow, token.view(-1)].view(B, K)
+        _record(rec, token, chosen, top_logp, top_i, step, rows=prow, shape=(B, K))
+        rec["parents"].append(parent)
+        rec["scores_cum"].append(score)
         was_done = done.gather(1, parent)
         length = length.gather(1, parent) + (~was_done).float()
         fresh = step.weights.float()[prow].view(B, K, -1) * (~was_done).unsqueeze(-1)
@@ -270,18 +261,11 @@ def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decode
     steps = np.arange(T)
     ids = arr["ids"][b, steps, path].tolist()
     n = _cut(ids)
-    pick = (b, steps[:n], path[:n])
-    logp = arr["logp"][pick]
-    return Decoded(
-        ids=ids[:n],
-        probs=np.exp(logp),
-        top_ids=arr["top_ids"][pick],
-        top_probs=np.exp(arr["top_logp"][pick]),
-        weights=arr["weights"][pick][:, :n_src],
-        scores=arr["scores"][pick][:, :n_src],
-        query=arr["query"][pick],
-        context=arr["context"][pick],
-        log_prob=float(logp.sum()),
+    return _decoded(
+        arr,
+        (b, steps[:n], path[:n]),
+        ids[:n],
+        n_src,
         beam_tokens=arr["ids"][b, :n],
         beam_scores=arr["scores_cum"][b, :n],
         beam_parents=arr["parents"][b, :n],

@@ -14,6 +14,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from .attention import SCORES, Attended, Memory, make_attention
+from .options import option
 from .vocab import PAD_ID
 
 
@@ -23,17 +24,31 @@ class ModelConfig:
 
     src_vocab: int  # source vocabulary size, specials included
     tgt_vocab: int  # target vocabulary size, specials included
-    attention: str = (
-        "bahdanau"  # "bahdanau" (additive on s_{t-1}) or Luong's "dot", "general", "concat"
+    attention: str = option(
+        "bahdanau",
+        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t",
+        choices=SCORES,
+        required=True,
     )
-    embed: int = 256  # embedding size E, both sides
-    hidden: int = 256  # GRU state size H of the decoder; encoder outputs have this size too
-    layers: int = 1  # GRU layers, encoder and decoder alike
-    dropout: float = 0.2  # on embeddings, between GRU layers and before the output layer
-    bidirectional: bool = True  # bidirectional encoder (H/2 per direction) with a tanh bridge
-    input_feeding: bool = True  # Luong only: h~_{t-1} joins the next decoder input
-    attn_dim: int = 0  # hidden size of additive scores (bahdanau, concat); 0 means H
-    scaled: bool = False  # dot/general: scores divided by sqrt(H), so the softmax stays soft
+    embed: int = option(256, "embedding size E, both sides")
+    hidden: int = option(256, "GRU state size H; the encoder outputs have this size too")
+    layers: int = option(1, "GRU layers in encoder and decoder")
+    dropout: float = option(
+        0.2, "dropout on embeddings, between GRU layers and before the output layer"
+    )
+    bidirectional: bool = option(
+        True, "bidirectional encoder as in Bahdanau et al., H/2 per direction, tanh bridge"
+    )
+    input_feeding: bool = option(
+        True, "Luong: feed h~_{t-1} into the next step (ignored for bahdanau)"
+    )
+    attn_dim: int = option(0, "hidden size of the additive scores (bahdanau, concat); 0: H")
+    scaled: bool = option(
+        False,
+        "dot/general: divide the scores by sqrt(hidden) (Vaswani et al., 2017) so that "
+        "attention does not saturate into one-hot weights during training",
+        flag="--scaled-scores",
+    )
 
     def __post_init__(self):
         if self.attention not in SCORES:
@@ -193,11 +208,6 @@ class Decoder(nn.Module):
             features.append(f)
             weights.append(att.weights.squeeze(1))
         return torch.stack(features, 1), torch.stack(weights, 1)
-
-    def forward(self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory) -> Output:
-        """Teacher forcing; the generator runs once over all steps."""
-        features, weights = self.features(tgt_in, state, memory)
-        return Output(self.generator(features), weights)
 
 
 class BahdanauDecoder(Decoder):

@@ -142,11 +142,3 @@ def _drop_dropout(module: nn.Module) -> None:
             setattr(module, name, nn.Identity())
         else:
             _drop_dropout(child)
-
-
-def decoding_precision(model: nn.Module) -> str:
-    """The precision :func:`for_decoding` gave ``model``."""
-    generator = model.decoder.generator
-    if isinstance(generator, Bf16Linear):
-        return "bf16"
-    return "fp32" if isinstance(generator, nn.Linear) else "int8"

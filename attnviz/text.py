@@ -13,6 +13,8 @@ from functools import lru_cache
 
 from sacremoses import MosesDetokenizer, MosesTokenizer
 
+from .options import option
+
 # No-break spaces (U+00A0, U+202F, U+2007) sit before French ! ? : ; in the Tatoeba export;
 # curly apostrophes and quotes would otherwise make two spellings of one word.
 _CHAR_MAP = str.maketrans(
@@ -54,7 +56,7 @@ class TextConfig:
 
     src_lang: str = "en"  # Moses language code of the source side
     tgt_lang: str = "fr"  # Moses language code of the target side
-    lowercase: bool = False  # lowercase both sides before tokenizing
+    lowercase: bool = option(False, "lowercase both sides before tokenizing")
 
     def tokenize(self, text: str, side: str = "src") -> list[str]:
         """Split one sentence into tokens; ``side`` is ``"src"`` or ``"tgt"``."""

@@ -25,9 +25,10 @@ class BeamStep:
     finished: list[bool]  # already ended in <eos> before this step (extended by <pad> only)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trace:
-    """One sentence's translation (or forced alignment), with T output and S source tokens.
+    """One sentence's translation (or forced alignment), with T output and S source tokens;
+    immutable once built.
 
     Row t of ``weights`` is the attention the model paid to the source while producing output
     token t. Source and output tokens both end in ``<eos>`` when the model produced one.

@@ -36,6 +36,7 @@ from .data import (
 from .evaluate import corpus_bleu
 from .history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
 from .model import ModelConfig, Seq2Seq
+from .options import option
 from .precision import TRAINING, autocast, resolve_training
 from .subwords import Subwords
 from .text import TextConfig
@@ -47,19 +48,37 @@ from .vocab import PAD_ID, Vocab
 class TrainConfig:
     """How a model is trained; stored in the model card."""
 
-    epochs: int = 10  # passes over the training split
-    batch_size: int = 64  # sentence pairs per step
-    lr: float = 1e-3  # Adam learning rate
-    decay_after: int = 0  # after this many epochs, multiply lr by lr_decay each epoch; 0 = never
-    lr_decay: float = 0.5  # factor applied per epoch once the decay has started
-    clip: float = 1.0  # gradient-norm clip
-    seed: int = 0  # seeds the weights, dropout and batch order: same seed, same model
-    label_smoothing: float = 0.0  # cross-entropy label smoothing
-    bleu_sentences: int = 1000  # validation sources translated for BLEU each epoch; 0 = all
-    test_beam: int = 5  # beam width for the second test BLEU in the card; 0 or 1 skips it
-    precision: str = "auto"  # "bf16" autocast, "fp32", or "auto": bf16 where native
-    join_fraction: float = 0.3  # share of training pairs joined 2-3 at a time each epoch
-    probe_sentences: int = 20  # held-out pairs whose attention the history records
+    epochs: int = option(10, "passes over the training split")
+    batch_size: int = option(64, "sentence pairs per step")
+    lr: float = option(1e-3, "Adam learning rate")
+    decay_after: int = option(
+        0,
+        "after this many epochs, multiply the learning rate by --lr-decay every epoch "
+        "(0: constant rate)",
+    )
+    lr_decay: float = option(0.5, "learning-rate factor per decayed epoch")
+    clip: float = option(1.0, "gradient-norm clip")
+    seed: int = option(0, "seeds the weights, dropout and batch order: same seed, same model")
+    label_smoothing: float = option(0.0, "cross-entropy label smoothing")
+    bleu_sentences: int = option(
+        1000, "validation sentences translated for BLEU at each snapshot (0: all)"
+    )
+    test_beam: int = option(5, "beam width of the second test BLEU in the card (1: skip)")
+    precision: str = option(
+        "auto",
+        "bf16: autocast (bf16 products, fp32 weights); auto: bf16 where the hardware has "
+        "it natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
+        choices=TRAINING,
+    )
+    join_fraction: float = option(
+        0.3,
+        "share of the training pairs joined two or three at a time into longer ones, drawn "
+        "anew each epoch, so that the model learns long sentences (0: none); a joined pair "
+        "may be up to three times --max-len",
+    )
+    probe_sentences: int = option(
+        20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
+    )
 
     def __post_init__(self):
         for name in ("epochs", "batch_size"):
@@ -286,14 +305,28 @@ def train(
     torch.manual_seed(config.seed)
     model = Seq2Seq(model_config).to(dev)
     opt = optimizer(model, config.lr)
-    start = 0
-    state_path = _state_path(out)
+    start, state_path = 0, _state_path(out)
     if resume:
         if not state_path.is_file():
             raise FileNotFoundError(f"{state_path}: no training state to resume from")
         start, history = _load_state(state_path, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
-    card = {
+    run = _Run(p, model, opt, config, text, data, dev, history, _card(p, config, dev, about), half)
+    if not history.snapshots:
+        run.snapshot(0.0)
+    for epoch in range(start, config.epochs):
+        if run.epoch(epoch, log):
+            run.save(out, model)
+        _save_state(state_path, model, opt, epoch + 1, history, settings, dev)
+    if "best_epoch" not in history.best:
+        raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
+    run.finish(out, log)
+    return run.card
+
+
+def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | None) -> dict:
+    """The model card's start: what was trained on, how, on what."""
+    return {
         **(about or {}),
         "corpus": {
             "file": Path(p.corpus.path).name,
@@ -307,100 +340,92 @@ def train(
         "train_config": asdict(config),
         "hardware": hardware(dev),
     }
-    valid_src, valid_refs = spread_sample(
-        *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
-    )
-    valid = p.splits["valid"] or p.splits["train"][:1000]
-    translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
 
-    def snapshot(epoch: float) -> tuple[float, float | None]:
+
+class _Run:
+    """One run's moving parts: what each epoch, snapshot and save needs."""
+
+    def __init__(self, p, model, opt, config, text, data, dev, history: History, card, half):
+        self.p, self.model, self.opt, self.config, self.dev = p, model, opt, config, dev
+        self.text, self.data, self.history, self.card, self.half = text, data, history, card, half
+        self.valid_src, self.valid_refs = spread_sample(
+            *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
+        )
+        self.valid = p.splits["valid"] or p.splits["train"][:1000]
+        self.translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
+
+    def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
-        loss = evaluate_loss(model, valid, p, dev)
-        bleu = corpus_bleu(translator, valid_src, valid_refs).score if valid_src else None
-        history.add(translator, epoch, loss, bleu)
-        model.train()
+        loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
+        bleu = None
+        if self.valid_src:
+            bleu = corpus_bleu(self.translator, self.valid_src, self.valid_refs).score
+        self.history.add(self.translator, epoch, loss, bleu)
+        self.model.train()
         return loss, bleu
 
-    def save(path: Path, weights: Seq2Seq) -> None:
-        card["history"] = history.to_json()
-        checkpoint.save(
-            path,
-            weights,
-            p.src_vocab,
-            p.tgt_vocab,
-            text,
-            data,
-            card,
-            half,
-            p.subwords,
-            history.tensors(),
-        )
-
-    if not history.snapshots:
-        snapshot(0.0)
-    for epoch in range(start, config.epochs):
-        t0 = time.perf_counter()
+    def epoch(self, epoch: int, log) -> bool:
+        """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
+        config, t0 = self.config, time.perf_counter()
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        examples = join_examples(p.splits["train"], config.join_fraction, gen)
+        examples = join_examples(self.p.splits["train"], config.join_fraction, gen)
         batches = bucket_batches(examples, config.batch_size, gen)
-        for group in opt.param_groups:
+        for group in self.opt.param_groups:
             group["lr"] = config.lr_at(epoch)
-        points = (
-            {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS} if epoch == 0 else {}
-        )
-        _train_epoch(
-            model,
-            opt,
-            p,
-            batches,
-            config,
-            dev,
-            f"epoch {epoch + 1}/{config.epochs}",
-            {i: (lambda f=f: snapshot(f)) for i, f in points.items()},
-        )
-        valid_loss, bleu = snapshot(epoch + 1)
-        history.epochs["valid_loss"].append(round(valid_loss, 4))
-        history.epochs["valid_bleu"].append(bleu)
-        history.epochs["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
-        log(f"epoch {epoch + 1}: valid loss {valid_loss:.4f}, valid BLEU {bleu}")
-        best = history.best.get("best_loss")
-        if math.isfinite(valid_loss) and (best is None or valid_loss < best):
-            history.best.update(best_loss=valid_loss, best_epoch=epoch + 1)
-            card.update(
-                epochs=epoch + 1,
-                best_epoch=epoch + 1,
-                train_seconds=round(sum(history.epochs["epoch_seconds"]), 1),
-            )
-            save(out, model)
-        _save_state(state_path, model, opt, epoch + 1, history, settings, dev)
+        points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
+        hooks = {i: (lambda f=f: self.snapshot(f)) for i, f in points.items()} if not epoch else {}
+        desc = f"epoch {epoch + 1}/{config.epochs}"
+        _train_epoch(self.model, self.opt, self.p, batches, config, self.dev, desc, hooks)
+        loss, bleu = self.snapshot(epoch + 1)
+        curves = self.history.epochs
+        curves["valid_loss"].append(round(loss, 4))
+        curves["valid_bleu"].append(bleu)
+        curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
+        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}")
+        best = self.history.best.get("best_loss")
+        if not math.isfinite(loss) or (best is not None and loss >= best):
+            return False
+        self.history.best.update(best_loss=loss, best_epoch=epoch + 1)
+        self.card.update(epochs=epoch + 1, best_epoch=epoch + 1, train_seconds=self.seconds())
+        return True
 
-    if "best_epoch" not in history.best:
-        raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
-    # The best file's card gets this run's settings, the whole curve and the test BLEU, scored
-    # at the precision that loading picks here by default (what `evaluate` reproduces).
-    best = checkpoint.load(out, device=dev, precision="fp32")
-    scorer = checkpoint.load(out, device=dev)
-    card.update(
-        epochs=config.epochs,
-        best_epoch=history.best["best_epoch"],
-        train_seconds=round(sum(history.epochs["epoch_seconds"]), 1),
-    )
-    test_src, test_refs = group_references((e.src, e.tgt) for e in p.splits["test"])
-    if test_src:
-        beams = [1] + ([config.test_beam] if config.test_beam > 1 else [])
-        results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
-        card["test_bleu"] = {k: r.score for k, r in results.items()}
-        card["test_bleu"].update(
-            signature=results["beam1"].signature,
-            sentences=len(test_src),
-            refused=results["beam1"].refused,
-            precision=scorer.precision,
-            alpha=1.0,
-            coverage=BETA,
+    def seconds(self) -> float:
+        return round(sum(self.history.epochs["epoch_seconds"]), 1)
+
+    def save(self, path: Path, weights: Seq2Seq) -> None:
+        self.card["history"] = self.history.to_json()
+        p = self.p
+        checkpoint.save(
+            path, weights, p.src_vocab, p.tgt_vocab, self.text, self.data, self.card,
+            self.half, p.subwords, self.history.tensors(),
+        )  # fmt: skip
+
+    def finish(self, out: Path, log) -> None:
+        """Give the best file's card this run's settings, the whole curve and the test BLEU,
+        scored at the precision that loading picks here by default (what `evaluate` does)."""
+        best = checkpoint.load(out, device=self.dev, precision="fp32")
+        scorer = checkpoint.load(out, device=self.dev)
+        self.card.update(
+            epochs=self.config.epochs,
+            best_epoch=self.history.best["best_epoch"],
+            train_seconds=self.seconds(),
         )
-        log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
-    save(out, best.model)
-    return card
+        test_src, test_refs = group_references((e.src, e.tgt) for e in self.p.splits["test"])
+        if test_src:
+            beam = self.config.test_beam
+            beams = [1] + ([beam] if beam > 1 else [])
+            results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
+            self.card["test_bleu"] = {k: r.score for k, r in results.items()}
+            self.card["test_bleu"].update(
+                signature=results["beam1"].signature,
+                sentences=len(test_src),
+                refused=results["beam1"].refused,
+                precision=scorer.precision,
+                alpha=1.0,
+                coverage=BETA,
+            )
+            log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+        self.save(out, best.model)
 
 
 def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:

@@ -10,7 +10,6 @@ import torch
 from . import decode
 from .data import DataConfig, encode_source, pad
 from .model import Seq2Seq
-from .precision import decoding_precision
 from .subwords import WORD_START, Subwords, words_trace
 from .text import TextConfig
 from .trace import BeamStep, Candidate, Trace
@@ -37,12 +36,14 @@ class Translator:
         card: dict | None = None,
         data: DataConfig | None = None,
         subwords: Subwords | None = None,
+        precision: str = "fp32",
     ):
         self.model = model.eval()
         self.src_vocab, self.tgt_vocab, self.text = src_vocab, tgt_vocab, text
         self.card = card or {}  # the model card: corpus, training, scores
         self.data = data  # how the training data was prepared, when known
         self.subwords = subwords  # sentencepiece models under the words, or None
+        self.precision = precision  # how the weights are stored for decoding: fp32, bf16, int8
         self.history = None  # the training history (attnviz.history.History), once loaded
 
     @property
@@ -52,12 +53,6 @@ class Translator:
     @property
     def device(self) -> torch.device:
         return next(self.model.parameters()).device
-
-    @property
-    def precision(self) -> str:
-        """How weights are stored for decoding: "fp32", "bf16" or "int8" (see
-        :func:`attnviz.precision.for_decoding`)."""
-        return decoding_precision(self.model)
 
     def tokenize_source(self, sentence: str) -> list[str]:
         """Source tokens of ``sentence``; raises :class:`InputError` if empty or too long."""

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from attnviz import explain
-from attnviz.attention import make_attention, masked_softmax
+from attnviz.attention import make_attention, mask_scores
 from attnviz.data import pad
 from attnviz.model import ModelConfig
 
@@ -17,11 +17,11 @@ def _ragged_batch(tr):
     return pad(ids), torch.tensor([len(i) for i in ids])
 
 
-def test_masked_softmax_gives_padding_exactly_zero_and_leaves_the_input_alone():
+def test_masked_scores_give_padding_exactly_zero_weight_and_leave_the_input_alone():
     scores = torch.randn(2, 3, 4)
     before = scores.clone()
     mask = torch.tensor([[True, True, False, False], [True, True, True, True]])
-    w = masked_softmax(scores, mask)
+    w = mask_scores(scores, mask).softmax(-1)
     assert torch.equal(w[0, :, 2:], torch.zeros(3, 2))
     assert torch.allclose(w.sum(-1), torch.ones(2, 3))
     assert torch.equal(scores, before)
