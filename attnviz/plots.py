@@ -96,11 +96,12 @@ def heatmap(
 
 
 def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
-    """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same shape
-    (force-decode both models on one reference to compare translations that differ)."""
-    if a.weights.shape != b.weights.shape or a.src_tokens != b.src_tokens:
+    """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same tokens
+    (:func:`attnviz.diagnostics.comparable`: force-decode both models on one reference to
+    compare translations that differ)."""
+    if not diagnostics.comparable(a, b):
         raise ValueError(
-            f"the matrices differ in shape ({a.weights.shape} vs {b.weights.shape}); "
+            f"the translations differ ({a.weights.shape} vs {b.weights.shape} tokens); "
             "give a reference translation so both models are decoded on the same output"
         )
     x, y = labels(a.src_tokens), labels(a.tgt_tokens)
@@ -306,6 +307,11 @@ def beam_figure(trace: Trace) -> go.Figure:
     return fig
 
 
+def has_curve(card: dict) -> bool:
+    """Whether a model card records the validation losses that :func:`curve_chart` draws."""
+    return bool(card.get("history", {}).get("valid_loss"))
+
+
 def curve_chart(card: dict) -> alt.Chart:
     """Validation loss per epoch from a model card, the kept (best) epoch marked."""
     history = card.get("history", {})
@@ -331,8 +337,8 @@ def curve_chart(card: dict) -> alt.Chart:
 
 
 def length_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Corpus BLEU per source-length bucket, one bar per model (a :func:`attnviz.corpus.
-    bleu_by_length` frame)."""
+    """Corpus BLEU per source-length bucket, one bar per model (a
+    :func:`attnviz.compare_models.bleu_by_length` frame)."""
     order = list(dict.fromkeys(frame["words"]))
     return (
         alt.Chart(frame)
