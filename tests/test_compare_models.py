@@ -1,4 +1,5 @@
-"""The corpus view's scoring: per-sentence BLEU and AER, the table's order, BLEU by length."""
+"""Two models over many sentences: per-sentence BLEU and AER, the table's order, BLEU by
+length, the corpus totals and where the sentences come from."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import pytest
 
 from attnviz import load
 from attnviz.aer import Gold
-from attnviz.corpus import (
+from attnviz.compare_models import (
     Item,
-    Result,
+    SentenceScore,
     aer_of,
     attach_gold,
     bleu_by_length,
     parse_items,
-    run,
+    score_sentences,
     table,
 )
 
@@ -21,7 +22,7 @@ from .synthetic import corpus
 
 
 def _result(text, bleu, links=()):
-    return Result(text, None, bleu, None, 1.0, 1.0, 0.0, frozenset(links))
+    return SentenceScore(text, None, bleu, None, 1.0, 1.0, 0.0, frozenset(links))
 
 
 def test_parse_items_reads_sources_with_any_number_of_references():
@@ -74,13 +75,15 @@ def test_corpus_aer_counts_links_over_all_sentences_at_once():
     assert aer_of([Item("a")], [_result("", None)]) is None
 
 
-def test_run_scores_a_trained_model_and_refuses_nothing_silently(trained):
+def test_score_sentences_scores_a_trained_model_and_refuses_nothing_silently(trained):
     tr = load(trained("bahdanau")[0])
     pairs = corpus(6, seed=7)
     items = [Item(en, (fr,), Gold(set(links), set(links))) for en, fr, links in pairs]
     items.append(Item("   ", ("rien",)))  # a blank source is refused with a message
     seen = []
-    results = run(tr, items, batch_size=4, progress=lambda done, total: seen.append((done, total)))
+    results = score_sentences(
+        tr, items, batch_size=4, progress=lambda done, total: seen.append((done, total))
+    )
     assert seen == [(4, 7), (7, 7)]
     assert results[-1].error and results[-1].bleu == 0.0
     for item, r in zip(items[:-1], results[:-1], strict=True):
