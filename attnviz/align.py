@@ -152,6 +152,20 @@ def gold_on_trace(
     ]
 
 
+def gold_for(
+    translator: Translator, trace: Trace, gold: tuple | None, source: str, target: str
+) -> list[tuple[int, int]] | None:
+    """The token links of ``gold`` = (source, target, word links) to draw on ``trace``, the
+    decoding of ``source`` on the reference ``target``; None when they do not apply: no gold,
+    a trace that is not a forced decoding, or gold that belongs to another pair."""
+    if not gold or trace.mode != "forced":
+        return None
+    gold_source, gold_target, links = gold
+    if (gold_source, gold_target) != (source.strip(), target.strip()):
+        return None
+    return gold_on_trace(translator, trace, gold_source, gold_target, links)
+
+
 def align_words(
     translator: Translator,
     source: str,

@@ -1,12 +1,20 @@
 """Diagnostics of attention matrices: how peaked, how spread, how two models differ.
 
-Every function takes plain (T, S) weight matrices, rows summing to 1 (a Trace's ``weights``),
-and returns numpy arrays or floats, so they are easy to test on small hand-made matrices.
+The measures take plain (T, S) weight matrices, rows summing to 1 (a Trace's ``weights``),
+and return numpy arrays or floats, so they are easy to test on small hand-made matrices.
+:func:`summary` is the one place that turns them into a sentence's figures: every page of the
+dashboard and every table shows those, so a sentence gets the same entropy and tau everywhere.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:  # trace.py imports this module for repetition()
+    from .trace import Trace
 
 PUNCTUATION = frozenset(".,;:!?¿¡…-–—\"'«»()[]{}")
 
@@ -92,3 +100,32 @@ def repetition(
             if times >= min_repeats:
                 return start, n, times
     return None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A sentence's attention in three figures, over the steps that wrote a word."""
+
+    entropy: float  # mean entropy per step, in bits; NaN without a word
+    monotonicity: float  # Kendall's tau of the argmax source positions; NaN below 2 words
+    eos_mass: float  # mean share of attention on the source <eos>; NaN without a word
+
+
+def summary(trace: Trace) -> Summary:
+    """The figures of one translation, over ``trace.output_weights``: a final ``<eos>`` step
+    writes no word, and its attention (often spread, or parked on the source ``<eos>``) would
+    otherwise move every mean with the sentence's length."""
+    words = trace.output_weights
+    if not len(words):
+        return Summary(float("nan"), float("nan"), float("nan"))
+    return Summary(
+        float(entropy(words).mean()),
+        monotonicity(words),
+        float(mass_on(words, trace.src_tokens, "eos").mean()),
+    )
+
+
+def comparable(a: Trace, b: Trace) -> bool:
+    """Whether two traces' matrices can be compared cell by cell: the same source tokens and
+    the same output tokens (two models force-decoded on one reference)."""
+    return a.src_tokens == b.src_tokens and a.tgt_tokens == b.tgt_tokens

@@ -80,3 +80,37 @@ def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 18
             f'display: inline-block">{html.escape(token)}</span>'
         )
     return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"
+
+
+def unknown_note(trace: Trace) -> str | None:
+    """A caption naming the source tokens the model had never seen, or None when it knew
+    them all: a subword model reads such characters as their UTF-8 bytes, a word model as
+    ``<unk>``."""
+    unknown = [t for t, known in zip(trace.src_tokens, trace.src_known, strict=True) if not known]
+    if not unknown:
+        return None
+    lead = (
+        "Characters never seen in training, read as their UTF-8 bytes: "
+        if trace.pieces
+        else "Not in the vocabulary (each is read as <unk>): "
+    )
+    return lead + ", ".join(f"`{w}`" for w in unknown)
+
+
+def card_summary(card: dict, config) -> str:
+    """A model card in four markdown lines: sizes, test BLEU, corpus and training; ``config``
+    is the model's :class:`attnviz.ModelConfig`, ``–`` stands for what the card lacks."""
+    bleu = card.get("test_bleu", {})
+    corpus = card.get("corpus", {})
+    return (
+        f"**{config.attention}** attention · embed {config.embed} · hidden {config.hidden} · "
+        f"{config.layers} layer(s) · "
+        f"vocabularies {config.src_vocab:,} / {config.tgt_vocab:,}  \n"
+        f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
+        f"({bleu.get('sentences', '–')} sentences)  \n"
+        f"Corpus: {corpus.get('file', '–')} · "
+        f"license {corpus.get('license', '–')} · "
+        f"{corpus.get('attribution', '')}  \n"
+        f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
+        f"on {card.get('hardware', '–')}"
+    )

@@ -18,6 +18,8 @@ from .trace import Trace
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = "Blues"
+FRAME = "current step"  # the name of the heatmap's frame around the current step
+WINNER = "winner"  # the name of the beam figure's nodes on the winning path
 
 
 def labels(tokens: list[str]) -> list[str]:
@@ -80,6 +82,7 @@ def heatmap(
             y0=step - 0.5,
             y1=step + 0.5,
             line=dict(color="#d62728", width=3),
+            name=FRAME,
         )
     if gold:
         fig.add_trace(
@@ -95,12 +98,26 @@ def heatmap(
     return _matrix_layout(fig, title, len(y), len(x))
 
 
+def _plain(fig: go.Figure | dict) -> dict:
+    """A figure's layout and data as plain JSON values, from a Figure or its JSON (what the
+    browser, and streamlit's AppTest, receive)."""
+    return fig.to_plotly_json() if isinstance(fig, go.Figure) else fig
+
+
+def framed_step(fig: go.Figure | dict) -> int | None:
+    """The 0-based step a :func:`heatmap` frames, or None when it frames none."""
+    shapes = _plain(fig).get("layout", {}).get("shapes", [])
+    frames = [s for s in shapes if s.get("name") == FRAME]
+    return round(frames[0]["y0"] + 0.5) if frames else None
+
+
 def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
-    """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same shape
-    (force-decode both models on one reference to compare translations that differ)."""
-    if a.weights.shape != b.weights.shape or a.src_tokens != b.src_tokens:
+    """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same tokens
+    (:func:`attnviz.diagnostics.comparable`: force-decode both models on one reference to
+    compare translations that differ)."""
+    if not diagnostics.comparable(a, b):
         raise ValueError(
-            f"the matrices differ in shape ({a.weights.shape} vs {b.weights.shape}); "
+            f"the translations differ ({a.weights.shape} vs {b.weights.shape} tokens); "
             "give a reference translation so both models are decoded on the same output"
         )
     x, y = labels(a.src_tokens), labels(a.tgt_tokens)
@@ -272,29 +289,8 @@ def beam_figure(trace: Trace) -> go.Figure:
                     showlegend=False,
                 )
             )
-    xs, ys, text, hover, color = [], [], [], [], []
-    for t, step in enumerate(trace.beam):
-        for k, (token, score, finished) in enumerate(
-            zip(step.tokens, step.scores, step.finished, strict=True)
-        ):
-            xs.append(t)
-            ys.append(k)
-            text.append("·" if finished else token)
-            hover.append(f"step {t + 1}, hypothesis {k + 1}: {token}<br>log-prob {score:.2f}")
-            color.append("#d62728" if (t, k) in path else "#1f77b4")
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="markers+text",
-            text=text,
-            textposition="top center",
-            marker=dict(size=10, color=color),
-            hovertext=hover,
-            hoverinfo="text",
-            showlegend=False,
-        )
-    )
+    fig.add_trace(_beam_nodes(trace, path, on_path=False))
+    fig.add_trace(_beam_nodes(trace, path, on_path=True))
     fig.update_layout(
         font=FONT,
         height=120 + 60 * len(trace.beam[0].tokens),
@@ -304,6 +300,44 @@ def beam_figure(trace: Trace) -> go.Figure:
         plot_bgcolor="white",
     )
     return fig
+
+
+def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.Scatter:
+    """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it."""
+    xs, ys, text, hover = [], [], [], []
+    for t, step in enumerate(trace.beam or []):
+        for k, (token, score, finished) in enumerate(
+            zip(step.tokens, step.scores, step.finished, strict=True)
+        ):
+            if ((t, k) in path) != on_path:
+                continue
+            xs.append(t)
+            ys.append(k)
+            text.append("·" if finished else token)
+            hover.append(f"step {t + 1}, hypothesis {k + 1}: {token}<br>log-prob {score:.2f}")
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="markers+text",
+        text=text,
+        textposition="top center",
+        marker=dict(size=10, color="#d62728" if on_path else "#1f77b4"),
+        hovertext=hover,
+        hoverinfo="text",
+        name=WINNER if on_path else "hypotheses",
+        showlegend=False,
+    )
+
+
+def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
+    """The (step, hypothesis) nodes a :func:`beam_figure` marks as the winner's, 0-based."""
+    nodes = [d for d in _plain(fig).get("data", []) if d.get("name") == WINNER]
+    return [(int(x), int(y)) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
+
+
+def has_curve(card: dict) -> bool:
+    """Whether a model card records the validation losses that :func:`curve_chart` draws."""
+    return bool(card.get("history", {}).get("valid_loss"))
 
 
 def curve_chart(card: dict) -> alt.Chart:
@@ -331,8 +365,8 @@ def curve_chart(card: dict) -> alt.Chart:
 
 
 def length_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Corpus BLEU per source-length bucket, one bar per model (a :func:`attnviz.corpus.
-    bleu_by_length` frame)."""
+    """Corpus BLEU per source-length bucket, one bar per model (a
+    :func:`attnviz.compare_models.bleu_by_length` frame)."""
     order = list(dict.fromkeys(frame["words"]))
     return (
         alt.Chart(frame)

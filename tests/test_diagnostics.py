@@ -7,6 +7,8 @@ import pytest
 
 from attnviz import diagnostics as d
 
+from .handmade import hand_trace
+
 ONE_HOT = np.eye(3)  # step t attends to word t only
 UNIFORM = np.full((2, 4), 0.25)
 
@@ -56,3 +58,34 @@ def test_mass_on_eos_and_punctuation():
     np.testing.assert_allclose(d.mass_on(w, tokens, "punctuation"), [0.5, 0.25])
     with pytest.raises(ValueError):
         d.mass_on(w, tokens, "verbs")
+
+
+# Two words, each attending to its own source word, then an <eos> step that looks back at the
+# first word: counted, that step would add entropy and break the left-to-right order.
+SRC = ["a", "b", "<eos>"]
+WORDS_THEN_EOS = [[1, 0, 0], [0, 1, 0], [0.5, 0.3, 0.2]]
+
+
+def test_a_sentence_summary_leaves_out_the_final_eos_step():
+    s = d.summary(hand_trace(WORDS_THEN_EOS, SRC, ["x", "y", "<eos>"]))
+    assert (s.entropy, s.monotonicity, s.eos_mass) == (0, 1, 0)
+
+
+def test_a_sentence_cut_by_the_length_limit_counts_every_step():
+    weights = [[0.5, 0.5, 0], [0, 0.5, 0.5]]
+    s = d.summary(hand_trace(weights, SRC, ["x", "y"]))
+    assert s.entropy == pytest.approx(1)
+    assert s.eos_mass == pytest.approx(0.25)
+    assert s.monotonicity == 1
+
+
+def test_a_sentence_of_no_word_has_no_figures():
+    s = d.summary(hand_trace([[0, 0, 1]], SRC, ["<eos>"]))
+    assert all(math.isnan(x) for x in (s.entropy, s.monotonicity, s.eos_mass))
+
+
+def test_traces_compare_cell_by_cell_only_with_the_same_tokens():
+    a = hand_trace(WORDS_THEN_EOS, SRC, ["x", "y", "<eos>"])
+    assert d.comparable(a, hand_trace(np.eye(3), SRC, ["x", "y", "<eos>"]))
+    assert not d.comparable(a, hand_trace(np.eye(3), SRC, ["x", "z", "<eos>"]))
+    assert not d.comparable(a, hand_trace(np.eye(3), ["a", "c", "<eos>"], ["x", "y", "<eos>"]))

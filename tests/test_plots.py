@@ -6,6 +6,7 @@ import pytest
 from attnviz import explain, plots
 
 from .conftest import tiny_translator
+from .handmade import hand_trace
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +27,8 @@ def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace
     assert len(set(hm.x)) == len(hm.x)  # "the" twice, two columns
     assert list(hm.y) == plots.labels(trace.tgt_tokens)
     assert "raw score" in hm.hovertemplate
-    (frame,) = fig.layout.shapes
-    assert (frame.y0, frame.y1) == (1.5, 2.5)
+    assert plots.framed_step(fig) == 2
+    assert plots.framed_step(plots.heatmap(trace)) is None
     gold = fig.data[1]  # the out-of-range link is dropped, not drawn off the axis
     assert list(gold.x) == [hm.x[1]] and list(gold.y) == [hm.y[0]]
 
@@ -40,6 +41,9 @@ def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trac
     shorter = tiny_translator("bahdanau").translate(trace.source, max_len=2)
     with pytest.raises(ValueError, match="reference"):
         plots.difference_heatmap(a, shorter)
+    other_words = hand_trace(a.weights, a.src_tokens, ["X", *a.tgt_tokens[1:]])
+    with pytest.raises(ValueError, match="reference"):  # one shape, another output
+        plots.difference_heatmap(a, other_words)
 
 
 def test_shaded_tokens_escape_markup_and_shade_by_value():
@@ -70,3 +74,18 @@ def test_comparison_frame_per_step(trace):
     assert len(frame) == len(trace.tgt_tokens)
     np.testing.assert_allclose(frame["JS divergence"], 0, atol=1e-12)
     assert frame["same argmax"].all()
+
+
+def test_the_beam_figure_marks_the_winning_path(trace):
+    beamed = tiny_translator("general").translate(trace.source, beam=3, max_len=6)
+    fig = plots.beam_figure(beamed)
+    assert plots.beam_winner(fig) == list(enumerate(beamed.beam_path))
+    assert plots.beam_winner(fig.to_plotly_json()) == plots.beam_winner(fig)  # as sent
+    with pytest.raises(ValueError, match="beam"):
+        plots.beam_figure(trace)
+
+
+def test_a_card_has_a_curve_only_with_validation_losses():
+    assert plots.has_curve({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
+    assert not plots.has_curve({"history": {"valid_loss": []}})
+    assert not plots.has_curve({})

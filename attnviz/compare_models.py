@@ -1,7 +1,10 @@
-"""Two models over a file of sentences: per-sentence BLEU, AER and attention diagnostics.
+"""Two models compared over many sentences: per-sentence BLEU, AER and attention diagnostics,
+and the corpus totals.
 
-The dashboard's corpus view is built on these functions; they are plain Python and pandas, so
-tests call them directly.
+The dashboard's corpus page is built on these functions; they are plain Python and pandas, so
+tests call them directly. One model scores a list of :class:`Item` with
+:func:`score_sentences`; :func:`table` and :func:`bleu_by_length` then put two models side by
+side.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ import pandas as pd
 from sacrebleu.metrics import BLEU
 
 from . import diagnostics
-from .aer import AerResult, Gold, score
+from .aer import AerResult, Gold, parse_gold, score
 from .align import word_trace
+from .data import DataConfig, held_out, read_corpus, spread_sample
 from .evaluate import bleu
 from .text import normalize
-from .trace import Trace
 from .translator import InputError, Translator
 
 LENGTH_BUCKETS = ((1, 5), (6, 10), (11, 15), (16, 25), (26, None))  # source words, inclusive
@@ -39,16 +42,16 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Result:
+class SentenceScore:
     """What one model did with one :class:`Item`."""
 
     text: str  # the translation ("" when refused)
     error: str | None  # why the model refused the sentence, else None
     bleu: float | None  # sentence BLEU against the references, if any
     aer: float | None  # AER of the argmax links on the first reference, if gold exists
-    entropy: float | None  # mean attention entropy per output step, in bits
+    entropy: float | None  # diagnostics.summary: mean entropy per word written, in bits
     monotonicity: float | None  # Kendall's tau of the argmax source positions
-    eos_mass: float | None  # mean attention on the source <eos>
+    eos_mass: float | None  # mean attention on the source <eos> per word written
     links: frozenset = frozenset()  # argmax word links on the first reference (with gold)
 
 
@@ -73,40 +76,50 @@ def attach_gold(items: list[Item], gold: list[Gold]) -> list[Item]:
     return [Item(i.source, i.references, g) for i, g in zip(items, gold, strict=True)]
 
 
-def _diagnose(trace: Trace) -> tuple[float, float, float]:
-    words = trace.output_weights
-    if not len(words):
-        return float("nan"), float("nan"), float("nan")
-    return (
-        float(diagnostics.entropy(words).mean()),
-        diagnostics.monotonicity(words),
-        float(diagnostics.mass_on(words, trace.src_tokens, "eos").mean()),
-    )
+def read_items(text: str, gold_text: str = "") -> list[Item]:
+    """Pasted or uploaded sentences (:func:`parse_items`) with, when ``gold_text`` is not
+    blank, one gold alignment per sentence (Pharaoh or HLT-NAACL 2003)."""
+    items = parse_items(text)
+    if gold_text.strip():
+        items = attach_gold(items, parse_gold(gold_text, "gold alignments"))
+    return items
 
 
-def run(
+def held_out_items(path: str, data: DataConfig | None, count: int) -> list[Item]:
+    """``count`` sentences spread over the held-out test split of the corpus at ``path``, as
+    a model trained with ``data`` split it (so no model saw them), with all their references."""
+    if data is None:
+        raise ValueError("the checkpoint does not record how its data was split")
+    sources, refs = held_out(read_corpus(path), data.valid_percent, data.test_percent)
+    sources, refs = spread_sample(sources, refs, count)
+    return [Item(s, tuple(r)) for s, r in zip(sources, refs, strict=True)]
+
+
+def score_sentences(
     translator: Translator,
     items: list[Item],
     beam: int = 1,
     batch_size: int = 32,
     progress: Callable[[int, int], None] | None = None,
-) -> list[Result]:
+) -> list[SentenceScore]:
     """Translate every item in batches (``progress(done, total)`` after each) and score it."""
     sentence_bleu = BLEU(lowercase=translator.text.lowercase, effective_order=True)
-    out: list[Result] = []
+    out: list[SentenceScore] = []
     for start in range(0, len(items), batch_size):
         chunk = items[start : start + batch_size]
         traces = translator.translate_each([i.source for i in chunk], beam=beam)
         for item, trace in zip(chunk, traces, strict=True):
-            out.append(_result(translator, item, trace, sentence_bleu))
+            out.append(_score(translator, item, trace, sentence_bleu))
         if progress:
             progress(len(out), len(items))
     return out
 
 
-def _result(translator: Translator, item: Item, trace, metric: BLEU) -> Result:
+def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceScore:
     if isinstance(trace, InputError):
-        return Result("", str(trace), 0.0 if item.references else None, None, None, None, None)
+        return SentenceScore(
+            "", str(trace), 0.0 if item.references else None, None, None, None, None
+        )
     refs = [normalize(r) for r in item.references]
     bleu_score = metric.sentence_score(trace.text, refs).score if refs else None
     aer, links = None, frozenset()
@@ -114,10 +127,13 @@ def _result(translator: Translator, item: Item, trace, metric: BLEU) -> Result:
         with contextlib.suppress(InputError):  # a pair the model refuses gets no links
             links = frozenset(word_trace(translator, item.source, item.references[0]).links())
         aer = score([item.gold], [set(links)]).aer
-    return Result(trace.text, None, bleu_score, aer, *_diagnose(trace), links)
+    d = diagnostics.summary(trace)
+    return SentenceScore(
+        trace.text, None, bleu_score, aer, d.entropy, d.monotonicity, d.eos_mass, links
+    )
 
 
-def table(items: list[Item], results: dict[str, list[Result]]) -> pd.DataFrame:
+def table(items: list[Item], results: dict[str, list[SentenceScore]]) -> pd.DataFrame:
     """One row per sentence: each model's translation and scores. With two models and
     references, ``BLEU difference`` is the first model's BLEU minus the second's, and rows
     come sorted by its size, largest first: where the two models disagree most."""
@@ -149,13 +165,13 @@ def table(items: list[Item], results: dict[str, list[Result]]) -> pd.DataFrame:
     )
 
 
-def bleu_of(items: list[Item], results: list[Result], lowercase: bool = False) -> float:
+def bleu_of(items: list[Item], results: list[SentenceScore], lowercase: bool = False) -> float:
     """Corpus BLEU of one model over ``items`` (all must have references)."""
     return bleu([r.text for r in results], [list(i.references) for i in items], lowercase)[0]
 
 
 def bleu_by_length(
-    items: list[Item], results: dict[str, list[Result]], lowercase: bool = False
+    items: list[Item], results: dict[str, list[SentenceScore]], lowercase: bool = False
 ) -> pd.DataFrame:
     """Corpus BLEU of each model per source-length bucket (:data:`LENGTH_BUCKETS`), over the
     items that have references: columns model, words, BLEU, sentences."""
@@ -175,10 +191,29 @@ def bleu_by_length(
     return pd.DataFrame(rows, columns=["model", "words", "BLEU", "sentences"])
 
 
-def aer_of(items: list[Item], results: list[Result]) -> AerResult | None:
+def aer_of(items: list[Item], results: list[SentenceScore]) -> AerResult | None:
     """AER of one model counted over all the gold sentences at once (Och & Ney), or None
     without gold."""
     picked = [k for k, item in enumerate(items) if item.gold is not None]
     if not picked:
         return None
     return score([items[k].gold for k in picked], [set(results[k].links) for k in picked])
+
+
+@dataclass(frozen=True)
+class Totals:
+    """One model's scores over all the items at once."""
+
+    bleu: float | None  # corpus BLEU over the items with references; None without any
+    aer: AerResult | None  # AER pooled over the items with gold links; None without any
+
+
+def totals(items: list[Item], scores: list[SentenceScore]) -> Totals:
+    """Corpus BLEU and AER of one model, each over the items that can have it."""
+    with_refs = [k for k, item in enumerate(items) if item.references]
+    corpus_bleu = (
+        bleu_of([items[k] for k in with_refs], [scores[k] for k in with_refs])
+        if with_refs
+        else None
+    )
+    return Totals(corpus_bleu, aer_of(items, scores))

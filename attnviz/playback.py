@@ -1,0 +1,38 @@
+"""The step slider's play button as a small state machine, apart from any widget.
+
+A page run shows one step. While playing, each run shows the next step and asks for another
+run after a pause; the last step stops it. Play pressed on the last step starts again from the
+first. Steps are 1-based, as the slider shows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Playback:
+    step: int = 1  # the step shown, 1-based
+    playing: bool = False
+    restart: bool = False  # the next run goes back to step 1 (play pressed on the last step)
+
+
+def before_run(p: Playback, steps: int) -> Playback:
+    """The step this run shows out of ``steps``: step 1 after a restart, the next step while
+    playing, never past the last."""
+    step = 1 if p.restart else p.step + 1 if p.playing else p.step
+    return Playback(min(step, steps), p.playing, False)
+
+
+def toggled(p: Playback, steps: int) -> Playback:
+    """Play or pause pressed on step ``p.step``."""
+    playing = not p.playing
+    return Playback(p.step, playing, playing and p.step >= steps)
+
+
+def after_run(p: Playback, steps: int) -> tuple[Playback, bool]:
+    """The state once the page is drawn, and whether to run again after a pause: playing
+    stops on the last step."""
+    if p.playing and p.step >= steps:
+        return replace(p, playing=False), False
+    return p, p.playing

@@ -1,0 +1,6 @@
+"""The Streamlit dashboard's pages and views: widgets and layout only.
+
+Each module draws one part of the page with ``*_ui`` functions of plain values (names, Traces,
+cards); what they show is computed by the ``attnviz`` package. ``dashboard.py`` at the
+repository root is the entry point; nothing outside this package (and it) imports streamlit.
+"""

@@ -1,0 +1,24 @@
+"""Beam search: the hypotheses each model kept, step by step."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz import plots
+from attnviz.trace import Trace
+
+
+def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
+    """The beam tree of each (name, trace) decoded with a beam; ``beam`` 1 is greedy search."""
+    if beam == 1:
+        st.info("Choose beam search in the sidebar to see the hypotheses it keeps.")
+    for side, (name, trace) in enumerate(shown):
+        trace = trace.pieces or trace  # beam search keeps hypotheses of pieces
+        if trace.beam:
+            st.subheader(name)
+            st.plotly_chart(plots.beam_figure(trace), key=f"beam-{side}")
+            st.caption(
+                "Each column is a step, each dot a hypothesis kept, with its cumulative "
+                "log-probability on hover; lines go to the hypothesis it extends. Red: the "
+                "winner. A dot shown as · has already ended."
+            )

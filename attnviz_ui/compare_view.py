@@ -1,0 +1,60 @@
+"""Bahdanau vs Luong: two models' attention on one sentence, side by side and cell by cell."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from attnviz import diagnostics, explain, plots
+from attnviz.trace import Trace
+
+
+def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
+    """The two (name, trace) columns at ``step`` (0-based), then what can be said of both."""
+    st.markdown(explain.DIFFERENCE)
+    for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
+        with col:
+            t = min(step, len(trace.tgt_tokens) - 1)
+            fig = plots.heatmap(trace, step=t, title=f"{name}: alignment")
+            st.plotly_chart(fig, key=f"compare-heatmap-{side}")
+            st.altair_chart(plots.scores_and_weights(trace, t, name))
+    st.caption(
+        "Raw scores (left) and the softmax weights they become (right) at the current step. "
+        "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
+    )
+    st.altair_chart(plots.coverage_chart(dict(shown)))
+    st.caption(
+        "Coverage: total attention each source word received. Near 0: the word may be left "
+        "out (under-translation); well above 1: it may be translated twice."
+    )
+    _summary_ui(shown)
+    (left, a), (right, b) = shown
+    if not diagnostics.comparable(a, b):
+        st.info(
+            "The two translations differ, so their matrices cannot be compared cell by cell. "
+            "Give a reference translation: both models are then decoded on it."
+        )
+        return
+    st.plotly_chart(plots.difference_heatmap(a, b, title=f"{left} minus {right}"))
+    st.caption("Red: the left model attends more; blue: the right model attends more.")
+    st.dataframe(plots.comparison_frame(a, b), hide_index=True)
+    st.caption(
+        "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "
+        "divergence between them (0 = identical, 1 = disjoint) and whether they agree on the "
+        "most attended word."
+    )
+
+
+def _summary_ui(shown: list[tuple[str, Trace]]) -> None:
+    """Each model's sentence figures, as the corpus page's table gives them."""
+    metrics = st.columns(2 * len(shown))
+    for i, (name, trace) in enumerate(shown):
+        figures = diagnostics.summary(trace)
+        entropy, tau = figures.entropy, figures.monotonicity
+        metrics[2 * i].metric(
+            f"{name}: mean entropy", "–" if math.isnan(entropy) else f"{entropy:.2f} bits"
+        )
+        metrics[2 * i + 1].metric(
+            f"{name}: monotonicity (τ)", "–" if math.isnan(tau) else f"{tau:.2f}"
+        )

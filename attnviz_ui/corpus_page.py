@@ -1,0 +1,143 @@
+"""The corpus page: both models over many sentences, then any one opened step by step."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from attnviz import compare_models, plots
+from attnviz.catalog import Checkpoint
+from attnviz.compare_models import Item, SentenceScore
+
+from .models import Choice, load
+from .pages import PAGES, VIEWS
+
+SOURCES = ["Paste", "Upload", "Held-out split"]
+SENTENCES_HELP = (
+    "One sentence per line: `English<TAB>French reference<TAB>…` (references optional)."
+)
+GOLD_HELP = (
+    "Optional: one alignment per sentence, between its words and its first reference's "
+    "(Pharaoh `i-j` sure / `i?j` possible, 0-based; or HLT-NAACL 2003 `sentid e f [S|P]`)."
+)
+
+
+def held_out_ui(left: Checkpoint) -> list[Item]:
+    """Sentences from the held-out test split of a corpus, as the left model's data was split."""
+    path = st.text_input(
+        "Corpus file",
+        value=os.environ.get("ATTNVIZ_CORPUS", ""),
+        help="The `source<TAB>target` file the models were trained on; its held-out test "
+        "split (which no model saw) is read as the checkpoint recorded it.",
+    )
+    count = st.slider("Sentences", 10, 500, 100, step=10)
+    if not path.strip():
+        return []
+    return compare_models.held_out_items(path.strip(), load(left).data, count)
+
+
+def typed_ui(upload: bool) -> list[Item]:
+    """Sentences and gold alignments pasted, or uploaded as files."""
+    if upload:
+        text_file = st.file_uploader("Sentences", type=["txt", "tsv"], help=SENTENCES_HELP)
+        gold_file = st.file_uploader("Gold alignments", type=["txt", "align", "wa"], help=GOLD_HELP)
+        text = text_file.getvalue().decode("utf-8", "replace") if text_file else ""
+        gold = gold_file.getvalue().decode("utf-8", "replace") if gold_file else ""
+    else:
+        text = st.text_area("Sentences", help=SENTENCES_HELP, height=150)
+        gold = st.text_area("Gold alignments", help=GOLD_HELP, height=100)
+    return compare_models.read_items(text, gold)
+
+
+def score_ui(models: list[Checkpoint], items: list[Item], beam: int) -> dict:
+    """Each model's scores by name, under a progress bar."""
+    bar = st.progress(0.0, text="Translating…")
+    scores = {}
+    for k, checkpoint in enumerate(models):
+
+        def progress(done: int, total: int, k=k, name=checkpoint.name) -> None:
+            bar.progress((k + done / total) / len(models), text=f"{name}: {done} of {total}")
+
+        scores[checkpoint.name] = compare_models.score_sentences(
+            load(checkpoint), items, beam=beam, progress=progress
+        )
+    bar.empty()
+    return scores
+
+
+def corpus_page_ui(choice: Choice) -> None:
+    """Sentences in; once both models have run over them, their scores."""
+    st.caption(
+        "Run both models over many sentences: BLEU per sentence and by length, AER where gold "
+        "alignments are given, and the attention diagnostics. Open any sentence to step "
+        "through it."
+    )
+    source = st.radio("Sentences from", SOURCES, horizontal=True, key="corpus_source")
+    try:
+        items = held_out_ui(choice.left) if source == SOURCES[2] else typed_ui(source == SOURCES[1])
+    except (ValueError, OSError) as e:
+        st.error(f"Could not read the sentences: {e}")
+        return
+    if not items:
+        st.info("Give some sentences to score.")
+        return
+    models = [choice.left, choice.right]
+    key = (tuple(models), choice.beam, tuple(items))
+    if st.button(
+        f"Translate {len(items)} sentences with both models", type="primary", key="corpus_run"
+    ):
+        st.session_state.corpus_results = (key, score_ui(models, items, choice.beam))
+    stored = st.session_state.get("corpus_results")
+    if stored and stored[0] == key:
+        results_ui(items, stored[1])
+
+
+def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> None:
+    """Totals, the per-sentence table, BLEU by length, and a sentence to open."""
+    metrics = st.columns(2 * len(scores))
+    for k, (name, rows) in enumerate(scores.items()):
+        totals = compare_models.totals(items, rows)
+        if totals.bleu is not None:
+            metrics[2 * k].metric(f"{name}: corpus BLEU", f"{totals.bleu:.1f}")
+        if totals.aer is not None:
+            metrics[2 * k + 1].metric(f"{name}: AER", f"{totals.aer.aer:.1f}")
+    frame = compare_models.table(items, scores)
+    st.dataframe(frame, hide_index=True, height=320)
+    st.caption(
+        "One row per sentence, where the two models differ most first (BLEU difference = "
+        "left minus right; click a column to sort). Sentence BLEU is 0–100; AER is the "
+        "alignment error rate of the argmax links against the gold ones (0 = perfect); "
+        "entropy in bits (0 = all attention on one word) and τ (1 when attention moves "
+        "strictly left to right) over the steps that wrote a word."
+    )
+    lengths = compare_models.bleu_by_length(items, scores)
+    if not lengths.empty:
+        st.altair_chart(plots.length_chart(lengths))
+        st.caption(
+            "Corpus BLEU by source length: attention models usually lose quality on long "
+            "sentences; compare how fast each one falls."
+        )
+    picked = st.selectbox(
+        "Open a sentence in the step-by-step view",
+        list(frame["#"]),  # in the table's order
+        format_func=lambda n: f"#{n}: {items[n - 1].source}",
+        key="corpus_pick",
+    )
+    st.button("Open", key="corpus_open", on_click=_open, args=(items[picked - 1],))
+
+
+def _open(item: Item) -> None:
+    """Switch to the one-sentence page on ``item``; with gold links, force-decode its first
+    reference so the links can be drawn on the heatmaps."""
+    gold = item.gold is not None
+    st.session_state.update(
+        page=PAGES[0],
+        view=VIEWS[0],
+        example="(type your own)",
+        sentence=item.source,
+        reference=item.references[0] if gold else "",
+        gold=(item.source, item.references[0], item.gold.possible) if gold else None,
+        step=1,
+        playing=False,
+    )

@@ -1,0 +1,51 @@
+"""Export: each model's weights, alignment and heatmap as files."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from attnviz import plots
+from attnviz.align import pharaoh, trace_links
+from attnviz.trace import Trace
+
+
+def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
+    """(label, file name, maker) for each file; makers run only when their button is clicked."""
+    files = [
+        ("Weights CSV", f"{name}-weights.csv", lambda: plots.weights_frame(trace).to_csv()),
+        (
+            "Weights JSON",
+            f"{name}-weights.json",
+            lambda: json.dumps(plots.weights_json(trace), ensure_ascii=False),
+        ),
+        ("Alignment (Pharaoh)", f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
+    ]
+    if images:
+        for fmt in ("png", "svg"):
+            files.append(
+                (
+                    f"Heatmap {fmt.upper()}",
+                    f"{name}.{fmt}",
+                    lambda f=fmt: plots.to_image(plots.heatmap(trace, title=name), f),
+                )
+            )
+    return files
+
+
+def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
+    """Download buttons for each (name, trace)."""
+    st.caption("Files are made when you click, from what is shown above.")
+    images = plots.can_export_images()
+    for side, (name, trace) in enumerate(shown):
+        st.markdown(f"**{name}**")
+        for col, (label, file_name, make) in zip(
+            st.columns(5), _files(name, trace, images), strict=False
+        ):
+            col.download_button(label, make, file_name=file_name, key=f"{file_name}-{side}")
+    if not images:
+        st.caption(
+            "PNG and SVG need Chrome or Chromium on the server (kaleido drives it); the camera "
+            "icon on each chart saves an image from your browser."
+        )

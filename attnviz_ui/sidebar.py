@@ -1,0 +1,29 @@
+"""The sidebar: the two models and the search."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz.catalog import Checkpoint, default_index
+
+from .models import Choice, checkpoint_folder
+
+
+def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None:
+    """The models and search chosen; None when no checkpoint loads."""
+    st.sidebar.title("attnviz")
+    for name, message in failed.items():
+        st.sidebar.error(f"{name} could not be loaded: {message}")
+    if not found:
+        st.sidebar.warning(f"No checkpoints in {checkpoint_folder()}.")
+        return None
+    names = [c.name for c in found]
+    left = st.sidebar.selectbox("Left model", names, default_index(names, "bahdanau", 0))
+    right = st.sidebar.selectbox("Right model", names, default_index(names, "luong", 1))
+    search = st.sidebar.radio("Search", ["greedy", "beam"], horizontal=True)
+    beam = st.sidebar.slider("Beam width", 2, 10, 5) if search == "beam" else 1
+    st.sidebar.caption(
+        "Greedy takes the most probable word at each step; beam search keeps the best few "
+        "partial translations and picks the best complete one."
+    )
+    return Choice(found[names.index(left)], found[names.index(right)], beam)

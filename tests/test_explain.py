@@ -1,0 +1,44 @@
+"""The dashboard's words: captions and card summaries, built from Traces and cards."""
+
+from attnviz import ModelConfig, explain
+
+from .handmade import hand_trace
+
+SRC = ["I", "❤️", "cats", "<eos>"]
+W = [[0.4, 0.3, 0.3, 0], [0, 0, 1, 0]]
+
+
+def test_unknown_words_are_named_or_nothing_is_said():
+    assert explain.unknown_note(hand_trace(W, SRC, ["x", "y"])) is None
+    trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True])
+    assert explain.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): `❤️`"
+
+
+def test_a_subword_model_reads_unknown_characters_as_bytes():
+    pieces = hand_trace(W, SRC, ["x", "y"])
+    trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True], pieces=pieces)
+    assert explain.unknown_note(trace).startswith("Characters never seen in training")
+
+
+def test_a_card_summary_gives_sizes_scores_corpus_and_training():
+    config = ModelConfig(12000, 15000, attention="general", embed=64, hidden=128, layers=2)
+    card = {
+        "test_bleu": {"beam1": 31.2, "beam5": 32.0, "sentences": 2340},
+        "corpus": {"file": "fra.txt", "license": "CC-BY 2.0", "attribution": "tatoeba.org"},
+        "epochs": 8,
+        "train_seconds": 3600,
+        "hardware": "2 CPU threads",
+    }
+    lines = explain.card_summary(card, config).split("  \n")
+    assert lines == [
+        "**general** attention · embed 64 · hidden 128 · 2 layer(s) · vocabularies 12,000 / 15,000",
+        "Test BLEU: greedy 31.2, beam 5 32.0 (2340 sentences)",
+        "Corpus: fra.txt · license CC-BY 2.0 · tatoeba.org",
+        "Trained 8 epochs in 3600 s on 2 CPU threads",
+    ]
+
+
+def test_a_card_summary_marks_what_the_card_lacks():
+    text = explain.card_summary({}, ModelConfig(10, 10))
+    assert "greedy –, beam 5 – (– sentences)" in text
+    assert "Trained – epochs in – s on –" in text
