@@ -9,6 +9,7 @@ and a decoding step passes T = 1.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import torch
@@ -77,7 +78,7 @@ class Attention(nn.Module):
 
 
 class AdditiveAttention(Attention):
-    r"""Bahdanau et al. (2015), eq. (6): :math:`e_{tj} = v^\top \tanh(W s_{t-1} + U h_j)`.
+    r"""Bahdanau et al. (2015), eq. (6): :math:`e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)`.
 
     :math:`U h_j` does not depend on the step, so it is computed once per sentence in
     :meth:`prepare`.
@@ -98,15 +99,15 @@ class AdditiveAttention(Attention):
 
 
 class ConcatAttention(AdditiveAttention):
-    r"""Luong et al. (2015), eq. (8) *concat*: :math:`v_a^\top \tanh(W_a [h_t; \bar h_s])`.
+    r"""Luong et al. (2015), eq. (8) *concat*: :math:`e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])`.
 
-    Splitting :math:`W_a` into the halves that multiply :math:`h_t` and :math:`\bar h_s` makes it
+    Splitting :math:`W_a` into the halves that multiply :math:`h_t` and :math:`\bar h_j` makes it
     the additive form, with the query :math:`h_t` taken *after* the step.
     """
 
 
 class DotAttention(Attention):
-    r"""Luong et al. (2015), eq. (8) *dot*: :math:`h_t^\top \bar h_s`. No parameters.
+    r"""Luong et al. (2015), eq. (8) *dot*: :math:`e_{tj} = h_t^\top \bar h_j`. No parameters.
 
     ``scale`` multiplies the scores: 1 is Luong's form; :math:`1/\sqrt{H}` (Vaswani et al.,
     2017) keeps a product of H terms from growing with H, so the softmax does not saturate into
@@ -123,9 +124,9 @@ class DotAttention(Attention):
 
 
 class GeneralAttention(DotAttention):
-    r"""Luong et al. (2015), eq. (8) *general*: :math:`h_t^\top W_a \bar h_s`.
+    r"""Luong et al. (2015), eq. (8) *general*: :math:`e_{tj} = h_t^\top W_a\,\bar h_j`.
 
-    :math:`W_a \bar h_s` is computed once per sentence in :meth:`prepare`.
+    :math:`W_a \bar h_j` is computed once per sentence in :meth:`prepare`.
     """
 
     def __init__(self, query_dim: int, key_dim: int, scale: float = 1.0):
@@ -154,3 +155,20 @@ def make_attention(
             )
         return DotAttention(scale)
     raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")
+
+
+CLASSES = {
+    "bahdanau": AdditiveAttention,
+    "dot": DotAttention,
+    "general": GeneralAttention,
+    "concat": ConcatAttention,
+}
+
+
+def formula(kind: str, scaled: bool = False) -> str:
+    """The score formula (LaTeX) of attention ``kind``, as its class docstring states it: the
+    one place each formula is written. ``scaled`` dot and general scores end in ``/ sqrt(H)``."""
+    if kind not in CLASSES:
+        raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")
+    text = re.search(r":math:`([^`]+)`", CLASSES[kind].__doc__).group(1)
+    return text + r" \,/\, \sqrt{H}" if scaled and kind in ("dot", "general") else text

@@ -6,18 +6,11 @@ import html
 
 import numpy as np
 
+from . import attention
+from .attention import formula as attention_formula
 from .trace import Trace
 
-FORMULAS = {
-    "bahdanau": r"e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)",
-    "concat": r"e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])",
-    "dot": r"e_{tj} = h_t^\top \bar h_j",
-    "general": r"e_{tj} = h_t^\top W_a\,\bar h_j",
-}
-SCALED = {  # dot and general with ModelConfig.scaled
-    "dot": r"e_{tj} = h_t^\top \bar h_j \,/\, \sqrt{H}",
-    "general": r"e_{tj} = h_t^\top W_a\,\bar h_j \,/\, \sqrt{H}",
-}
+FORMULAS = {kind: attention.formula(kind) for kind in attention.SCORES}  # as attention.py says
 WEIGHTS = (
     r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
 )
@@ -39,8 +32,8 @@ DIFFERENCE = (
 
 
 def formula(attention: str, scaled: bool = False) -> str:
-    """The score formula (LaTeX) of a model's attention."""
-    return SCALED[attention] if scaled and attention in SCALED else FORMULAS[attention]
+    """The score formula (LaTeX) of a model's attention (see :func:`attention.formula`)."""
+    return attention_formula(attention, scaled)
 
 
 def query_name(attention: str) -> str:

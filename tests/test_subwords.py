@@ -91,8 +91,10 @@ def test_alignment_links_stay_on_whitespace_words(trained):
 
 
 def test_a_bare_word_mark_starts_the_next_word_and_special_tokens_stand_alone(subwords):
-    words, owner = subwords.tgt.join(["\u2581", "\u2581la", "<unk>", "s", "\u2581maison"])
-    assert words[0] == "la" and words[2:] == ["s", "maison"] and owner == [0, 0, 1, 2, 3]
+    la, maison = subwords.tgt.encode(["la"]), subwords.tgt.encode(["maison"])
+    words, owner = subwords.tgt.join(["\u2581", *la, "<unk>", *maison])
+    assert words[0] == "la" and words[2] == "maison" and len(words) == 3
+    assert owner == [0] * (1 + len(la)) + [1] + [2] * len(maison)
 
 
 def test_alignment_reads_the_decoder_steps_of_each_piece(trained):
