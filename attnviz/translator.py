@@ -17,7 +17,7 @@ from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
 MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
-BETA = 0.2  # beam search's coverage-penalty weight by default (Wu et al., 2016, use 0.2)
+BETA = 0.0  # beam search's coverage-penalty weight by default: off (see the README)
 
 
 class InputError(ValueError):

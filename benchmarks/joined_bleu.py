@@ -39,6 +39,8 @@ def main() -> None:
     ap.add_argument("--data", required=True, help="the corpus the checkpoints were trained on")
     ap.add_argument("--items", type=int, default=400, help="joined inputs to score")
     ap.add_argument("--seed", type=int, default=0, help="the shuffle before joining")
+    ap.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
+    ap.add_argument("--coverage", type=float, default=0.0, help="beam search's coverage penalty")
     args = ap.parse_args()
     corpus = read_corpus(args.data)
     print(
@@ -50,17 +52,19 @@ def main() -> None:
         tr = load(path)
         sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
         joined, used = joined_items(sources, refs, args.items, args.seed)
-        traces = tr.translate_each([s for s, _ in joined])
+        options = dict(beam=args.beam, beta=args.coverage)
+        traces = tr.translate_each([s for s, _ in joined], **options)
         hyps = [getattr(t, "text", "") for t in traces]
         remarked = sum(bool(t.warning()) for t in traces if hasattr(t, "warning"))
         long_bleu, signature = bleu(hyps, [[r] for _, r in joined])
-        single = [getattr(t, "text", "") for t in tr.translate_each([sources[i] for i in used])]
+        single = tr.translate_each([sources[i] for i in used], **options)
+        single = [getattr(t, "text", "") for t in single]
         short_bleu, _ = bleu(single, [[refs[i][0]] for i in used])
         words = sum(len(s.split()) for s, _ in joined) / len(joined)
         print(f"| {path} | {long_bleu:.2f} | {words:.1f} | {remarked} | {short_bleu:.2f} |")
     print(
         f"\n{len(joined)} joined inputs from {len(used)} test sentences, seed {args.seed}, "
-        f"greedy, {tr.precision}; {signature}"
+        f"beam {args.beam}, coverage {args.coverage}, {tr.precision}; {signature}"
     )
 
 
