@@ -27,12 +27,19 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def _parser() -> argparse.ArgumentParser:
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser: one subcommand per job."""
     ap = argparse.ArgumentParser(
         prog="attnviz", description="Train, run and inspect attention-based GRU translators."
     )
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_train_command, _translate_command, _align_command, _evaluate_command):
+        add(sub)
+    _inspect_commands(sub)
+    return ap
 
+
+def _train_command(sub) -> None:
     t = sub.add_parser(
         "train",
         help="train a model on a tab-separated parallel corpus",
@@ -80,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--license", default=None, help="the corpus license, for the model card")
     t.add_argument("--attribution", default=None, help="the corpus attribution, for the model card")
 
+
+def _translate_command(sub) -> None:
     tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
     tr.add_argument("checkpoint")
     tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
@@ -87,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
     _precision_option(tr)
 
+
+def _align_command(sub) -> None:
     al = sub.add_parser(
         "align", help="align `source ||| target` lines from stdin (Pharaoh i-j out)"
     )
@@ -106,6 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     _precision_option(al, "fp32")
 
+
+def _evaluate_command(sub) -> None:
     ev = sub.add_parser(
         "evaluate",
         help="test BLEU on the held-out split of a corpus; AER against gold alignments",
@@ -133,6 +146,8 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
     _precision_option(ev, None)
 
+
+def _inspect_commands(sub) -> None:
     aer = sub.add_parser(
         "aer",
         help="alignment error rate of Pharaoh hypotheses against gold alignments",
@@ -146,7 +161,6 @@ def _parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="print a checkpoint's model card")
     info.add_argument("checkpoint")
     info.add_argument("--json", action="store_true", help="the whole card as JSON")
-    return ap
 
 
 def _beam_options(parser: argparse.ArgumentParser) -> None:
@@ -186,7 +200,7 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = _parser().parse_args(argv)
+    args = parser().parse_args(argv)
     from .checkpoint import CheckpointError  # heavy imports after argument parsing (fast --help)
 
     try:

@@ -193,11 +193,9 @@ def beam_search(
 ) -> list[Decoded]:
     """Beam search over a batch: B sentences x K hypotheses run as one batch of B*K rows.
 
-    Hypotheses are ranked by their summed log-probability while searching and, at the end, by
-    that sum divided by ``length ** alpha`` (length normalization; 0 turns it off) plus
-    ``beta`` times the coverage penalty of Wu et al. (2016), sum_j log(min(sum_t a_tj, 1)) over
-    the source tokens: a hypothesis that left source words unattended, or looped over a few,
-    loses. A finished hypothesis keeps its place and score, extended only by <pad>.
+    Hypotheses are ranked by their summed log-probability while searching and, at the end, as
+    :func:`_rank` says (length normalization and coverage penalty). A finished hypothesis keeps
+    its place and score, extended only by <pad>.
     """
     B, K = src.size(0), beam
     V = model.config.tgt_vocab
@@ -240,15 +238,24 @@ def beam_search(
         y = token.view(-1)
         if bool(done.all()):
             break
-    final = score / length.clamp(min=1) ** alpha if alpha else score
-    if beta:
-        # Source words only: not the <eos> every source ends with, nor padding.
-        real = torch.arange(src.size(1), device=dev) < src_lens.to(dev)[:, None] - 1  # (B, S)
-        penalty = cover.clamp(1e-6, 1.0).log() * real.unsqueeze(1)
-        final = final + beta * penalty.sum(-1)
-    best = final.argmax(-1).tolist()  # (B,)
+    best = _rank(score, length, cover, src_lens, alpha, beta).argmax(-1).tolist()  # (B,)
     arr = _arrays(rec)  # (B, T, K, ...)
     return [_backtrack(arr, b, best[b], n) for b, n in enumerate(src_lens.tolist())]
+
+
+def _rank(score, length, cover, src_lens, alpha: float, beta: float) -> torch.Tensor:
+    """The final ranking (B, K) of beam-search hypotheses: summed log-probability over
+    ``length ** alpha`` (0 turns it off), plus ``beta`` times the coverage penalty of Wu et al.
+    (2016), sum_j log(min(sum_t a_tj, 1)) over the source words (not the <eos> every source
+    ends with, nor padding): a hypothesis that left source words unattended ranks lower."""
+    final = score / length.clamp(min=1) ** alpha if alpha else score
+    if not beta:
+        return final
+    real = (
+        torch.arange(cover.size(-1), device=cover.device) < src_lens.to(cover.device)[:, None] - 1
+    )
+    penalty = cover.clamp(1e-6, 1.0).log() * real.unsqueeze(1)  # (B, K, S)
+    return final + beta * penalty.sum(-1)
 
 
 def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decoded:

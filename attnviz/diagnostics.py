@@ -16,8 +16,6 @@ import numpy as np
 if TYPE_CHECKING:  # trace.py imports this module for repetition()
     from .trace import Trace
 
-PUNCTUATION = frozenset(".,;:!?¿¡…-–—\"'«»()[]{}")
-
 
 def entropy(weights: np.ndarray) -> np.ndarray:
     """Entropy in bits of each step's weights, (T,): 0 when all attention is on one word,
@@ -72,16 +70,11 @@ def monotonicity(weights: np.ndarray) -> float:
     return float((concordant - discordant) / denom) if denom else float("nan")
 
 
-def mass_on(weights: np.ndarray, tokens: list[str], which: str) -> np.ndarray:
-    """Share of each step's attention on ``<eos>`` (``which="eos"``) or on punctuation
-    (``which="punctuation"``), (T,)."""
-    if which == "eos":
-        pick = [t == "<eos>" for t in tokens]
-    elif which == "punctuation":
-        pick = [bool(t) and all(c in PUNCTUATION for c in t) for t in tokens]
-    else:
-        raise ValueError(f"which must be 'eos' or 'punctuation', not {which!r}")
-    return np.asarray(weights, dtype=np.float64)[:, np.array(pick, dtype=bool)].sum(-1)
+def eos_mass(weights: np.ndarray, tokens: list[str]) -> np.ndarray:
+    """Share of each step's attention on the source ``<eos>``, (T,): where a model parks
+    attention it has no use for."""
+    pick = np.array([t == "<eos>" for t in tokens], dtype=bool)
+    return np.asarray(weights, dtype=np.float64)[:, pick].sum(-1)
 
 
 def repetition(
@@ -121,7 +114,7 @@ def summary(trace: Trace) -> Summary:
     return Summary(
         float(entropy(words).mean()),
         monotonicity(words),
-        float(mass_on(words, trace.src_tokens, "eos").mean()),
+        float(eos_mass(words, trace.src_tokens).mean()),
     )
 
 

@@ -291,17 +291,7 @@ def train(
         *choose_probes([(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences),
         *(probes or []),
     ]
-    # Everything but the number of epochs must match for --resume (which may extend a run).
-    settings = {
-        "model": asdict(model_config),
-        "text": asdict(text),
-        "data": asdict(data),
-        "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
-        "data_sha256": p.corpus.sha256,
-        "subwords_sha256": p.subwords.sha256() if p.subwords else None,
-        "probes": [probe.to_json() for probe in history.probes],
-        "half": half,
-    }
+    settings = _settings(p, model_config, text, data, config, history.probes, half)
     torch.manual_seed(config.seed)
     model = Seq2Seq(model_config).to(dev)
     opt = optimizer(model, config.lr)
@@ -322,6 +312,21 @@ def train(
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
     run.finish(out, log)
     return run.card
+
+
+def _settings(p: Prepared, model, text, data, config, probes: list[Probe], half) -> dict:
+    """What decides a run: everything but the number of epochs must match for --resume
+    (which may extend a run)."""
+    return {
+        "model": asdict(model),
+        "text": asdict(text),
+        "data": asdict(data),
+        "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
+        "data_sha256": p.corpus.sha256,
+        "subwords_sha256": p.subwords.sha256() if p.subwords else None,
+        "probes": [probe.to_json() for probe in probes],
+        "half": half,
+    }
 
 
 def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | None) -> dict:

@@ -251,10 +251,10 @@ def test_evaluate_reports_the_aer_of_every_method_against_gold(trained, tmp_path
 
 
 def test_align_reads_fp32_attention_unless_asked_and_translate_takes_the_fast_default():
-    from attnviz.cli import _parser
+    from attnviz.cli import parser
 
-    assert _parser().parse_args(["align", "m.safetensors"]).precision == "fp32"
-    assert _parser().parse_args(["align", "m.safetensors", "--precision", "int8"]).precision == (
+    assert parser().parse_args(["align", "m.safetensors"]).precision == "fp32"
+    assert parser().parse_args(["align", "m.safetensors", "--precision", "int8"]).precision == (
         "int8"
     )
-    assert _parser().parse_args(["translate", "m.safetensors"]).precision == "auto"
+    assert parser().parse_args(["translate", "m.safetensors"]).precision == "auto"

@@ -51,13 +51,10 @@ def test_monotonicity_is_kendalls_tau_of_the_argmax_positions():
     assert math.isnan(d.monotonicity(ONE_HOT[:1]))
 
 
-def test_mass_on_eos_and_punctuation():
+def test_eos_mass_is_the_share_of_each_step_on_the_source_eos():
     w = np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.0, 0.25, 0.25]])
     tokens = ["cat", ",", "«", "<eos>"]
-    np.testing.assert_allclose(d.mass_on(w, tokens, "eos"), [0.4, 0.25])
-    np.testing.assert_allclose(d.mass_on(w, tokens, "punctuation"), [0.5, 0.25])
-    with pytest.raises(ValueError):
-        d.mass_on(w, tokens, "verbs")
+    np.testing.assert_allclose(d.eos_mass(w, tokens), [0.4, 0.25])
 
 
 # Two words, each attending to its own source word, then an <eos> step that looks back at the
