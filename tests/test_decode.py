@@ -1,7 +1,9 @@
 import numpy as np
 import pytest
+import torch
 
 from attnviz import decode
+from attnviz.data import encode_source, pad
 from attnviz.translator import MAX_SOURCE_TOKENS, InputError
 from attnviz.vocab import BOS, PAD
 
@@ -12,7 +14,8 @@ SENTENCES = ["the cat sees a dog .", "a red house", "the big dog likes the small
 
 def test_beam_of_one_equals_greedy(attention):
     tr = tiny_translator(attention, layers=2)
-    src, lens = tr._source_batch([tr.tokenize_source(s) for s in SENTENCES])
+    ids = [encode_source(tr.pieces(tr.tokenize_source(s)), tr.src_vocab) for s in SENTENCES]
+    src, lens = pad(ids), torch.tensor([len(i) for i in ids])
     limits = decode.default_limits(lens)
     greedy = decode.greedy(tr.model, src, lens, limits)
     beam = decode.beam_search(tr.model, src, lens, beam=1, limits=limits)
