@@ -254,3 +254,14 @@ def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
     assert sorted(frame["source"]) == sorted(sources[:100])
     assert frame["bahdanau BLEU"].between(0, 100).all()
     assert "bahdanau AER" not in frame  # no gold for a corpus split
+
+
+def test_words_by_default_and_subword_pieces_one_click_away(app):
+    _type(app, "The strangest horses sees a café.")
+    words = _heatmaps(app)[0]["data"][0]["x"]
+    assert not any("\u2581" in str(label) for label in words)  # words, as typed
+    assert any("summed over the source word's pieces" in c.value for c in app.caption)
+    app.toggle(key="pieces").set_value(True).run()
+    assert not app.exception, app.exception
+    pieces = _heatmaps(app)[0]["data"][0]["x"]
+    assert len(pieces) > len(words) and any("\u2581" in str(label) for label in pieces)
