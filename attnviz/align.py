@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .subwords import words_attention
 from .trace import Trace
 from .translator import InputError, Translator
 
@@ -44,12 +45,7 @@ def word_weights(
     """
     S, T = len(src_owner), len(tgt_owner)
     rows = trace.weights[1 : T + 1] if shift else trace.weights[:T]
-    by_src = np.zeros((T, n_src + 1))
-    np.add.at(by_src.T, np.array([*src_owner, n_src]), rows[:, : S + 1].T)  # sum pieces
-    out = np.zeros((n_tgt, n_src + 1))
-    np.add.at(out, np.array(tgt_owner, dtype=int), by_src)
-    counts = np.bincount(np.array(tgt_owner, dtype=int), minlength=n_tgt)
-    return out / np.maximum(counts, 1)[:, None]  # average pieces; a word with none stays 0
+    return words_attention(rows[:, : S + 1], [*src_owner, n_src], tgt_owner, n_src + 1, n_tgt)
 
 
 def argmax_links(weights: np.ndarray) -> list[tuple[int, int]]:
