@@ -12,7 +12,7 @@ from .data import DataConfig
 from .model import ModelConfig
 from .options import add_options, from_options
 from .text import TextConfig
-from .train import TrainConfig
+from .train_config import TrainConfig
 from .translator import BETA
 
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}

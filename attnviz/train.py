@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from . import checkpoint
+from . import checkpoint, train_state
 from .data import (
     Corpus,
     DataConfig,
@@ -36,72 +36,12 @@ from .data import (
 from .evaluate import corpus_bleu
 from .history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
 from .model import ModelConfig, Seq2Seq
-from .options import option
-from .precision import TRAINING, autocast, resolve_training
+from .precision import autocast, resolve_training
 from .subwords import Subwords
 from .text import TextConfig
+from .train_config import TrainConfig
 from .translator import BETA, Translator
 from .vocab import PAD_ID, Vocab
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """How a model is trained; stored in the model card."""
-
-    epochs: int = option(10, "passes over the training split")
-    batch_size: int = option(64, "sentence pairs per step")
-    lr: float = option(1e-3, "Adam learning rate")
-    decay_after: int = option(
-        0,
-        "after this many epochs, multiply the learning rate by --lr-decay every epoch "
-        "(0: constant rate)",
-    )
-    lr_decay: float = option(0.5, "learning-rate factor per decayed epoch")
-    clip: float = option(1.0, "gradient-norm clip")
-    seed: int = option(0, "seeds the weights, dropout and batch order: same seed, same model")
-    label_smoothing: float = option(0.0, "cross-entropy label smoothing")
-    bleu_sentences: int = option(
-        1000, "validation sentences translated for BLEU at each snapshot (0: all)"
-    )
-    test_beam: int = option(5, "beam width of the second test BLEU in the card (1: skip)")
-    precision: str = option(
-        "auto",
-        "bf16: autocast (bf16 products, fp32 weights); auto: bf16 where the hardware has "
-        "it natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
-        choices=TRAINING,
-    )
-    join_fraction: float = option(
-        0.3,
-        "share of the training pairs joined two or three at a time into longer ones, drawn "
-        "anew each epoch, so that the model learns long sentences (0: none); a joined pair "
-        "may be up to three times --max-len",
-    )
-    probe_sentences: int = option(
-        20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
-    )
-
-    def __post_init__(self):
-        for name in ("epochs", "batch_size"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
-        if self.lr <= 0:
-            raise ValueError(f"lr must be positive, got {self.lr}")
-        if self.decay_after < 0 or not 0 < self.lr_decay <= 1:
-            raise ValueError(
-                f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
-                f"{self.lr_decay}"
-            )
-        if not 0 <= self.join_fraction <= 1:
-            raise ValueError(f"join_fraction must be in [0, 1], got {self.join_fraction}")
-        if self.precision not in TRAINING:
-            raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
-
-    def lr_at(self, epoch: int) -> float:
-        """The learning rate of ``epoch`` (0-based): a function of the epoch alone, so a resumed
-        run follows the same schedule as an uninterrupted one."""
-        if not self.decay_after:
-            return self.lr
-        return self.lr * self.lr_decay ** max(0, epoch + 1 - self.decay_after)
 
 
 @dataclass
@@ -199,66 +139,6 @@ def evaluate_loss(
     return total / max(tokens, 1)
 
 
-def _state_path(out: Path) -> Path:
-    return out.with_name(out.name + ".state")
-
-
-def _save_state(path: Path, model, opt, epoch: int, history: History, settings: dict, dev) -> None:
-    tensors = {f"model.{k}": v for k, v in model.state_dict().items()}
-    tensors.update(history.tensors())
-    opt_state = opt.state_dict()
-    for i, s in opt_state["state"].items():
-        tensors.update(
-            {f"optim.{i}.{k}": v if torch.is_tensor(v) else torch.tensor(v) for k, v in s.items()}
-        )
-    tensors["rng.torch"] = torch.get_rng_state()
-    if dev.type == "cuda":  # dropout on a GPU draws from its own generator
-        tensors["rng.cuda"] = torch.cuda.get_rng_state(dev)
-    meta = {
-        "epoch": epoch,
-        "history": history.to_json(),
-        "settings": settings,
-        "param_groups": opt_state["param_groups"],
-    }
-    checkpoint.write_tensors(path, tensors, meta)
-
-
-def with_defaults(settings: dict | None) -> dict | None:
-    """Stored run settings with the model and training fields added since they were written
-    set to their defaults, so that a run can resume under a newer attnviz. (A state written
-    before the training history and subword models existed cannot resume: its settings name
-    neither the probes nor the sentencepiece models, which decide the run.)"""
-    if not settings:
-        return settings
-    try:
-        model = asdict(ModelConfig(**settings["model"]))
-        train = asdict(TrainConfig(**{**settings["train"], "epochs": 1}))
-    except (KeyError, TypeError, ValueError):
-        return settings  # not ours to repair: it will not match
-    del train["epochs"]
-    return {**settings, "model": model, "train": train}
-
-
-def _load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, History]:
-    tensors, meta = checkpoint.read_tensors(path)
-    if with_defaults(meta.get("settings")) != settings:
-        raise ValueError(
-            f"{path}: was written by a run with other settings or data; "
-            "start afresh without --resume or use the same options"
-        )
-    model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
-    state: dict[int, dict] = {}
-    for k, v in tensors.items():
-        if k.startswith("optim."):
-            _, i, name = k.split(".", 2)
-            state.setdefault(int(i), {})[name] = v
-    opt.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
-    torch.set_rng_state(tensors["rng.torch"])
-    if "rng.cuda" in tensors and dev.type == "cuda":
-        torch.cuda.set_rng_state(tensors["rng.cuda"], dev)
-    return int(meta["epoch"]), History(meta["history"], tensors)
-
-
 def train(
     data_path: str | Path,
     out: str | Path,
@@ -295,11 +175,11 @@ def train(
     torch.manual_seed(config.seed)
     model = Seq2Seq(model_config).to(dev)
     opt = optimizer(model, config.lr)
-    start, state_path = 0, _state_path(out)
+    start, state = 0, train_state.state_path(out)
     if resume:
-        if not state_path.is_file():
-            raise FileNotFoundError(f"{state_path}: no training state to resume from")
-        start, history = _load_state(state_path, model, opt, settings, dev)
+        if not state.is_file():
+            raise FileNotFoundError(f"{state}: no training state to resume from")
+        start, history = train_state.load_state(state, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
     run = _Run(p, model, opt, config, text, data, dev, history, _card(p, config, dev, about), half)
     if not history.snapshots:
@@ -307,7 +187,7 @@ def train(
     for epoch in range(start, config.epochs):
         if run.epoch(epoch, log):
             run.save(out, model)
-        _save_state(state_path, model, opt, epoch + 1, history, settings, dev)
+        train_state.save_state(state, model, opt, epoch + 1, history, settings, dev)
     if "best_epoch" not in history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
     run.finish(out, log)

@@ -72,7 +72,7 @@ def test_settings_written_before_a_field_existed_resume_with_its_default():
     from dataclasses import asdict
 
     from attnviz.model import ModelConfig
-    from attnviz.train import with_defaults
+    from attnviz.train_state import with_defaults
 
     train = {k: v for k, v in asdict(TrainConfig()).items() if k != "epochs"}
     now = {"model": asdict(ModelConfig(10, 10)), "train": train, "data_sha256": "abc"}
