@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 Links = set[tuple[int, int]]
+MAX_SENTENCES = 100_000  # the most sentences an HLT-NAACL gold file may number, unless told
 
 
 @dataclass(frozen=True)
@@ -49,18 +50,20 @@ def parse_pharaoh(line: str) -> tuple[Links, Links]:
     return sure, possible
 
 
-def read_gold(path: str | Path) -> list[Gold]:
+def read_gold(path: str | Path, sentences: int | None = None) -> list[Gold]:
     """Gold alignments in Pharaoh format (one line per sentence) or in the HLT-NAACL 2003
     format (``sentid e f [S|P] [confidence]``, 1-based, sentence ids from 1, position 0 for
-    NULL, which is dropped; no label means sure). The format is told by the first line."""
-    return parse_gold(Path(path).read_text(encoding="utf-8"), str(path))
+    NULL, which is dropped; no label means sure). The format is told by the first line; a
+    UTF-8 byte-order mark is skipped. ``sentences``: how many sentences the gold is for (a
+    higher HLT-NAACL sentence id is refused before anything is built)."""
+    return parse_gold(Path(path).read_text(encoding="utf-8-sig"), str(path), sentences)
 
 
-def parse_gold(text: str, name: str = "gold") -> list[Gold]:
+def parse_gold(text: str, name: str = "gold", sentences: int | None = None) -> list[Gold]:
     """:func:`read_gold` on the text of a file; ``name`` heads error messages."""
-    lines, path = text.splitlines(), name
+    lines, path = text.removeprefix("\ufeff").splitlines(), name
     if _is_naacl(lines):
-        return _read_naacl(lines, path)
+        return _read_naacl(lines, path, MAX_SENTENCES if sentences is None else sentences)
     return [Gold(sure, sure | possible) for sure, possible in _pharaoh_lines(lines, path)]
 
 
@@ -89,7 +92,7 @@ def _is_naacl(lines: list[str]) -> bool:
     return len(first) >= 3 and all(f.isdigit() for f in first[:3])
 
 
-def _read_naacl(lines: list[str], path) -> list[Gold]:
+def _read_naacl(lines: list[str], path, sentences: int) -> list[Gold]:
     sure: dict[int, Links] = {}
     possible: dict[int, Links] = {}
     for n, line in enumerate(lines, 1):
@@ -101,8 +104,10 @@ def _read_naacl(lines: list[str], path) -> list[Gold]:
         except ValueError:
             raise ValueError(f"{path}:{n}: expected `sentid e f [S|P]`, got {line!r}") from None
         label = fields[3].upper() if len(fields) > 3 else "S"
-        if label not in ("S", "P") or sent < 1:
+        if label not in ("S", "P") or min(sent, e, f) < 0 or sent < 1:
             raise ValueError(f"{path}:{n}: expected `sentid e f [S|P]`, got {line!r}")
+        if sent > sentences:  # refused before one Gold per id up to it is built
+            raise ValueError(f"{path}:{n}: sentence {sent}, but there are {sentences} sentences")
         sure.setdefault(sent, set())
         possible.setdefault(sent, set())
         if e == 0 or f == 0:
@@ -117,7 +122,7 @@ def _read_naacl(lines: list[str], path) -> list[Gold]:
 
 def read_hypotheses(path: str | Path) -> list[Links]:
     """Pharaoh ``i-j`` lines, one per sentence, as :command:`attnviz align` writes them."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     out = []
     for n, (sure, possible) in enumerate(_pharaoh_lines(lines, path), 1):
         if possible:

@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
             "aer": _aer,
             "info": _info,
         }[args.command](args)
-    except (CheckpointError, FileNotFoundError, ValueError) as e:
+    except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
         print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -371,10 +371,10 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def _read_gold(path: str, reversed_links: bool):
+def _read_gold(path: str, reversed_links: bool, sentences: int):
     from .aer import read_gold, reverse
 
-    gold = read_gold(path)
+    gold = read_gold(path, sentences)
     return reverse(gold) if reversed_links else gold
 
 
@@ -387,7 +387,9 @@ def _probes(args):
             raise ValueError("--probe-gold needs --probe-pairs")
         return []
     pairs = _read_pairs(args.probe_pairs)
-    gold = _read_gold(args.probe_gold, args.probe_reverse_gold) if args.probe_gold else None
+    gold = None
+    if args.probe_gold:
+        gold = _read_gold(args.probe_gold, args.probe_reverse_gold, len(pairs))
     if gold is not None and len(gold) != len(pairs):
         raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
     return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
@@ -397,7 +399,8 @@ def _evaluate_aer(tr, args) -> None:
     from .evaluate import corpus_aer
 
     pairs = _read_pairs(args.pairs)
-    results = corpus_aer(tr, pairs, _read_gold(args.gold, args.reverse_gold), args.threshold)
+    gold = _read_gold(args.gold, args.reverse_gold, len(pairs))
+    results = corpus_aer(tr, pairs, gold, args.threshold)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")
         print(
@@ -410,7 +413,8 @@ def _evaluate_aer(tr, args) -> None:
 def _aer(args) -> int:
     from .aer import read_gold, read_hypotheses, score
 
-    r = score(read_gold(args.gold), read_hypotheses(args.hyp))
+    hyps = read_hypotheses(args.hyp)
+    r = score(read_gold(args.gold, len(hyps)), hyps)
     print(f"precision {r.precision:.2f}")
     print(f"recall {r.recall:.2f}")
     print(f"AER {r.aer:.2f}")

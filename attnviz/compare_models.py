@@ -81,7 +81,7 @@ def read_items(text: str, gold_text: str = "") -> list[Item]:
     blank, one gold alignment per sentence (Pharaoh or HLT-NAACL 2003)."""
     items = parse_items(text)
     if gold_text.strip():
-        items = attach_gold(items, parse_gold(gold_text, "gold alignments"))
+        items = attach_gold(items, parse_gold(gold_text, "gold alignments", len(items)))
     return items
 
 

@@ -66,3 +66,24 @@ def _read(gold, hyp):
 def test_reverse_swaps_both_sides_of_sure_and_possible_links():
     (g,) = aer.reverse([aer.Gold({(0, 1)}, {(0, 1), (2, 0)})])
     assert g == aer.Gold({(1, 0)}, {(1, 0), (0, 2)})
+
+
+def test_a_gold_file_may_start_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "gold.txt"
+    path.write_bytes("\ufeff0-0 1?1\n".encode())
+    assert aer.read_gold(path) == [aer.Gold({(0, 0)}, {(0, 0), (1, 1)})]
+
+
+def test_a_huge_sentence_id_is_refused_before_anything_is_built(tmp_path):
+    path = tmp_path / "gold.naacl"
+    path.write_text("1 1 1 S\n999999999 1 1\n")
+    with pytest.raises(ValueError, match=r"gold.naacl:2: sentence 999999999, but there are 5"):
+        aer.read_gold(path, sentences=5)
+    with pytest.raises(ValueError, match="there are 100000 sentences"):
+        aer.read_gold(path)  # unbounded only up to MAX_SENTENCES
+
+
+def test_the_command_line_turns_a_folder_given_as_a_file_into_a_message(tmp_path, capsys):
+    (tmp_path / "hyp.txt").write_text("0-0\n")
+    assert main(["aer", "--gold", str(tmp_path), "--hyp", str(tmp_path / "hyp.txt")]) == 2
+    assert "error" in capsys.readouterr().err
