@@ -61,17 +61,26 @@ class Translator:
         tokens = self.text.tokenize(sentence, "src")
         if not tokens:
             raise InputError("Nothing to translate: the sentence is empty.")
+        self._check_size(tokens, "src")
+        return tokens
+
+    def _check_size(self, tokens: list[str], side: str) -> None:
+        """Refuse a sentence (``side`` "src") or reference ("tgt") over the limits, in tokens
+        and in pieces, before any work is done on it."""
+        what = "sentence" if side == "src" else "reference"
         if len(tokens) > MAX_SOURCE_TOKENS:
             raise InputError(
-                f"The sentence has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
+                f"The {what} has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
                 "Split it into shorter sentences."
             )
-        if self.subwords and len(pieces := self.subwords.src.encode(tokens)) > MAX_SOURCE_PIECES:
+        if (
+            self.subwords
+            and (n := len(self.subwords.side(side).encode(tokens))) > MAX_SOURCE_PIECES
+        ):
             raise InputError(
-                f"The sentence splits into {len(pieces)} subword pieces; the limit is "
+                f"The {what} splits into {n} subword pieces; the limit is "
                 f"{MAX_SOURCE_PIECES}. Split it into shorter sentences."
             )
-        return tokens
 
     def pieces(self, tokens: list[str], side: str = "src") -> list[str]:
         """What the model reads or writes for ``tokens``: their subword pieces, or themselves
@@ -166,6 +175,8 @@ class Translator:
         """Forced decoding over already tokenized text; the target gets ``<eos>`` appended."""
         if not src_tokens:
             raise InputError("Nothing to align: the source is empty.")
+        self._check_size(src_tokens, "src")
+        self._check_size(tgt_tokens, "tgt")
         src, src_lens = self._source_batch([self.pieces(src_tokens)])
         tgt_ids = self.tgt_vocab.encode(self.pieces(tgt_tokens, "tgt"))
         tgt = torch.tensor([[*tgt_ids, EOS_ID]], device=self.device)

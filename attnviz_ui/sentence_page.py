@@ -28,6 +28,7 @@ EXAMPLES = [
 ]
 OWN = "(type your own)"
 PLAY_SECONDS = 0.8
+MAX_CHARS = 4000  # per text box; the models refuse over 200 words before decoding anyway
 PIECES = (
     "The models read and write subword pieces; ▁ starts a word, and a word never "
     "seen whole is spelled in several pieces (characters never seen, in bytes)."
@@ -50,12 +51,16 @@ def inputs_ui() -> tuple[str, str]:
     """The sentence and the reference translation typed ("" for none)."""
     st.selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
     sentence = st.text_input(
-        "English sentence", placeholder="e.g. Where is the station?", key="sentence"
+        "English sentence",
+        placeholder="e.g. Where is the station?",
+        key="sentence",
+        max_chars=MAX_CHARS,
     )
     reference = st.text_input(
         "Reference translation (optional)",
         placeholder="French; both models are then force-decoded on it",
         key="reference",
+        max_chars=MAX_CHARS,
     )
     return sentence, reference
 

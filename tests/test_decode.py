@@ -113,3 +113,11 @@ def test_huge_input_is_refused_with_the_limit_in_the_message():
 def test_strange_input_gets_a_best_effort_translation(text):
     t = tiny_translator("bahdanau").translate(text)
     assert isinstance(t.text, str) and t.weights.shape[1] == len(t.src_tokens)
+
+
+def test_a_huge_reference_is_refused_like_a_huge_sentence():
+    tr = tiny_translator("general")
+    with pytest.raises(InputError, match=f"reference has 20000 tokens.*{MAX_SOURCE_TOKENS}"):
+        tr.align("the cat .", "cat " * 20_000)
+    with pytest.raises(InputError, match="reference"):
+        tr.align_tokens(["the", "cat"], ["CAT"] * (MAX_SOURCE_TOKENS + 1))
