@@ -6,9 +6,11 @@ Writes go to a temporary file that is renamed into place, so a crash leaves the 
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -34,16 +36,29 @@ class CheckpointError(Exception):
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    The temporary file has an unpredictable name and is created exclusively (a planted file
+    or symlink is never followed); the file and then its folder are fsynced, so the rename
+    survives a power cut; temporaries that killed writes of the same file left are cleared.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
     try:
-        with open(tmp, "wb") as f:
+        with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -194,3 +194,18 @@ def test_an_invalid_configuration_is_refused_with_a_checkpoint_error(tmp_path, f
         attnviz.CheckpointError, match=f"m.safetensors: missing or invalid configuration.*{field}"
     ):
         attnviz.load(path)
+
+
+def test_a_killed_save_leaves_no_temporary_after_the_next_and_a_planted_link_is_not_followed(
+    saved, tmp_path
+):
+    stale = saved.parent / f".{saved.name}.k1ll3d.tmp"  # what a SIGKILLed save leaves
+    stale.write_bytes(b"half a file")
+    (tmp_path / "other").mkdir()
+    target = tmp_path / "other" / "elsewhere"
+    target.write_bytes(b"keep me")
+    (saved.parent / f".{saved.name}.{os.getpid()}.tmp").symlink_to(target)  # the old name
+    _save(tiny_translator("general"), saved)
+    assert sorted(p.name for p in saved.parent.iterdir()) == [saved.name, "other"]
+    assert target.read_bytes() == b"keep me"
+    assert attnviz.load(saved).model.config.attention == "general"
