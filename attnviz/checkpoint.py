@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -29,6 +30,15 @@ from .vocab import Vocab
 
 FORMAT = "attnviz-checkpoint/1"
 SUBWORDS = "subwords."  # name prefix of the sentencepiece models' byte tensors
+EXTRA = (SUBWORDS, TENSOR_PREFIX)  # tensors of a checkpoint that are not weights
+LIMITS = {  # the largest model a checkpoint may describe: refused before anything is built
+    "src_vocab": 1_000_000,
+    "tgt_vocab": 1_000_000,
+    "embed": 8192,
+    "hidden": 8192,
+    "attn_dim": 8192,
+    "layers": 16,
+}
 
 
 class CheckpointError(Exception):
@@ -83,8 +93,14 @@ def write_tensors(
     atomic_write(path, safetensors_bytes(tensors, metadata=header))
 
 
-def read_tensors(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
-    """Tensors and decoded metadata of an attnviz file; :class:`CheckpointError` if unusable."""
+def read_tensors(
+    path: str | Path, check: Callable[[dict, dict], None] | None = None
+) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
+    """Tensors and decoded metadata of an attnviz file; :class:`CheckpointError` if unusable.
+
+    The format tag and the metadata are checked before any tensor is read, and so is
+    ``check(meta, shapes)`` (``shapes``: each tensor's shape from the header), which raises
+    ValueError, KeyError or TypeError for a file the caller cannot use."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"{path}: no such checkpoint file")
@@ -98,25 +114,55 @@ def read_tensors(path: str | Path) -> tuple[dict[str, torch.Tensor], dict[str, o
     try:
         with safe_open(str(path), framework="pt") as f:
             header = f.metadata() or {}
-            tensors = {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118 (not a dict)
+            meta = _metadata(path, header)
+            names = list(f.keys())
+            if check is not None:
+                shapes = {name: tuple(f.get_slice(name).get_shape()) for name in names}
+                try:
+                    check(meta, shapes)
+                except (KeyError, TypeError, ValueError) as e:
+                    raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+            tensors = {name: f.get_tensor(name) for name in names}
+    except CheckpointError:
+        raise
     except Exception as e:  # safetensors raises several types for truncated or garbled files
         raise CheckpointError(
             f"{path}: not a readable safetensors file (truncated or corrupt?): {e}"
         ) from e
+    if tensors_digest(tensors) != header.get("digest"):
+        raise CheckpointError(
+            f"{path}: the weights do not match their checksum; the file is corrupt"
+        )
+    return tensors, meta
+
+
+def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
+    """The decoded metadata of an attnviz file, once its format tag is checked."""
     if header.get("format") != FORMAT:
         found = header.get("format", "no attnviz format tag")
         raise CheckpointError(
             f"{path}: not an attnviz checkpoint (expected {FORMAT}, found {found})"
         )
-    if tensors_digest(tensors) != header.get("digest"):
-        raise CheckpointError(
-            f"{path}: the weights do not match their checksum; the file is corrupt"
-        )
     try:
-        meta = {k: json.loads(v) for k, v in header.items() if k not in ("format", "digest")}
-    except json.JSONDecodeError as e:
-        raise CheckpointError(f"{path}: corrupt metadata ({e})") from e
-    return tensors, meta
+        return {k: json.loads(v) for k, v in header.items() if k not in ("format", "digest")}
+    except (json.JSONDecodeError, RecursionError) as e:  # RecursionError: absurdly deep JSON
+        raise CheckpointError(f"{path}: corrupt metadata ({type(e).__name__})") from e
+
+
+def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
+    """Refuse a model whose configuration is over :data:`LIMITS`, or whose weights in the file
+    do not have the shapes it needs, before any of it is built (a meta-device model costs no
+    memory)."""
+    config = ModelConfig(**meta["model_config"])
+    for name, limit in LIMITS.items():
+        if getattr(config, name) > limit:
+            raise ValueError(f"{name} {getattr(config, name)} is over the limit of {limit}")
+    with torch.device("meta"):
+        needed = {k: tuple(v.shape) for k, v in Seq2Seq(config).state_dict().items()}
+    found = {k: v for k, v in shapes.items() if k in needed or not k.startswith(EXTRA)}
+    if found != needed:
+        wrong = sorted(set(needed.items()) ^ set(found.items()))[:3]
+        raise ValueError(f"the weights do not fit the configuration: {wrong}")
 
 
 def save(
@@ -164,7 +210,7 @@ def load(
     faster than fp32 for one sentence; "fp32" keeps every weight as trained.
     """
     precision = resolve_decoding(precision, device)
-    tensors, meta = read_tensors(path)
+    tensors, meta = read_tensors(path, check_model)
     history = {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(TENSOR_PREFIX)]}
     protos = {k: tensors.pop(f"{SUBWORDS}{k}", None) for k in ("src", "tgt")}
     try:

@@ -58,6 +58,14 @@ class TextConfig:
     tgt_lang: str = "fr"  # Moses language code of the target side
     lowercase: bool = option(False, "lowercase both sides before tokenizing")
 
+    def __post_init__(self):
+        for name in ("src_lang", "tgt_lang"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.isalpha() or len(value) > 8:
+                raise ValueError(f"{name} must be a language code such as 'en', not {value!r}")
+        if not isinstance(self.lowercase, bool):
+            raise ValueError(f"lowercase must be true or false, not {self.lowercase!r}")
+
     def tokenize(self, text: str, side: str = "src") -> list[str]:
         """Split one sentence into tokens; ``side`` is ``"src"`` or ``"tgt"``."""
         text = normalize(text)

@@ -1,3 +1,4 @@
+import json
 import os
 import pickle
 
@@ -209,3 +210,27 @@ def test_a_killed_save_leaves_no_temporary_after_the_next_and_a_planted_link_is_
     assert sorted(p.name for p in saved.parent.iterdir()) == [saved.name, "other"]
     assert target.read_bytes() == b"keep me"
     assert attnviz.load(saved).model.config.attention == "general"
+
+
+@pytest.mark.parametrize(
+    "section,field,value",
+    [
+        ("model_config", "hidden", 2**40),
+        ("model_config", "tgt_vocab", 10**7),
+        ("text_config", "src_lang", ["en"]),
+        ("card", "deep", "nest"),
+    ],
+)
+def test_an_absurd_header_is_refused_before_anything_is_built(saved, section, field, value):
+    tensors, meta = checkpoint.read_tensors(saved)
+    if field == "deep":
+        header = {"format": checkpoint.FORMAT, "digest": checkpoint.tensors_digest(tensors)}
+        header.update({k: json.dumps(v) for k, v in meta.items()})
+        header["card"] = "[" * 200_000 + "]" * 200_000
+        save_file(tensors, str(saved), metadata=header)
+    else:
+        meta[section] = {**meta[section], field: value}
+        checkpoint.write_tensors(saved, tensors, meta)
+    # Building such a model would take minutes and gigabytes, then fail with a raw RuntimeError.
+    with pytest.raises(attnviz.CheckpointError, match=str(saved)):
+        attnviz.load(saved)
