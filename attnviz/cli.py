@@ -273,12 +273,26 @@ def _lines():
 
 
 def _translate(args) -> int:
+    """Translate stdin line by line, a chunk of lines at a time: output streams out, and
+    memory stays the same whatever the length of the input."""
+    from itertools import islice
+
     from .checkpoint import load
-    from .translator import InputError
 
     tr = load(args.checkpoint, precision=args.precision)
-    lines = list(_lines())
-    ok = [i for i, s in enumerate(lines) if s.strip()]  # a blank line gives a blank line
+    lines, first = _lines(), 1
+    while chunk := list(islice(lines, 16 * max(args.batch_size, 1))):
+        _translate_chunk(tr, chunk, first, args)
+        first += len(chunk)
+    return 0
+
+
+def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
+    """Print the translations of ``lines`` (line ``first`` onwards; a blank line gives a blank
+    line); refusals and warnings go to stderr with their line numbers."""
+    from .translator import InputError
+
+    ok = [i for i, s in enumerate(lines) if s.strip()]
     texts = [""] * len(lines)
     results = tr.translate_each(
         [lines[i] for i in ok],
@@ -289,14 +303,12 @@ def _translate(args) -> int:
     )
     for i, result in zip(ok, results, strict=True):
         if isinstance(result, InputError):
-            print(f"line {i + 1}: {result}", file=sys.stderr)
+            print(f"line {first + i}: {result}", file=sys.stderr)
             continue
         texts[i] = result.text
         if note := result.warning():
-            print(f"line {i + 1}: {note}", file=sys.stderr)
-    for text in texts:
-        print(text)
-    return 0
+            print(f"line {first + i}: {note}", file=sys.stderr)
+    print("\n".join(texts), flush=True)
 
 
 def _align(args) -> int:

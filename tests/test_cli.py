@@ -129,6 +129,16 @@ def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
     assert "line 1" in err and "limit" in err
 
 
+def test_translate_streams_chunk_by_chunk_with_the_right_line_numbers(model, monkeypatch, capsys):
+    lines = ["The dog."] * 40
+    lines[34] = "cat " * 300  # in the third chunk of 16 lines (--batch-size 1)
+    argv = ["translate", str(model), "--batch-size", "1"]
+    code, out, err = _run(monkeypatch, capsys, argv, "\n".join(lines) + "\n")
+    assert code == 0 and out.count("\n") == 40
+    assert out.split("\n")[34] == "" and "chien" in out.split("\n")[39]
+    assert "line 35:" in err and "limit" in err
+
+
 def test_align_prints_pharaoh_links_over_the_input_words(model, monkeypatch, capsys):
     code, out, _ = _run(
         monkeypatch, capsys, ["align", str(model)],
