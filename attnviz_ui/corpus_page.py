@@ -7,7 +7,7 @@ import os
 import streamlit as st
 
 from attnviz import compare_models, plots
-from attnviz.catalog import Checkpoint
+from attnviz.catalog import Checkpoint, corpora
 from attnviz.compare_models import Item, SentenceScore
 
 from .models import Choice, load
@@ -23,18 +23,29 @@ GOLD_HELP = (
 )
 
 
+@st.cache_data(max_entries=8, show_spinner="Reading the corpus…")
+def _held_out(path: str, mtime: float, left: Checkpoint, count: int) -> list[Item]:
+    """Read once per file version, model and count, not on every rerun."""
+    return compare_models.held_out_items(path, load(left).data, count)
+
+
 def held_out_ui(left: Checkpoint) -> list[Item]:
     """Sentences from the held-out test split of a corpus, as the left model's data was split."""
-    path = st.text_input(
+    files = corpora(os.environ.get("ATTNVIZ_CORPUS"), os.environ.get("ATTNVIZ_CORPORA"))
+    if not files:
+        st.info(
+            "No corpus is configured: set ATTNVIZ_CORPUS to the `source<TAB>target` file the "
+            "models were trained on (or ATTNVIZ_CORPORA to a folder of such files) and reload."
+        )
+        return []
+    path = st.selectbox(
         "Corpus file",
-        value=os.environ.get("ATTNVIZ_CORPUS", ""),
-        help="The `source<TAB>target` file the models were trained on; its held-out test "
-        "split (which no model saw) is read as the checkpoint recorded it.",
+        files,
+        help="The file the models were trained on; its held-out test split (which no model "
+        "saw) is read as the checkpoint recorded it.",
     )
     count = st.slider("Sentences", 10, 500, 100, step=10)
-    if not path.strip():
-        return []
-    return compare_models.held_out_items(path.strip(), load(left).data, count)
+    return _held_out(path, os.path.getmtime(path), left, count)
 
 
 def typed_ui(upload: bool) -> list[Item]:

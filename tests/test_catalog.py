@@ -30,3 +30,18 @@ def test_the_columns_open_on_the_wanted_model_or_fall_back():
     assert default_index(names, "luong", 1) == 2
     assert default_index(names, "concat", 1) == 1
     assert default_index(["only"], "luong", 1) == 0  # one model: both columns show it
+
+
+def test_the_page_offers_only_configured_corpus_files(tmp_path):
+    from attnviz.catalog import corpora
+
+    (tmp_path / "a.txt").write_text("x\ty\n")
+    (tmp_path / "b.tsv").write_text("x\ty\n")
+    (tmp_path / "secret.key").write_text("no")
+    single = tmp_path / "elsewhere.txt"
+    single.write_text("x\ty\n")
+    assert corpora(str(single), str(tmp_path)) == [
+        str(single), str(tmp_path / "a.txt"), str(tmp_path / "b.tsv")
+    ]  # fmt: skip
+    assert corpora(str(tmp_path / "missing.txt"), None) == []
+    assert corpora(None, None) == []
