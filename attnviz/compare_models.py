@@ -56,13 +56,28 @@ class SentenceScore:
 
 
 def parse_items(text: str) -> list[Item]:
-    """``source[<TAB>reference[<TAB>...]]`` lines, blank lines skipped."""
+    """``source[<TAB>reference[<TAB>...]]`` lines, blank lines skipped; more than
+    :data:`MAX_ITEMS` sentences are refused."""
     items = []
     for line in text.splitlines():
         fields = [f.strip() for f in line.split("\t")]
         if fields[0]:
             items.append(Item(fields[0], tuple(f for f in fields[1:] if f)))
+        if len(items) > MAX_ITEMS:
+            raise ValueError(f"more than {MAX_ITEMS} sentences: one run takes at most {MAX_ITEMS}")
     return items
+
+
+def decode_upload(data: bytes, name: str) -> str:
+    """An uploaded file's text: UTF-8 (a byte-order mark allowed), else a ValueError that says
+    so, rather than garbage sentences decoded with replacement characters."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{name} is not UTF-8 text (byte {e.start}); save it as UTF-8") from None
+
+
+MAX_ITEMS = 1000  # sentences in one corpus run of the dashboard
 
 
 def attach_gold(items: list[Item], gold: list[Gold]) -> list[Item]:

@@ -53,8 +53,9 @@ def typed_ui(upload: bool) -> list[Item]:
     if upload:
         text_file = st.file_uploader("Sentences", type=["txt", "tsv"], help=SENTENCES_HELP)
         gold_file = st.file_uploader("Gold alignments", type=["txt", "align", "wa"], help=GOLD_HELP)
-        text = text_file.getvalue().decode("utf-8", "replace") if text_file else ""
-        gold = gold_file.getvalue().decode("utf-8", "replace") if gold_file else ""
+        decode = compare_models.decode_upload
+        text = decode(text_file.getvalue(), "the sentences file") if text_file else ""
+        gold = decode(gold_file.getvalue(), "the gold file") if gold_file else ""
     else:
         text = st.text_area("Sentences", help=SENTENCES_HELP, height=150)
         gold = st.text_area("Gold alignments", help=GOLD_HELP, height=100)

@@ -133,3 +133,14 @@ def test_score_sentences_scores_a_trained_model_and_refuses_nothing_silently(tra
         assert r.links and all(i < item.words for i, _ in r.links)
     # The tiny model has learned this toy language: most links are right.
     assert aer_of(items[:-1], results[:-1]).aer < 50
+
+
+def test_uploads_must_be_utf8_and_a_run_is_bounded():
+    from attnviz.compare_models import MAX_ITEMS, decode_upload, parse_items
+
+    assert decode_upload("\ufeffJe\tI\n".encode(), "f") == "Je\tI\n"
+    with pytest.raises(ValueError, match="not UTF-8"):
+        decode_upload("I am cold.".encode("utf-16"), "the sentences file")
+    with pytest.raises(ValueError, match=str(MAX_ITEMS)):
+        parse_items("a\n" * (MAX_ITEMS + 1))
+    assert len(parse_items("a\n" * MAX_ITEMS)) == MAX_ITEMS
