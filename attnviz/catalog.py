@@ -1,9 +1,14 @@
-"""The checkpoints a folder offers, and which of them to show first."""
+"""The checkpoints a folder offers, which of them to show first, and the models loaded from them."""
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
+
+from .checkpoint import CheckpointError
 
 
 class Checkpoint(NamedTuple):
@@ -12,14 +17,53 @@ class Checkpoint(NamedTuple):
     name: str  # the file name without ``.safetensors``: what the dashboard calls the model
     path: str
     mtime: float  # the file's modification time, in seconds since the epoch
+    size: int  # bytes: with mtime, what tells one version of the file from the next
 
 
-def checkpoints(folder: str | Path) -> list[Checkpoint]:
-    """The ``*.safetensors`` files of ``folder``, sorted by name (none when it is missing)."""
-    return [
-        Checkpoint(p.stem, str(p), p.stat().st_mtime)
-        for p in sorted(Path(folder).glob("*.safetensors"))
-    ]
+def checkpoints(folder: str | Path) -> tuple[list[Checkpoint], dict[str, str]]:
+    """The ``*.safetensors`` files of ``folder`` sorted by name (none when it is missing), and
+    those that cannot even be looked at (a dangling link, say) by name -> why."""
+    found, failed = [], {}
+    for p in sorted(Path(folder).glob("*.safetensors")):
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            failed[p.stem] = f"cannot read {p}: {e.strerror or e}"
+            continue
+        found.append(Checkpoint(p.stem, str(p), st.st_mtime, st.st_size))
+    return found, failed
+
+
+class Models:
+    """The model of each checkpoint file, loaded once and shared by every caller.
+
+    One entry per file: a new version (mtime or size) replaces the old model instead of joining
+    it. A file that fails to load is remembered with its message until it changes, so a bad file
+    costs one attempt, not one per page view. Loads are serialized: two sessions asking for the
+    same new file load it once.
+    """
+
+    def __init__(self, loader: Callable):
+        self._loader = loader  # path -> model; raises CheckpointError
+        self._lock = threading.Lock()
+        self._entries: dict[str, tuple[Checkpoint, object]] = {}  # path -> (version, model|error)
+
+    def get(self, checkpoint: Checkpoint):
+        """The model of ``checkpoint``; raises its :class:`CheckpointError` when it did not load."""
+        with self._lock:
+            version, value = self._entries.get(checkpoint.path, (None, None))
+            if version != checkpoint:
+                try:
+                    value = self._loader(checkpoint.path)
+                except CheckpointError as e:
+                    value = e
+                self._entries[checkpoint.path] = (checkpoint, value)
+        if isinstance(value, CheckpointError):
+            raise value
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 def default_index(names: list[str], wanted: str, fallback: int) -> int:

@@ -237,10 +237,10 @@ def load(
         raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
     if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):
         raise CheckpointError(f"{path}: vocabulary sizes do not match the model configuration")
+    if not_float := sorted(k for k, v in tensors.items() if not v.is_floating_point()):
+        raise CheckpointError(f"{path}: weights that are not floating point: {not_float[:3]}")
     try:
-        model.load_state_dict(
-            {k: v.float() if v.is_floating_point() else v for k, v in tensors.items()}
-        )
+        model.load_state_dict({k: v.float() for k, v in tensors.items()})
     except RuntimeError as e:
         raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
     model = for_decoding(model.to(device).eval(), precision)

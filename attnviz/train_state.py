@@ -55,20 +55,28 @@ def with_defaults(settings: dict | None) -> dict | None:
 
 
 def load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, History]:
+    """Restore ``model`` and ``opt`` from a state file; returns the epoch done and the history.
+    A file that does not fit says what to do instead of raising a raw error."""
     tensors, meta = checkpoint.read_tensors(path)
     if with_defaults(meta.get("settings")) != settings:
         raise ValueError(
             f"{path}: was written by a run with other settings or data; "
             "start afresh without --resume or use the same options"
         )
-    model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
-    state: dict[int, dict] = {}
-    for k, v in tensors.items():
-        if k.startswith("optim."):
-            _, i, name = k.split(".", 2)
-            state.setdefault(int(i), {})[name] = v
-    opt.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
-    torch.set_rng_state(tensors["rng.torch"])
-    if "rng.cuda" in tensors and dev.type == "cuda":
-        torch.cuda.set_rng_state(tensors["rng.cuda"], dev)
-    return int(meta["epoch"]), History(meta["history"], tensors)
+    try:
+        model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
+        state: dict[int, dict] = {}
+        for k, v in tensors.items():
+            if k.startswith("optim."):
+                _, i, name = k.split(".", 2)
+                state.setdefault(int(i), {})[name] = v
+        opt.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
+        torch.set_rng_state(tensors["rng.torch"])
+        if "rng.cuda" in tensors and dev.type == "cuda":
+            torch.cuda.set_rng_state(tensors["rng.cuda"], dev)
+        return int(meta["epoch"]), History(meta["history"], tensors)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise ValueError(
+            f"{path}: not a training state this version of attnviz can resume "
+            f"({type(e).__name__}: {str(e)[:200]}); start afresh without --resume"
+        ) from e

@@ -2,25 +2,29 @@
 
 import os
 
-from attnviz.catalog import Checkpoint, checkpoints, default_index
+import pytest
+
+from attnviz.catalog import Checkpoint, Models, checkpoints, default_index
+from attnviz.checkpoint import CheckpointError
 
 
 def test_checkpoints_are_the_safetensors_files_by_name(tmp_path):
     for name in ("luong", "bahdanau"):
         (tmp_path / f"{name}.safetensors").write_bytes(b"x")
     (tmp_path / "notes.txt").write_text("not a checkpoint")
-    found = checkpoints(tmp_path)
+    found, failed = checkpoints(tmp_path)
+    assert not failed
     assert [c.name for c in found] == ["bahdanau", "luong"]
     assert found[0].path == str(tmp_path / "bahdanau.safetensors")
-    assert checkpoints(tmp_path / "missing") == []
+    assert checkpoints(tmp_path / "missing") == ([], {})
 
 
 def test_a_new_version_of_a_file_is_a_new_checkpoint(tmp_path):
     path = tmp_path / "m.safetensors"
     path.write_bytes(b"x")
-    before = checkpoints(tmp_path)[0]
+    before = checkpoints(tmp_path)[0][0]
     os.utime(path, (before.mtime + 10, before.mtime + 10))
-    after = checkpoints(tmp_path)[0]
+    after = checkpoints(tmp_path)[0][0]
     assert after != before and after.mtime == before.mtime + 10
     assert isinstance(after, Checkpoint) and hash(after) != hash(before)
 
@@ -45,3 +49,51 @@ def test_the_page_offers_only_configured_corpus_files(tmp_path):
     ]  # fmt: skip
     assert corpora(str(tmp_path / "missing.txt"), None) == []
     assert corpora(None, None) == []
+
+
+def test_a_dangling_link_is_reported_and_the_other_files_stay(tmp_path):
+    (tmp_path / "good.safetensors").write_bytes(b"x")
+    (tmp_path / "gone.safetensors").symlink_to(tmp_path / "nowhere")
+    found, failed = checkpoints(tmp_path)
+    assert [c.name for c in found] == ["good"]
+    assert list(failed) == ["gone"] and "gone.safetensors" in failed["gone"]
+
+
+class CountingLoader:
+    """Loads a file as its bytes, refusing those that start with "bad"; counts the loads."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, path: str):
+        self.calls += 1
+        data = open(path, "rb").read()
+        if data.startswith(b"bad"):
+            raise CheckpointError(f"{path}: bad")
+        return data
+
+
+def _version(path) -> Checkpoint:
+    return next(c for c in checkpoints(path.parent)[0] if c.path == str(path))
+
+
+def test_models_keep_one_model_per_file_across_versions(tmp_path):
+    path, loader = tmp_path / "m.safetensors", CountingLoader()
+    models = Models(loader)
+    for k in range(4):  # touched four times: four versions of one file
+        path.write_bytes(b"v" * (k + 1))
+        assert models.get(_version(path)) == b"v" * (k + 1)
+        assert models.get(_version(path)) == b"v" * (k + 1)
+    assert loader.calls == 4 and len(models) == 1
+
+
+def test_a_failure_is_cached_until_the_file_changes(tmp_path):
+    path, loader = tmp_path / "m.safetensors", CountingLoader()
+    models = Models(loader)
+    path.write_bytes(b"bad")
+    for _ in range(3):
+        with pytest.raises(CheckpointError, match="bad"):
+            models.get(_version(path))
+    assert loader.calls == 1
+    path.write_bytes(b"good now")
+    assert models.get(_version(path)) == b"good now" and loader.calls == 2

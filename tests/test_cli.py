@@ -3,6 +3,8 @@
 import io
 import json
 
+from pathlib import Path
+
 import pytest
 from safetensors import safe_open
 
@@ -85,6 +87,20 @@ def test_resume_refuses_a_run_with_other_settings(small_corpus, tmp_path, capsys
     assert _train(small_corpus, out, "--epochs", "1", "--test-beam", "1") == 0
     assert _train(small_corpus, out, "--epochs", "2", "--resume", "--hidden", "64") == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_resume_from_a_state_of_another_layout_says_what_to_do(small_corpus, tmp_path, capsys):
+    from attnviz import checkpoint
+
+    out = tmp_path / "m.safetensors"
+    assert _train(small_corpus, out, "--epochs", "1", "--test-beam", "1") == 0
+    state = Path(f"{out}.state")
+    tensors, meta = checkpoint.read_tensors(state)
+    del tensors["rng.torch"]  # same settings, another layout
+    checkpoint.write_tensors(state, {k: v for k, v in tensors.items() if "optim" not in k}, meta)
+    assert _train(small_corpus, out, "--epochs", "2", "--resume") == 2
+    err = capsys.readouterr().err
+    assert "start afresh without --resume" in err and "Traceback" not in err
 
 
 @pytest.fixture(scope="module")
