@@ -1,6 +1,7 @@
 """The checkpoints a folder offers, and which two the dashboard opens on."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -67,7 +68,7 @@ class CountingLoader:
 
     def __call__(self, path: str):
         self.calls += 1
-        data = open(path, "rb").read()
+        data = Path(path).read_bytes()
         if data.startswith(b"bad"):
             raise CheckpointError(f"{path}: bad")
         return data

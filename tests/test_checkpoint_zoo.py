@@ -121,18 +121,18 @@ ZOO = {  # name -> how to break a good file: a function of its path, or an edit 
     "text settings as a string": _meta("text_config", "en"),
     "vocabulary of numbers": lambda t, m: m.__setitem__(
         "src_vocab", list(range(len(m["src_vocab"])))
-    ),  # noqa: E501
+    ),
     "vocabulary with a repeated word": lambda t, m: m["tgt_vocab"].__setitem__(
         5, m["tgt_vocab"][6]
-    ),  # noqa: E501
+    ),
     "vocabulary shorter than the configuration": lambda t, m: m["src_vocab"].pop(),
     "a weight missing": _pop(FIRST_WEIGHT),
     "an unknown weight": _set("decoder.extra.weight", torch.zeros(3)),
     "a weight of the wrong shape": lambda t, m: t.__setitem__(
         FIRST_WEIGHT, t[FIRST_WEIGHT].T.contiguous()
-    ),  # noqa: E501
+    ),
     "a weight of integers": lambda t, m: t.__setitem__(FIRST_WEIGHT, t[FIRST_WEIGHT].long()),
-    "one subword model without the other": _set("subwords.src", torch.zeros(9, dtype=torch.uint8)),  # noqa: E501
+    "one subword model without the other": _set("subwords.src", torch.zeros(9, dtype=torch.uint8)),
     "subword models of random bytes": lambda t, m: t.update(
         {f"subwords.{s}": torch.randint(0, 255, (4096,), dtype=torch.uint8) for s in ("src", "tgt")}
     ),
