@@ -48,18 +48,48 @@ def held_out_ui(left: Checkpoint) -> list[Item]:
     return _held_out(path, os.path.getmtime(path), left, count)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _parsed(text: str, gold: str) -> tuple[list[Item], str]:
+    """Sentences and gold parsed once per content, not on every rerun; a refusal comes back
+    as its message (streamlit does not cache exceptions)."""
+    try:
+        return compare_models.read_items(text, gold), ""
+    except ValueError as e:
+        return [], str(e)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _decoded(data: bytes, what: str) -> tuple[str, str]:
+    """An upload's text once per content, or the message of its refusal."""
+    try:
+        return compare_models.decode_upload(data, what), ""
+    except ValueError as e:
+        return "", str(e)
+
+
+def _upload_text(upload, what: str) -> str:
+    if upload is None:
+        return ""
+    text, error = _decoded(upload.getvalue(), what)
+    if error:
+        raise ValueError(error)
+    return text
+
+
 def typed_ui(upload: bool) -> list[Item]:
     """Sentences and gold alignments pasted, or uploaded as files."""
     if upload:
         text_file = st.file_uploader("Sentences", type=["txt", "tsv"], help=SENTENCES_HELP)
         gold_file = st.file_uploader("Gold alignments", type=["txt", "align", "wa"], help=GOLD_HELP)
-        decode = compare_models.decode_upload
-        text = decode(text_file.getvalue(), "the sentences file") if text_file else ""
-        gold = decode(gold_file.getvalue(), "the gold file") if gold_file else ""
+        text = _upload_text(text_file, "the sentences file")
+        gold = _upload_text(gold_file, "the gold file")
     else:
         text = st.text_area("Sentences", help=SENTENCES_HELP, height=150)
         gold = st.text_area("Gold alignments", help=GOLD_HELP, height=100)
-    return compare_models.read_items(text, gold)
+    items, error = _parsed(text, gold)
+    if error:
+        raise ValueError(error)
+    return items
 
 
 def score_ui(models: list[Checkpoint], items: list[Item], beam: int) -> dict:
