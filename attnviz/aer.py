@@ -33,6 +33,18 @@ class AerResult:
     links: int  # hypothesis links counted
 
 
+def check_bounds(gold: list[Gold], lengths: list[tuple[int, int]], name: str = "gold") -> None:
+    """Refuse a link outside its sentence; ``lengths`` are each sentence's (source words,
+    target words), as whitespace splits them."""
+    for n, (g, (src, tgt)) in enumerate(zip(gold, lengths, strict=True), 1):
+        for i, j in sorted(g.sure | g.possible):
+            if i >= src or j >= tgt:
+                raise ValueError(
+                    f"{name}: sentence {n}: link {i}-{j} is outside the sentence "
+                    f"({src} source and {tgt} target words, counted from 0)"
+                )
+
+
 def parse_pharaoh(line: str) -> tuple[Links, Links]:
     """``0-0 1?2 ...`` -> (sure, possible-only) links; ``i?j`` marks a possible link."""
     sure: Links = set()

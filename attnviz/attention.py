@@ -63,7 +63,12 @@ class Attention(nn.Module):
         with without_autocast(values.device.type):
             return self.prepare(values.float())
 
-    def forward(self, query: torch.Tensor, memory: Memory) -> Attended:
+    def forward(
+        self, query: torch.Tensor, memory: Memory, weights: torch.Tensor | None = None
+    ) -> Attended:
+        """Score ``query`` (B, T, H) against ``memory``; ``weights`` (B, T, S), when given,
+        replace the softmax of the scores (an edit of the attention: the scores are still
+        computed, to be shown, and the context is recomputed from the given weights)."""
         # Keys and scores are fp32 under bf16 autocast too: Luong's products of H terms reach
         # the hundreds, which bf16's 8-bit mantissa rounds by whole units, an error the softmax
         # then exponentiates. Next to the GRU and the output layer they cost little.
@@ -72,7 +77,8 @@ class Attention(nn.Module):
         if memory.mask is not None:
             scores = mask_scores(scores, memory.mask)
         # The softmax runs in fp32 even in a bf16 model, so the weights shown sum to 1.
-        weights = scores.softmax(dim=-1, dtype=torch.float32)  # (B, T, S)
+        if weights is None:
+            weights = scores.softmax(dim=-1, dtype=torch.float32)  # (B, T, S)
         context = torch.bmm(weights.to(memory.values.dtype), memory.values)  # (B, T, H)
         return Attended(context, weights, scores)
 

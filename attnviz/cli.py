@@ -205,11 +205,15 @@ def _read_pairs(path: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def _read_gold(path: str, reversed_links: bool, sentences: int):
-    from .aer import read_gold, reverse
+def _read_gold(path: str, reversed_links: bool, pairs: list[tuple[str, str]]):
+    """The gold alignments of ``pairs``, (source, target) links each inside its pair."""
+    from .aer import check_bounds, read_gold, reverse
 
-    gold = read_gold(path, sentences)
-    return reverse(gold) if reversed_links else gold
+    gold = read_gold(path, len(pairs))
+    gold = reverse(gold) if reversed_links else gold
+    if len(gold) == len(pairs):
+        check_bounds(gold, [(len(s.split()), len(t.split())) for s, t in pairs], path)
+    return gold
 
 
 def _probes(args):
@@ -223,7 +227,7 @@ def _probes(args):
     pairs = _read_pairs(args.probe_pairs)
     gold = None
     if args.probe_gold:
-        gold = _read_gold(args.probe_gold, args.probe_reverse_gold, len(pairs))
+        gold = _read_gold(args.probe_gold, args.probe_reverse_gold, pairs)
     if gold is not None and len(gold) != len(pairs):
         raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
     return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
@@ -233,7 +237,7 @@ def _evaluate_aer(tr, args) -> None:
     from .evaluate import corpus_aer
 
     pairs = _read_pairs(args.pairs)
-    gold = _read_gold(args.gold, args.reverse_gold, len(pairs))
+    gold = _read_gold(args.gold, args.reverse_gold, pairs)
     results = corpus_aer(tr, pairs, gold, args.threshold)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")

@@ -17,7 +17,7 @@ import pandas as pd
 from sacrebleu.metrics import BLEU
 
 from . import diagnostics
-from .aer import AerResult, Gold, parse_gold, score
+from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import word_trace
 from .data import DataConfig, held_out, read_corpus, spread_sample
 from .evaluate import bleu
@@ -88,6 +88,8 @@ def attach_gold(items: list[Item], gold: list[Gold]) -> list[Item]:
     missing = [n for n, item in enumerate(items, 1) if not item.references]
     if missing:
         raise ValueError(f"sentence {missing[0]} has gold links but no reference to link to")
+    lengths = [(len(i.source.split()), len(i.references[0].split())) for i in items]
+    check_bounds(gold, lengths, "gold alignments")
     return [Item(i.source, i.references, g) for i, g in zip(items, gold, strict=True)]
 
 

@@ -38,7 +38,7 @@ class Decoded:
 _NEVER = torch.tensor([PAD_ID, BOS_ID])  # tokens a model may never produce
 
 
-def _log_probs(logits: torch.Tensor) -> torch.Tensor:
+def next_log_probs(logits: torch.Tensor) -> torch.Tensor:
     """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced.
 
     ``logits``, a step's own output, is overwritten: copying it would cost a pass over V."""
@@ -127,9 +127,11 @@ def _run(
     limits: torch.Tensor,
     choose: Callable[[int, torch.Tensor], torch.Tensor],
     topk: int,
+    edits: dict[int, torch.Tensor] | None = None,
 ) -> list[Decoded]:
     """Step until every sentence has produced <eos> or reached its limit (B,) of steps;
-    ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k).
+    ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k);
+    ``edits`` maps a step to the attention weights (B, S) that replace the model's there.
 
     For one sentence, passes over the V logits are a step's main cost after the output layer
     itself, so a step makes two (log-softmax, top-k; the mask writes two logits in place) and
@@ -143,8 +145,8 @@ def _run(
     limits = limits.to(src.device)
     first_limit, finished = int(limits.min()), 0
     for t in range(int(limits.max())):
-        step = model.step(y, state, memory)
-        logp = _log_probs(step.logits)  # (B, V)
+        step = model.step(y, state, memory, edits.get(t) if edits else None)
+        logp = next_log_probs(step.logits)  # (B, V)
         top_logp, top_i = logp.topk(topk, dim=-1)  # (B, k)
         y = choose(t, top_i)
         if finished:  # finished sentences go on with <pad>
@@ -162,13 +164,26 @@ def _run(
 
 @torch.inference_mode()
 def greedy(
-    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, limits: torch.Tensor, topk: int = 5
+    model: Seq2Seq,
+    src: torch.Tensor,
+    src_lens: torch.Tensor,
+    limits: torch.Tensor,
+    topk: int = 5,
+    prefix: torch.Tensor | None = None,
+    edits: dict[int, torch.Tensor] | None = None,
 ) -> list[Decoded]:
     """Take the most probable token at each step, for a batch of sentences at once.
 
     ``limits`` (B,) caps each sentence's output length (see :func:`default_limits`).
+    ``prefix`` (B, P): the first P tokens are these, whatever the model prefers; it goes on
+    from there. ``edits``: attention weights (B, S) that replace the model's at a step.
     """
-    return _run(model, src, src_lens, limits, lambda t, top_ids: top_ids[:, 0], topk)
+    P = 0 if prefix is None else prefix.size(1)
+
+    def choose(t: int, top_ids: torch.Tensor) -> torch.Tensor:
+        return prefix[:, t] if t < P else top_ids[:, 0]
+
+    return _run(model, src, src_lens, limits, choose, topk, edits)
 
 
 @torch.inference_mode()
@@ -190,12 +205,14 @@ def beam_search(
     topk: int = 5,
     alpha: float = 1.0,
     beta: float = 0.0,
+    prefix: torch.Tensor | None = None,
 ) -> list[Decoded]:
     """Beam search over a batch: B sentences x K hypotheses run as one batch of B*K rows.
 
     Hypotheses are ranked by their summed log-probability while searching and, at the end, as
     :func:`_rank` says (length normalization and coverage penalty). A finished hypothesis keeps
-    its place and score, extended only by <pad>.
+    its place and score, extended only by <pad>. ``prefix`` (B, P): every hypothesis starts
+    with these P tokens (one live hypothesis until they are written), then the search is free.
     """
     B, K = src.size(0), beam
     V = model.config.tgt_vocab
@@ -217,9 +234,13 @@ def beam_search(
     rec = _records("parents", "scores_cum")
     for t in range(int(limits.max())):
         step = model.step(y, state, memory)
-        logp = _log_probs(step.logits).view(B, K, V)
+        logp = next_log_probs(step.logits).view(B, K, V)
         logp = torch.where(done.unsqueeze(-1), only_pad, logp)  # finished: only <pad>, free
-        cand = (score.unsqueeze(-1) + logp).view(B, K * V)
+        cand = score.unsqueeze(-1) + logp  # (B, K, V)
+        if prefix is not None and t < prefix.size(1):
+            forced = torch.full_like(cand, float("-inf"))
+            cand = forced.scatter_(-1, prefix[:, t].view(B, 1, 1).expand(B, K, 1), 0.0) + cand
+        cand = cand.view(B, K * V)
         score, flat = cand.topk(K, dim=-1)  # (B, K)
         parent, token = flat // V, flat % V  # (B, K)
         prow = (base + parent).view(-1)  # (B*K,) row of each new hypothesis's parent

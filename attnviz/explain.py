@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 
@@ -61,6 +62,32 @@ def step_summary(trace: Trace, step: int) -> dict[str, str]:
     }
 
 
+MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
+PARTS = {
+    "bahdanau": "e_tj = v · tanh(W s_{t-1} + U h_j): W s_{t-1} is computed once per step, "
+    "U h_j once per sentence (one row per source token); they add up inside tanh, and v "
+    "weighs each row of the result into one number, the score of that source token.",
+    "concat": "e_tj = v_a · tanh(W_a[h_t; h_j]): W_a is split into the half that multiplies h_t "
+    "(once per step) and the half that multiplies h_j (once per sentence, one row per source "
+    "token); they add up inside tanh, and v_a weighs each row into the score.",
+    "general": "e_tj = h_t · W_a h_j: W_a h_j is computed once per sentence (one row per source "
+    "token); each score is the dot product of its row with h_t.",
+    "dot": "e_tj = h_t · h_j: each score is the dot product of h_t with that source token's "
+    "encoder output (one row per source token).",
+}
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown literally inside markdown: every character markdown, LaTeX or
+    Streamlit's colour and emoji directives could read as markup is backslash-escaped."""
+    return MARKDOWN.sub(r"\\\1", text)
+
+
+def parts_note(attention: str) -> str:
+    """How the strips of a step's score add up, in the terms of the model's formula."""
+    return PARTS[attention]
+
+
 def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 180") -> str:
     """HTML spans, each token's background as dark as its value in [0, 1]. Tokens are
     escaped: what a user typed is never rendered as markup."""
@@ -87,7 +114,7 @@ def unknown_note(trace: Trace) -> str | None:
         if trace.pieces
         else "Not in the vocabulary (each is read as <unk>): "
     )
-    return lead + ", ".join(f"`{w}`" for w in unknown)
+    return lead + ", ".join(f"“{markdown_text(w)}”" for w in unknown)
 
 
 def card_summary(card: dict, config) -> str:

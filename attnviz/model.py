@@ -96,6 +96,7 @@ class Step(NamedTuple):
     scores: torch.Tensor  # (B, S) raw attention scores before the softmax; -inf at padding
     query: torch.Tensor  # (B, H) what was scored against the keys: s_{t-1} or h_t
     context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs
+    features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
 
 
 class Output(NamedTuple):
@@ -109,6 +110,11 @@ def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | No
     if int(src_lens.min()) == src.size(1):
         return None
     return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+
+
+def _one_step(weights: torch.Tensor | None) -> torch.Tensor | None:
+    """A step's replacement weights (B, S) as the attention takes them, (B, 1, S)."""
+    return None if weights is None else weights.unsqueeze(1)
 
 
 class Encoder(nn.Module):
@@ -180,15 +186,26 @@ class Decoder(nn.Module):
         return DecoderState(enc_state, None)
 
     def _step(
-        self, y_prev: torch.Tensor, state: DecoderState, memory: Memory
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, DecoderState, Attended, torch.Tensor]:
         """One step -> (features (B, H) for the generator, new state, attention (T = 1),
-        the query (B, H) it scored)."""
+        the query (B, H) it scored); ``weights`` (B, S) replace the attention's own."""
         raise NotImplementedError
 
-    def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
-        """Feed ``y_prev`` (B,) and return the distribution over the next token."""
-        features, state, att, query = self._step(y_prev, state, memory)
+    def step(
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> Step:
+        """Feed ``y_prev`` (B,) and return the distribution over the next token; ``weights``
+        (B, S), when given, replace this step's attention weights (see :class:`Attention`)."""
+        features, state, att, query = self._step(y_prev, state, memory, weights)
         return Step(
             self.generator(features),
             state,
@@ -196,6 +213,7 @@ class Decoder(nn.Module):
             att.scores.squeeze(1),
             query,
             att.context.squeeze(1),
+            features,
         )
 
     def features(
@@ -219,11 +237,11 @@ class BahdanauDecoder(Decoder):
         # Deep output (Bahdanau et al., appendix A.2.2, no maxout): t_i from s_i, c_i, y_{i-1}.
         self.pre_output = nn.Linear(2 * c.hidden + c.embed, c.hidden)
 
-    def _step(self, y_prev, state, memory):
+    def _step(self, y_prev, state, memory, weights=None):
         emb = self.dropout(self.embed(y_prev))  # (B, E)
         # The query is s_{t-1}, the top state BEFORE this step: that is what makes it Bahdanau.
         query = state.rnn[-1]  # (B, H)
-        att = self.attention(query.unsqueeze(1), memory)
+        att = self.attention(query.unsqueeze(1), memory, _one_step(weights))
         context = att.context.squeeze(1)  # (B, H)
         out, rnn = self.rnn(torch.cat([emb, context], -1).unsqueeze(1), state.rnn)  # (B, 1, H)
         features = torch.tanh(self.pre_output(torch.cat([out.squeeze(1), context, emb], -1)))
@@ -242,18 +260,18 @@ class LuongDecoder(Decoder):
         feed = enc_state.new_zeros(enc_state.shape[1:]) if self.config.input_feeding else None
         return DecoderState(enc_state, feed)
 
-    def _attend(self, h: torch.Tensor, memory: Memory):
+    def _attend(self, h: torch.Tensor, memory: Memory, weights=None):
         """Score with h_t, the state AFTER the step: that is what makes it Luong. h (B, T, H)."""
-        att = self.attention(h, memory)
+        att = self.attention(h, memory, weights)
         h_tilde = torch.tanh(self.W_c(torch.cat([att.context, h], -1)))  # (B, T, H)
         return h_tilde, att
 
-    def _step(self, y_prev, state, memory):
+    def _step(self, y_prev, state, memory, weights=None):
         x = self.dropout(self.embed(y_prev))  # (B, E)
         if state.feed is not None:
             x = torch.cat([x, state.feed], -1)  # input feeding, section 3.3
         out, rnn = self.rnn(x.unsqueeze(1), state.rnn)  # (B, 1, H)
-        h_tilde, att = self._attend(out, memory)
+        h_tilde, att = self._attend(out, memory, _one_step(weights))
         h_tilde = h_tilde.squeeze(1)  # (B, H)
         feed = h_tilde if self.config.input_feeding else None
         return self.dropout(h_tilde), DecoderState(rnn, feed), att, out.squeeze(1)
@@ -284,8 +302,14 @@ class Seq2Seq(nn.Module):
         keys = self.decoder.attention.keys(values)  # (B, S, A), once per sentence
         return Memory(values, keys, mask), self.decoder.init_state(enc_state)
 
-    def step(self, y_prev: torch.Tensor, state: DecoderState, memory: Memory) -> Step:
-        return self.decoder.step(y_prev, state, memory)
+    def step(
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> Step:
+        return self.decoder.step(y_prev, state, memory, weights)
 
     def features(
         self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor

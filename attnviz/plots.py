@@ -50,24 +50,33 @@ def heatmap(
     step: int | None = None,
     title: str = "",
     gold: list[tuple[int, int]] | None = None,
+    reveal: bool = False,
 ) -> go.Figure:
     """Alignment heatmap: output tokens down, source tokens across, cell = attention weight.
 
     Hovering shows both tokens, the weight and the raw score before the softmax. ``step``
-    (0-based output position) draws a frame around that row; ``gold`` draws (source, output)
-    token links as crosses.
+    (0-based output position) draws a frame around that row; with ``reveal``, the rows after
+    it are blank and their words hidden, as the decoder has not written them yet. ``gold``
+    draws (source, output) token links as crosses.
     """
     x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
+    z, scores = trace.weights, _finite(trace.scores)
+    if reveal and step is not None:
+        later = np.arange(len(y)) > step
+        z = np.where(later[:, None], np.nan, z)
+        scores = np.where(later[:, None], np.nan, scores)
+        y = [f"{i}:…" if h else label for i, (label, h) in enumerate(zip(y, later, strict=True), 1)]
+        gold = [(i, j) for i, j in gold or [] if j <= step]
     fig = go.Figure(
         go.Heatmap(
-            z=trace.weights,
+            z=z,
             x=x,
             y=y,
             zmin=0,
             zmax=1,
             colorscale=HEATMAP_COLORS,
             colorbar=dict(title="weight", thickness=12),
-            customdata=_finite(trace.scores),
+            customdata=scores,
             hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
             "<br>raw score %{customdata:.3f}<extra></extra>",
             xgap=1,

@@ -241,4 +241,6 @@ def words_trace(
         query=mean(trace.query),
         context=mean(trace.context),
         pieces=trace,
+        prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
+        edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )

@@ -53,6 +53,8 @@ class Trace:
     beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
     pieces: Trace | None = None  # a subword model's decoding over pieces, of which this is
     # the view over words (see attnviz.subwords); None when the model's tokens are words
+    prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
+    edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
 
     @property
     def ended(self) -> bool:

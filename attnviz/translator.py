@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import torch
 
-from . import decode
+from . import decode, steer
 from .data import DataConfig, encode_source, pad
+from .errors import InputError
 from .model import Seq2Seq
 from .subwords import WORD_START, Subwords, words_trace
 from .text import TextConfig
@@ -18,10 +19,6 @@ from .vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
 MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
 BETA = 0.0  # beam search's coverage-penalty weight by default: off (see the README)
-
-
-class InputError(ValueError):
-    """A sentence that cannot be translated (empty, too long); the message says why."""
 
 
 class Translator:
@@ -64,10 +61,11 @@ class Translator:
         self._check_size(tokens, "src")
         return tokens
 
-    def _check_size(self, tokens: list[str], side: str) -> None:
-        """Refuse a sentence (``side`` "src") or reference ("tgt") over the limits, in tokens
-        and in pieces, before any work is done on it."""
-        what = "sentence" if side == "src" else "reference"
+    def _check_size(self, tokens: list[str], side: str, what: str = "") -> None:
+        """Refuse a sentence (``side`` "src") or reference ("tgt"; ``what`` names another
+        kind of target text) over the limits, in tokens and in pieces, before any work is
+        done on it."""
+        what = what or ("sentence" if side == "src" else "reference")
         if len(tokens) > MAX_SOURCE_TOKENS:
             raise InputError(
                 f"The {what} has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
@@ -87,9 +85,30 @@ class Translator:
         for a whole-word model."""
         return self.subwords.side(side).encode(tokens) if self.subwords else list(tokens)
 
-    def translate(self, sentence: str, beam: int = 1, **options) -> Trace:
-        """Translate one sentence; see :meth:`translate_batch` for the options."""
-        return self.translate_batch([sentence], beam=beam, **options)[0]
+    def translate(
+        self,
+        sentence: str,
+        beam: int = 1,
+        prefix: str | Sequence[str] | None = None,
+        attention: Mapping[int, Sequence[float]] | None = None,
+        **options,
+    ) -> Trace:
+        """Translate one sentence; see :meth:`translate_batch` for the other options.
+
+        ``prefix`` (target text, or target words as a Trace shows them): the output starts
+        with it and the model's own search goes on from there; ``Trace.prefix`` counts them.
+        ``attention`` ({step: weights}, greedy only) replaces the model's attention at those
+        decoding steps: weights over the source tokens it attends to, ``<eos>`` included (a
+        subword model's pieces, :meth:`pieces`), normalized here; the context is recomputed
+        from them and decoding goes on. ``Trace.edited`` lists the steps edited and their
+        rows of ``Trace.weights`` are the edited weights.
+        """
+        if prefix is None and not attention:
+            return self.translate_batch([sentence], beam=beam, **options)[0]
+        if attention and beam != 1:
+            raise InputError("Attention edits work with greedy search only (beam 1).")
+        tokens = [self.tokenize_source(sentence)]
+        return self._decode([sentence], tokens, beam, prefix=prefix, edits=attention, **options)[0]
 
     def translate_batch(
         self,
@@ -143,7 +162,11 @@ class Translator:
         beta: float = BETA,
         replace_unk: bool = True,
         batch_size: int = 64,
+        prefix: str | Sequence[str] | None = None,
+        edits: Mapping[int, Sequence[float]] | None = None,
     ) -> list[Trace]:
+        """Decode ``tokens`` of ``sentences``; ``prefix`` and ``edits`` (see :meth:`translate`)
+        steer every sentence alike, so they come with one sentence."""
         if beam < 1:
             raise ValueError(f"beam must be at least 1, got {beam}")
         mode = "greedy" if beam == 1 else "beam"
@@ -152,16 +175,32 @@ class Translator:
         for k in range(0, len(order), batch_size):
             chunk = order[k : k + batch_size]
             src, src_lens = self._source_batch([self.pieces(tokens[i]) for i in chunk])
-            limits = decode.default_limits(src_lens, max_len)
+            given = self._prefix(prefix, len(chunk))
+            steered = steer.edit_weights(edits or {}, src.size(1), self.device)
+            limits = decode.default_limits(src_lens, max_len).clamp(min=given.size(1) + 1)
             if beam == 1:
-                results = decode.greedy(self.model, src, src_lens, limits, topk)
+                results = decode.greedy(self.model, src, src_lens, limits, topk, given, steered)
             else:
                 results = decode.beam_search(
-                    self.model, src, src_lens, beam, limits, topk, alpha, beta
+                    self.model, src, src_lens, beam, limits, topk, alpha, beta, given
                 )
             for i, d in zip(chunk, results, strict=True):
-                traces[i] = self._trace(sentences[i], tokens[i], d, mode, replace_unk)
+                edited = tuple(t for t in sorted(steered) if t < len(d.ids))
+                traces[i] = self._trace(
+                    sentences[i], tokens[i], d, mode, replace_unk, None, given.size(1), edited
+                )
         return traces  # type: ignore[return-value]
+
+    def _prefix(self, prefix: str | Sequence[str] | None, rows: int) -> torch.Tensor:
+        """The ids (rows, P) of the pieces of ``prefix`` for each of ``rows`` sentences."""
+        if prefix is None:
+            return torch.zeros(rows, 0, dtype=torch.long, device=self.device)
+        words = steer.prefix_words(prefix, lambda text: self.text.tokenize(text, "tgt"))
+        self._check_size(words, "tgt", "prefix")
+        if not self.subwords:
+            steer.check_known(words, self.tgt_vocab)
+        ids = self.tgt_vocab.encode(self.pieces(words, "tgt"))
+        return torch.tensor([ids] * rows, dtype=torch.long, device=self.device).view(rows, -1)
 
     def align(self, source: str, target: str, topk: int = 5) -> Trace:
         """Force-decode ``target`` as the translation of ``source`` (alignment mode)."""
@@ -196,6 +235,8 @@ class Translator:
         mode: str,
         replace_unk: bool,
         tgt_words: list[str] | None = None,
+        prefix: int = 0,
+        edited: tuple[int, ...] = (),
     ) -> Trace:
         """The Trace of decoding ``d`` of ``words``; for a subword model, its view over words
         with the decoding over pieces inside. ``tgt_words``: the forced target's words."""
@@ -245,6 +286,8 @@ class Translator:
             log_prob=d.log_prob,
             beam=beam,
             beam_path=d.beam_path or None,
+            prefix=prefix,
+            edited=edited,
         )
         return words_trace(trace, self.subwords, words, tgt_words) if self.subwords else trace
 

@@ -33,8 +33,15 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     if not diagnostics.comparable(a, b):
         st.info(
             "The two translations differ, so their matrices cannot be compared cell by cell. "
-            "Give a reference translation: both models are then decoded on it."
+            "Decode both models on one of the outputs (forced decoding: each model is made to "
+            "write that translation, and shows where it would have looked), or type a "
+            "reference translation."
         )
+        for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
+            if col.button(f"Decode both on {name}'s output", key=f"force-on-{side}"):
+                # The reference box is outside this fragment: set it on the next full run.
+                st.session_state.next_reference = trace.text
+                st.rerun()
         return
     st.plotly_chart(plots.difference_heatmap(a, b, title=f"{left} minus {right}"))
     st.caption("Red: the left model attends more; blue: the right model attends more.")

@@ -76,3 +76,24 @@ def available() -> tuple[list[Checkpoint], dict[str, str]]:
         except attnviz.CheckpointError as e:
             failed[checkpoint.name] = str(e)
     return ok, failed
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def steered(
+    checkpoint: Checkpoint,
+    sentence: str,
+    beam: int,
+    prefix: tuple[str, ...] | None = None,
+    edit: tuple[int, tuple[float, ...]] | None = None,
+):
+    """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
+    message of an InputError; cached per input like :func:`translate`."""
+    try:
+        return load(checkpoint).translate(
+            sentence,
+            beam=beam,
+            prefix=list(prefix) if prefix is not None else None,
+            attention=dict([edit]) if edit else None,
+        )
+    except InputError as e:
+        return str(e)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import streamlit as st
 
 from attnviz import explain, playback
@@ -17,6 +15,7 @@ from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
 from .pages import VIEWS
 from .step_view import step_view_ui
+from .what_if_view import what_if_ui
 
 EXAMPLES = [
     "I am cold.",
@@ -49,6 +48,8 @@ def _example() -> None:
 
 def inputs_ui() -> tuple[str, str]:
     """The sentence and the reference translation typed ("" for none)."""
+    if "next_reference" in st.session_state:  # asked for by a button of the compare view
+        st.session_state.reference = st.session_state.pop("next_reference")
     st.selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
     sentence = st.text_input(
         "English sentence",
@@ -95,7 +96,8 @@ def notes_ui(sides: list[Side]) -> list[Side]:
 
 
 def step_ui(steps: int) -> int:
-    """The step slider and the play button; the step shown, 0-based."""
+    """The step slider and the play button; the step shown, 0-based. Runs inside the stepping
+    fragment: a step change redraws the fragment only."""
     state = st.session_state
     shown = playback.before_run(
         Playback(state.get("step", 1), state.get("playing", False), state.pop("restart", False)),
@@ -104,37 +106,47 @@ def step_ui(steps: int) -> int:
     state.step, state.playing = shown.step, shown.playing
     cols = st.columns([5, 1])
     step = cols[0].slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
-    if cols[1].button("⏸ Pause" if shown.playing else "▶ Play"):
+    if cols[1].button("⏸ Pause" if shown.playing else "▶ Play", key="play"):
         pressed = playback.toggled(Playback(step + 1, shown.playing), steps)
         state.playing, state.restart = pressed.playing, pressed.restart
-        st.rerun()
+        st.rerun()  # the whole page: the fragment starts or stops its timer
     return step
 
 
-def keep_playing_ui(steps: int) -> None:
-    """While playing, run the page again on the next step after a pause."""
-    state = st.session_state
-    done, again = playback.after_run(Playback(state.step, state.get("playing", False)), steps)
-    state.playing = done.playing
-    if again:
-        time.sleep(PLAY_SECONDS)
-        st.rerun()
+def stepping_ui(view: str, choice: Choice, sides: list[Side]) -> None:
+    """The step-dependent views, as a fragment that reruns alone: on a step change, and every
+    PLAY_SECONDS while playing."""
+    playing = st.session_state.get("playing", False)
+    st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)(view, choice, sides)
 
 
-def view_ui(view: str, sides: list[Side], step: int, beam: int) -> None:
-    """The chosen view of both sides at ``step`` (0-based)."""
-    shown = [(side.name, side.trace) for side in sides]
+def _stepping(view: str, choice: Choice, sides: list[Side]) -> None:
+    steps = max(len(side.trace.tgt_tokens) for side in sides)
+    step = step_ui(steps)
     if view == VIEWS[0]:
+        cols = st.columns(2)
+        finished = cols[0].toggle("Show the finished translation", key="finished")
+        numbers = cols[1].toggle("Show the numbers of this step", key="numbers")
         gold = st.session_state.get("gold")
         sentence, reference = st.session_state.sentence, st.session_state.reference
         for k, (col, side) in enumerate(zip(st.columns(2), sides, strict=True)):
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                scaled = side.translator.model.config.scaled
-                step_view_ui(k, side.name, side.trace, step, scaled, links)
-    elif view == VIEWS[1]:
-        compare_view_ui(shown, step)
-    elif view == VIEWS[2]:
+                step_view_ui(k, side, step, not finished, numbers, links)
+        what_if_ui(choice, sides, step, sentence)
+    else:
+        compare_view_ui([(side.name, side.trace) for side in sides], step)
+    playing = st.session_state.playing
+    done, _ = playback.after_run(Playback(st.session_state.step, playing), steps)
+    if playing and not done.playing:  # the last step: stop, and the fragment's timer with it
+        st.session_state.playing = False
+        st.rerun()
+
+
+def view_ui(view: str, sides: list[Side], beam: int) -> None:
+    """One of the views that do not step."""
+    shown = [(side.name, side.trace) for side in sides]
+    if view == VIEWS[2]:
         beam_view_ui(shown, beam)
     elif view == VIEWS[3]:
         cards_view_ui([(s.name, s.translator.card, s.translator.model.config) for s in sides])
@@ -152,9 +164,9 @@ def sentence_page_ui(choice: Choice) -> None:
     if sides is None:
         return
     sides = notes_ui(sides)
-    steps = max(len(side.trace.tgt_tokens) for side in sides)
-    step = step_ui(steps)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
     view = st.radio("View", VIEWS, horizontal=True, label_visibility="collapsed", key="view")
-    view_ui(view, sides, step, choice.beam)
-    keep_playing_ui(steps)
+    if view in VIEWS[:2]:
+        stepping_ui(view, choice, sides)
+    else:
+        view_ui(view, sides, choice.beam)

@@ -1,42 +1,71 @@
-"""Step by step: one model's output, alignment and the current step in detail."""
+"""Step by step: one model's output so far, its alignment so far, and the current step in detail
+(the weights as bars, the candidates it weighed, and on request the step's numbers)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import explain, plots
-from attnviz.trace import Trace
+from attnviz import explain, plots, steer, step_plots
+from attnviz.step_math import step_math
+
+from .models import Side
+
+NUMBERS = (
+    "The step in numbers, as the model computed it. For each source token: its score e, "
+    "exp(e − max) (the softmax's numerator, kept from overflowing by subtracting the largest "
+    "score), its weight α = exp / Σ exp, and its share of the context c_t (α_j h_j · c_t / "
+    "|c_t|², so the shares sum to 1). Then the vectors the score is made of, as colour strips "
+    "(red negative, blue positive; hover for a number), the context and what the output "
+    "layer reads, and the next word's logits and probabilities."
+)
+EDITED = "This step's attention was edited: the weights are yours, not the softmax of the scores."
 
 
 def step_view_ui(
     side: int,
-    name: str,
-    trace: Trace,
+    s: Side,
     step: int,
-    scaled: bool,
+    reveal: bool,
+    numbers: bool,
     gold: list[tuple[int, int]] | None = None,
 ) -> None:
-    """One model's column (``side`` 0 left, 1 right) at ``step`` (0-based); ``scaled``: the
-    model divides dot products by sqrt(H); ``gold``: token links to draw over the heatmap."""
+    """One model's column (``side`` 0 left, 1 right) at ``step`` (0-based): with ``reveal``,
+    only what the decoder has written so far; ``numbers``: the step's numbers too; ``gold``:
+    token links to draw over the heatmap."""
+    trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
-    st.subheader(name if name == trace.attention else f"{name} · {trace.attention}")
-    st.markdown(explain.shaded_tokens(trace.tgt_tokens, trace.probs), unsafe_allow_html=True)
-    st.caption("The output; each word shaded by the probability the model gave it.")
+    st.subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
+    shown = slice(0, t + 1) if reveal else slice(None)
+    st.markdown(
+        explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
+        unsafe_allow_html=True,
+    )
+    st.caption(
+        "The output so far; each word shaded by the probability the model gave it."
+        if reveal and t + 1 < len(trace.tgt_tokens)
+        else "The output; each word shaded by the probability the model gave it."
+    )
     st.plotly_chart(
-        plots.heatmap(trace, step=t, title=f"{name}: alignment", gold=gold),
+        plots.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
         key=f"heatmap-{side}",
-        config={"toImageButtonOptions": {"format": "svg", "filename": f"{name}-attention"}},
+        config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
     st.caption(
         "Row = output word, column = source word, darker = more attention. The framed row is "
-        "the current step. Hover for the raw score before the softmax."
+        "the current step"
+        + ("; rows below it are blank until the model writes them." if reveal else ".")
+        + " Hover for the raw score before the softmax."
         + (" Orange crosses: the human (gold) alignment." if gold else "")
     )
-    _step_detail_ui(trace, t, scaled)
+    _step_detail_ui(s, t, numbers)
 
 
-def _step_detail_ui(trace: Trace, t: int, scaled: bool) -> None:
-    st.markdown(f"**Step {t + 1}: writing “{trace.tgt_tokens[t]}”**")
+def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
+    trace = s.trace
+    word = explain.markdown_text(trace.tgt_tokens[t])
+    st.markdown(f"**Step {t + 1}: writing “{word}”**")
+    if t in trace.edited:
+        st.info(EDITED)
     st.markdown(explain.shaded_tokens(trace.src_tokens, trace.weights[t]), unsafe_allow_html=True)
     st.altair_chart(plots.step_bars(trace, t))
     st.caption("How this step's attention is spread over the source: the bars sum to 1.")
@@ -46,11 +75,26 @@ def _step_detail_ui(trace: Trace, t: int, scaled: bool) -> None:
         "The words the model weighed for this step, most probable first."
         + (pieces if trace.pieces else "")
     )
-    st.latex(explain.formula(trace.attention, scaled))
+    st.latex(explain.formula(trace.attention, s.translator.model.config.scaled))
     st.latex(explain.WEIGHTS)
-    summary = explain.step_summary(trace, t)
-    st.markdown(
-        f"Query = {explain.query_name(trace.attention)}: `{summary['query']}`  \n"
-        f"Context c_t: `{summary['context']}`  \n"
-        f"Most attended: `{summary['most attended']}` · output `{summary['output']}`"
-    )
+    if numbers:
+        _numbers_ui(s, t)
+
+
+def _numbers_ui(s: Side, t: int) -> None:
+    """The step's numbers, over the model's own tokens (a subword model's pieces)."""
+    own = s.trace.pieces or s.trace
+    piece = steer.piece_step(s.translator, s.trace, t)
+    m = step_math(s.translator, own, piece)
+    if s.trace.pieces:
+        st.caption(
+            f"Over the model's subword pieces: the step that wrote “{own.tgt_tokens[piece]}”."
+        )
+    st.dataframe(step_plots.terms_frame(m).style.format(precision=3), hide_index=True)
+    query = explain.query_name(s.trace.attention)
+    scale = "" if m.scale == 1.0 else f" The dot products are multiplied by 1/√H = {m.scale:.4f}."
+    st.plotly_chart(step_plots.strips(step_plots.query_strips(m), f"The score: query {query}"))
+    st.caption(explain.parts_note(s.trace.attention) + scale)
+    st.plotly_chart(step_plots.strips(step_plots.output_strips(m), "From c_t to the output"))
+    st.dataframe(step_plots.next_word_frame(m).style.format(precision=3), hide_index=True)
+    st.caption(NUMBERS)

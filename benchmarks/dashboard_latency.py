@@ -1,12 +1,16 @@
-"""From pressing Enter to both heatmaps drawn, in headless Chromium: the dashboard against a
-bare Streamlit page that draws two plotly heatmaps and one altair chart (bare_app.py).
+"""The dashboard's answer times in headless Chromium, against a bare Streamlit page that draws
+the same charts and computes nothing (bare_app.py):
+
+- from pressing Enter to both heatmaps drawn;
+- a step change: from moving the Step slider one step to the page drawn again (the
+  dashboard redraws only its stepping fragment; the bare page reruns whole).
 
     python benchmarks/dashboard_latency.py [--checkpoints checkpoints] [--repeats 10]
 
 Each repeat opens a fresh page (a new session) and types a sentence not typed before, so
 nothing comes from the translation cache; the models stay loaded, as on a running server.
-Prints the median milliseconds of each page and their ratio. Needs /usr/bin/chromium and
-Playwright (scripts/install-test-deps.sh).
+Then it moves the slider forward step by step. Prints the median milliseconds of each page
+and their ratios. Needs /usr/bin/chromium and Playwright (scripts/install-test-deps.sh).
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ SENTENCES = [
     "Do you speak French?",
 ]
 DRAWN = "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length >= 2"
+STEPPED = (  # the caption of the new step is there, and nothing is still being redrawn
+    "(n) => document.body.innerText.includes(`Step ${n}: writing`) && "
+    "document.querySelectorAll('[data-stale=\"true\"]').length === 0"
+)
 
 
 @contextmanager
@@ -53,6 +61,7 @@ def streamlit(app: Path, env: dict):
         env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    streamlit.server_pid = proc.pid  # for a caller that measures the server
     try:
         for _ in range(240):
             try:
@@ -66,8 +75,10 @@ def streamlit(app: Path, env: dict):
         proc.wait(timeout=30)
 
 
-def measure(browser, url: str, sentences: list[str]) -> list[float]:
-    times = []
+def measure(browser, url: str, sentences: list[str], moves: int = 0) -> tuple[list, list]:
+    """Seconds from Enter to both heatmaps, per sentence; then seconds per step change, for
+    ``moves`` steps of each sentence."""
+    enter, steps = [], []
     for sentence in sentences:
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(url)
@@ -77,15 +88,23 @@ def measure(browser, url: str, sentences: list[str]) -> list[float]:
         t0 = time.perf_counter()
         box.press("Enter")
         page.wait_for_function(DRAWN, timeout=120_000, polling="raf")
-        times.append(time.perf_counter() - t0)
+        enter.append(time.perf_counter() - t0)
+        slider = page.get_by_role("slider").first
+        for n in range(2, 2 + moves):
+            slider.focus()
+            t0 = time.perf_counter()
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function(STEPPED, arg=n, timeout=120_000, polling="raf")
+            steps.append(time.perf_counter() - t0)
         page.close()
-    return times
+    return enter, steps
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkpoints", default=str(ROOT / "checkpoints"))
     ap.add_argument("--repeats", type=int, default=10, help=f"at most {len(SENTENCES) - 2}")
+    ap.add_argument("--moves", type=int, default=3, help="step changes per sentence")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     a = ap.parse_args()
     warm, timed = SENTENCES[:2], SENTENCES[2 : 2 + a.repeats]
@@ -98,11 +117,14 @@ def main() -> None:
         }
         for name, (app, env) in pages.items():
             with streamlit(app, env) as url:
-                measure(browser, url, warm)  # load the models, warm the browser
-                results[name] = statistics.median(measure(browser, url, timed)) * 1000
-                print(f"{name}_ms_to_heatmaps {results[name]:.0f}", flush=True)
+                measure(browser, url, warm, a.moves)  # load the models, warm the browser
+                enter, steps = measure(browser, url, timed, a.moves)
+                results[name] = [statistics.median(x) * 1000 for x in (enter, steps)]
+                print(f"{name}_ms_to_heatmaps {results[name][0]:.0f}", flush=True)
+                print(f"{name}_ms_per_step_change {results[name][1]:.0f}", flush=True)
         browser.close()
-    print(f"ratio {results['dashboard'] / results['bare']:.2f}")
+    print(f"ratio {results['dashboard'][0] / results['bare'][0]:.2f}")
+    print(f"step_change_ratio {results['dashboard'][1] / results['bare'][1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 import torch
+from streamlit.testing.v1 import AppTest
 
 from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
 from attnviz.attention import SCORES
@@ -12,6 +16,11 @@ from attnviz.train import TrainConfig, train
 
 from .synthetic import corpus, write_corpus
 
+# Tiny models gain nothing from a second thread, and on a busy machine two threads per
+# process wait on each other: the trained fixture took 36 s on one thread, 749 s on two.
+torch.set_num_threads(1)
+
+DASHBOARD = str(Path(__file__).parent.parent / "dashboard.py")
 WORDS = ["the", "a", "cat", "dog", "sees", "likes", "red", "big", "small", "house", ".", ","]
 
 
@@ -70,3 +79,22 @@ def trained(tmp_path_factory, corpus_file):
         return cache[attention]
 
     return get
+
+
+@pytest.fixture(scope="module")
+def checkpoints(trained, tmp_path_factory):
+    """A checkpoints folder as shipped: bahdanau and luong (general), tiny and trained."""
+    folder = tmp_path_factory.mktemp("checkpoints")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    return folder
+
+
+@pytest.fixture
+def app(checkpoints, monkeypatch):
+    """The dashboard in AppTest, on the tiny checkpoints, as a visitor first sees it."""
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at

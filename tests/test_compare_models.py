@@ -144,3 +144,8 @@ def test_uploads_must_be_utf8_and_a_run_is_bounded():
     with pytest.raises(ValueError, match=str(MAX_ITEMS)):
         parse_items("a\n" * (MAX_ITEMS + 1))
     assert len(parse_items("a\n" * MAX_ITEMS)) == MAX_ITEMS
+
+
+def test_gold_links_outside_their_sentence_are_refused_with_the_sentence():
+    with pytest.raises(ValueError, match="sentence 2: link 0-7 is outside"):
+        read_items("a b\tx y\nc d\tz w\n", "0-0 1-1\n0-7\n")

@@ -19,24 +19,6 @@ DASHBOARD = str(Path(__file__).parent.parent / "dashboard.py")
 SENTENCE = "The red cat sees a dog."
 
 
-@pytest.fixture(scope="module")
-def checkpoints(trained, tmp_path_factory):
-    """A checkpoints folder as shipped: bahdanau and luong (general), tiny and trained."""
-    folder = tmp_path_factory.mktemp("checkpoints")
-    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
-    shutil.copy(trained("general")[0], folder / "luong.safetensors")
-    return folder
-
-
-@pytest.fixture
-def app(checkpoints, monkeypatch):
-    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
-    at = AppTest.from_file(DASHBOARD, default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
-
-
 def _type(at: AppTest, sentence: str, reference: str = "") -> AppTest:
     at.text_input[0].input(sentence)
     at.text_input[1].input(reference)
@@ -74,7 +56,7 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
     assert len(heatmaps) == 2
     for fig in heatmaps:
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # as typed
-        np.testing.assert_allclose(_array(fig["data"][0]["z"]).sum(1), 1, atol=1e-3)
+        np.testing.assert_allclose(_array(fig["data"][0]["z"])[0].sum(), 1, atol=1e-3)
         assert plots.framed_step(fig) == 0  # step 1 framed
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
     assert sum('"attention weight"' in spec for spec in specs) == 2  # the step bars

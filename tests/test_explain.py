@@ -42,3 +42,15 @@ def test_a_card_summary_marks_what_the_card_lacks():
     text = explain.card_summary({}, ModelConfig(10, 10))
     assert "greedy –, beam 5 – (– sentences)" in text
     assert "Trained – epochs in – s on –" in text
+
+
+def test_typed_markup_reaches_markdown_as_plain_text():
+    import re
+
+    from attnviz.explain import markdown_text
+
+    for text in ["a`b`c", "**x**", ":red[hi]", "$x^2$", "<b>bold</b>", "# title", "1. item", "\\"]:
+        escaped = markdown_text(text)
+        # Every markup character is escaped, and removing the escapes gives the text back.
+        assert not re.search(r"(?<!\\)[`*\[\]$<>#:]", escaped.replace("\\\\", ""))
+        assert re.sub(r"\\(.)", r"\1", escaped) == text

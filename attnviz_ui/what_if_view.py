@@ -1,0 +1,147 @@
+"""What if…: make the models write another word at a step, or make one look elsewhere, and
+see how the rest of the translation changes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz import explain, plots, steer
+from attnviz.trace import Trace
+
+from .models import Checkpoint, Choice, Side, steered
+
+KINDS = ["Nothing", "Another word here", "Attention elsewhere"]
+EDITS = ["All on one source word", "Remove one source word", "The other model's attention"]
+WORD = (
+    "Pick a word for this step: both models are made to write the chosen model's output up "
+    "to here, then that word, and go on with their own search from there. Rows above the "
+    "dashed line were given, not chosen."
+)
+ATTENTION = (
+    "Replace one model's attention at this step: the context c_t is recomputed from the "
+    "weights you set, and decoding goes on from there (greedy search). The scores are the "
+    "model's own; only the weights change. For a subword model, a word's weight is shared "
+    "among its pieces as the model shared it."
+)
+
+
+def what_if_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
+    """The what-if controls at ``step`` (0-based) and, once asked, both outcomes."""
+    st.subheader("What if…")
+    kind = st.radio("What if", KINDS, horizontal=True, key="what_if", label_visibility="collapsed")
+    if kind == KINDS[1]:
+        _word_ui(choice, sides, step, sentence)
+    elif kind == KINDS[2]:
+        _attention_ui(choice, sides, step, sentence)
+
+
+def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
+    st.caption(WORD)
+    names = [s.name for s in sides]
+    base = st.radio(
+        "Continue the output of",
+        [0, 1],
+        format_func=names.__getitem__,
+        horizontal=True,
+        key="what_if_base",
+    )
+    trace = sides[base].trace
+    t = min(step, len(trace.tgt_tokens) - 1)
+    words = [c.token for c in trace.candidates[t] if c.token not in ("<eos>", "<unk>")]
+    cols = st.columns([2, 2])
+    picked = cols[0].selectbox(
+        f"Instead of “{trace.tgt_tokens[t]}”, write", words, key="what_if_word"
+    )
+    typed = cols[1].text_input("…or type a French word", key="what_if_typed", max_chars=60)
+    word = typed.strip() or picked
+    if not word:
+        return
+    prefix = (*[w for w in trace.tgt_tokens[:t] if w != "<eos>"], word)
+    st.markdown(f"Prefix: **{explain.markdown_text(' '.join(prefix))}**")
+    outcomes = [steered(_checkpoint(choice, k), sentence, choice.beam, prefix) for k in range(2)]
+    _outcomes_ui(sides, outcomes, len(prefix) - 1)
+
+
+def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
+    st.caption(ATTENTION)
+    names = [s.name for s in sides]
+    k = st.radio(
+        "Edit the attention of",
+        [0, 1],
+        format_func=names.__getitem__,
+        horizontal=True,
+        key="what_if_model",
+    )
+    side, other = sides[k], sides[1 - k]
+    own = _greedy(choice, k, sentence, side)
+    t = min(step, len(own.tgt_tokens) - 1)
+    same_source = side.trace.src_tokens == other.trace.src_tokens
+    kinds = EDITS if same_source and step < len(other.trace.tgt_tokens) else EDITS[:2]
+    cols = st.columns(2)
+    how = cols[0].selectbox("Edit", kinds, key="what_if_edit")
+    words = own.src_tokens
+    if how == EDITS[2]:
+        word_weights = other.trace.weights[min(step, len(other.trace.tgt_tokens) - 1)]
+    else:
+        j = cols[1].selectbox(
+            "Source word",
+            range(len(words)),
+            format_func=lambda i: f"{i + 1}:{words[i]}",
+            key="what_if_source",
+        )
+        word_weights = (
+            steer.all_on(j, len(words)) if how == EDITS[0] else steer.without(j, own.weights[t])
+        )
+    piece = steer.piece_step(side.translator, own, t)
+    mine = (own.pieces or own).weights[piece]
+    weights = steer.spread(word_weights, steer.source_owner(side.translator, own), mine)
+    edit = (piece, tuple(float(w) for w in weights))
+    edited = steered(_checkpoint(choice, k), sentence, 1, None, edit)
+    if isinstance(edited, str):
+        st.warning(edited)
+        return
+    st.caption("Compared with the model's own greedy translation." if choice.beam > 1 else "")
+    cols = st.columns(2)
+    for col, (label, trace) in zip(cols, [("as trained", own), ("edited", edited)], strict=True):
+        with col:
+            st.markdown(f"**{side.name}, {label}:** {explain.markdown_text(trace.text)}")
+            st.dataframe(
+                plots.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1)), hide_index=True
+            )
+            st.plotly_chart(
+                plots.heatmap(trace, step=t, title=f"{side.name}, {label}"),
+                key=f"what-if-att-{label}",
+            )
+    st.caption(
+        f"Left: the model as trained; right: with your weights at step {t + 1}. The tables are "
+        "the next word's probabilities at that step; the framed row is the edited step."
+    )
+
+
+def _greedy(choice: Choice, k: int, sentence: str, side: Side) -> Trace:
+    """The side's own decoding if greedy, else its greedy decoding (edits are greedy)."""
+    if choice.beam == 1 and side.trace.mode == "greedy":
+        return side.trace
+    trace = steered(_checkpoint(choice, k), sentence, 1)
+    return trace if isinstance(trace, Trace) else side.trace
+
+
+def _checkpoint(choice: Choice, k: int) -> Checkpoint:
+    return choice.left if k == 0 else choice.right
+
+
+def _outcomes_ui(sides: list[Side], outcomes: list, given: int) -> None:
+    for k, (col, side, outcome) in enumerate(zip(st.columns(2), sides, outcomes, strict=True)):
+        with col:
+            if isinstance(outcome, str):
+                st.warning(f"{side.name}: {outcome}")
+                continue
+            st.markdown(f"**{side.name}, its own:** {explain.markdown_text(side.trace.text)}")
+            st.markdown(f"**{side.name}, from the prefix:** {explain.markdown_text(outcome.text)}")
+            fig = plots.heatmap(outcome, step=given, title=f"{side.name} from the prefix")
+            fig.add_hline(y=given + 0.5, line_dash="dash", line_color="#ff7f0e")
+            st.plotly_chart(fig, key=f"what-if-word-{k}")
+    st.caption(
+        "The framed row is the word you chose. Compare how each model continues and where it "
+        "looks after being made to write it."
+    )
