@@ -85,17 +85,21 @@ def heatmap(
             name=FRAME,
         )
     if gold:
-        fig.add_trace(
-            go.Scatter(
-                x=[x[i] for i, j in gold if i < len(x) and j < len(y)],
-                y=[y[j] for i, j in gold if i < len(x) and j < len(y)],
-                mode="markers",
-                marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
-                name="gold link",
-                hovertemplate="gold link: %{y} - %{x}<extra></extra>",
-            )
-        )
+        fig.add_trace(gold_markers(x, y, gold))
     return _matrix_layout(fig, title, len(y), len(x))
+
+
+def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.Scatter:
+    """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``."""
+    inside = [(i, j) for i, j in gold if i < len(x) and j < len(y)]
+    return go.Scatter(
+        x=[x[i] for i, _ in inside],
+        y=[y[j] for _, j in inside],
+        mode="markers",
+        marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
+        name="gold link",
+        hovertemplate="gold link: %{y} - %{x}<extra></extra>",
+    )
 
 
 def _plain(fig: go.Figure | dict) -> dict:
