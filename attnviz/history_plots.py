@@ -78,9 +78,11 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
             )
             .properties(width=230, height=200)
         )
-        if epoch is not None:
-            rule = alt.Chart(pd.DataFrame({"epoch": [epoch], "moment": [MOMENT]}))
-            lines += rule.mark_rule(color="#d62728", strokeWidth=2).encode(x="epoch:Q")
+        if epoch is not None:  # the epoch in the spec itself (a dataset may travel apart)
+            rule = alt.Chart(pd.DataFrame({"moment": [MOMENT]})).mark_rule(
+                color="#d62728", strokeWidth=2, description=MOMENT
+            )
+            lines += rule.encode(x=alt.datum(epoch))
         charts.append(lines)
     return alt.hconcat(*charts).configure_axis(
         labelFontSize=FONT["size"] - 3, titleFontSize=FONT["size"] - 2
@@ -90,8 +92,8 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
 def moment_of(chart: alt.Chart | dict) -> float | None:
     """The epoch a :func:`curves_chart` marks, or None (for tests: read from its spec)."""
     spec = chart.to_dict() if isinstance(chart, alt.TopLevelMixin) else chart
-    datasets = spec.get("datasets", {})
-    for rows in datasets.values():
-        if rows and rows[0].get("moment") == MOMENT:
-            return rows[0]["epoch"]
+    for part in spec.get("hconcat", []):
+        for layer in part.get("layer", []):
+            if layer.get("mark", {}).get("description") == MOMENT:
+                return layer["encoding"]["x"]["datum"]
     return None
