@@ -76,7 +76,7 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
                 color=alt.Color("model:N", legend=alt.Legend(orient="bottom")),
                 tooltip=["model", "epoch", alt.Tooltip("value:Q", title=label, format=".2f")],
             )
-            .properties(width=230, height=200)
+            .properties(width=190, height=200)
         )
         if epoch is not None:  # the epoch in the spec itself (a dataset may travel apart)
             rule = alt.Chart(pd.DataFrame({"moment": [MOMENT]})).mark_rule(

@@ -79,7 +79,7 @@ def progress_ui(run: Run) -> None:
     )
     matrix = history.matrices(len(history.snapshots) - 1)[k]
     title = f"epoch {snap['epoch']:g} · AER {probe_aer(matrix, probes[k].gold):.0f}%"
-    cols = st.columns(2)
+    cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
     with cols[0]:
         st.plotly_chart(
             history_plots.snapshot_heatmap(matrix, probes[k], title), key="live-heatmap"
