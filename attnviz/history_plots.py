@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .history import History, Probe
-from .plots import FONT, HEATMAP_COLORS, _matrix_layout, gold_markers, labels
+from .plots import FONT, WEIGHTS_STYLE, _matrix_layout, gold_markers, labels
 
 EOS = "<eos>"  # the last column: attention to the source's end
 METRICS = {  # snapshot field: what the chart calls it
@@ -33,13 +33,8 @@ def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Fi
             z=matrix,
             x=x,
             y=y,
-            zmin=0,
-            zmax=1,
-            colorscale=HEATMAP_COLORS,
-            colorbar=dict(title="weight", thickness=12),
             hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}<extra></extra>",
-            xgap=1,
-            ygap=1,
+            **WEIGHTS_STYLE,
         )
     )
     if probe.gold is not None:

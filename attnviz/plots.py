@@ -20,6 +20,10 @@ FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = "Blues"
 FRAME = "current step"  # the name of the heatmap's frame around the current step
 WINNER = "winner"  # the name of the beam figure's nodes on the winning path
+WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
+    zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title="weight", thickness=12),
+    xgap=1, ygap=1,
+)  # fmt: skip
 
 
 def labels(tokens: list[str]) -> list[str]:
@@ -63,15 +67,10 @@ def heatmap(
             z=trace.weights,
             x=x,
             y=y,
-            zmin=0,
-            zmax=1,
-            colorscale=HEATMAP_COLORS,
-            colorbar=dict(title="weight", thickness=12),
             customdata=_finite(trace.scores),
             hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
             "<br>raw score %{customdata:.3f}<extra></extra>",
-            xgap=1,
-            ygap=1,
+            **WEIGHTS_STYLE,
         )
     )
     if step is not None and 0 <= step < len(y):
