@@ -11,16 +11,18 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz_ui.corpus_page import corpus_page_ui
+from attnviz_ui.live_view import session_models
 from attnviz_ui.models import available
 from attnviz_ui.pages import PAGES
 from attnviz_ui.sentence_page import sentence_page_ui
 from attnviz_ui.sidebar import sidebar_ui
+from attnviz_ui.training_page import training_page_ui
 
 
 def main() -> None:
     st.set_page_config(page_title="attnviz", layout="wide")
     found, failed = available()
-    choice = sidebar_ui(found, failed)
+    choice = sidebar_ui(found + session_models(), failed)
     st.title("Watch attention translate")
     st.caption(
         "Type an English sentence. Each model translates it word by word; at every step its "
@@ -28,8 +30,11 @@ def main() -> None:
     )
     if choice is None:
         return
-    if st.radio("Page", PAGES, horizontal=True, key="page") == PAGES[1]:
+    page = st.radio("Page", PAGES, horizontal=True, key="page")
+    if page == PAGES[1]:
         corpus_page_ui(choice)
+    elif page == PAGES[2]:
+        training_page_ui(choice)
     else:
         sentence_page_ui(choice)
 

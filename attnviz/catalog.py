@@ -19,6 +19,12 @@ class Checkpoint(NamedTuple):
     mtime: float  # the file's modification time, in seconds since the epoch
     size: int  # bytes: with mtime, what tells one version of the file from the next
 
+    @classmethod
+    def at(cls, path: str | Path, name: str | None = None) -> Checkpoint:
+        """The checkpoint at ``path`` as it is now (OSError when it cannot be looked at)."""
+        st = os.stat(path)
+        return cls(name or Path(path).stem, str(path), st.st_mtime, st.st_size)
+
 
 def checkpoints(folder: str | Path) -> tuple[list[Checkpoint], dict[str, str]]:
     """The ``*.safetensors`` files of ``folder`` sorted by name (none when it is missing), and
@@ -26,11 +32,9 @@ def checkpoints(folder: str | Path) -> tuple[list[Checkpoint], dict[str, str]]:
     found, failed = [], {}
     for p in sorted(Path(folder).glob("*.safetensors")):
         try:
-            st = os.stat(p)
+            found.append(Checkpoint.at(p))
         except OSError as e:
             failed[p.stem] = f"cannot read {p}: {e.strerror or e}"
-            continue
-        found.append(Checkpoint(p.stem, str(p), st.st_mtime, st.st_size))
     return found, failed
 
 

@@ -79,6 +79,11 @@ def attention_of(translator: Translator, probes: list[Probe]) -> tuple[np.ndarra
     return np.concatenate([np.zeros(0), *flat]).astype(np.float16), aer
 
 
+def probe_aer(matrix: np.ndarray, gold: Gold) -> float:
+    """The AER (percent) of one probe's argmax links in ``matrix`` against its gold."""
+    return round(score([gold], [set(extract_links(matrix, "argmax"))]).aer, 2)
+
+
 def unflatten(flat: np.ndarray, probes: list[Probe]) -> list[np.ndarray]:
     """One snapshot's flat attention back into one (target words, source words + 1) matrix
     per probe."""
@@ -133,3 +138,20 @@ class History:
     def matrices(self, snapshot: int) -> list[np.ndarray]:
         """Each probe's word attention at ``snapshot``."""
         return unflatten(self.attention[snapshot], self.probes)
+
+    def at(self, epoch: float) -> int:
+        """The last snapshot taken by ``epoch`` (the first one if none was)."""
+        taken = [k for k, s in enumerate(self.snapshots) if s["epoch"] <= epoch]
+        return taken[-1] if taken else 0
+
+    def find(self, probe: Probe) -> int | None:
+        """Where this history keeps ``probe`` (same source and target), if it does."""
+        for k, mine in enumerate(self.probes):
+            if (mine.source, mine.target) == (probe.source, probe.target):
+                return k
+        return None
+
+
+def moments(histories: list[History]) -> list[float]:
+    """Every epoch at which any of ``histories`` took a snapshot, in order."""
+    return sorted({s["epoch"] for h in histories for s in h.snapshots})

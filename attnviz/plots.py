@@ -20,6 +20,10 @@ FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = "Blues"
 FRAME = "current step"  # the name of the heatmap's frame around the current step
 WINNER = "winner"  # the name of the beam figure's nodes on the winning path
+WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
+    zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title="weight", thickness=12),
+    xgap=1, ygap=1,
+)  # fmt: skip
 
 
 def labels(tokens: list[str]) -> list[str]:
@@ -72,15 +76,10 @@ def heatmap(
             z=z,
             x=x,
             y=y,
-            zmin=0,
-            zmax=1,
-            colorscale=HEATMAP_COLORS,
-            colorbar=dict(title="weight", thickness=12),
             customdata=scores,
             hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
             "<br>raw score %{customdata:.3f}<extra></extra>",
-            xgap=1,
-            ygap=1,
+            **WEIGHTS_STYLE,
         )
     )
     if step is not None and 0 <= step < len(y):
@@ -94,17 +93,21 @@ def heatmap(
             name=FRAME,
         )
     if gold:
-        fig.add_trace(
-            go.Scatter(
-                x=[x[i] for i, j in gold if i < len(x) and j < len(y)],
-                y=[y[j] for i, j in gold if i < len(x) and j < len(y)],
-                mode="markers",
-                marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
-                name="gold link",
-                hovertemplate="gold link: %{y} - %{x}<extra></extra>",
-            )
-        )
+        fig.add_trace(gold_markers(x, y, gold))
     return _matrix_layout(fig, title, len(y), len(x))
+
+
+def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.Scatter:
+    """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``."""
+    inside = [(i, j) for i, j in gold if i < len(x) and j < len(y)]
+    return go.Scatter(
+        x=[x[i] for i, _ in inside],
+        y=[y[j] for _, j in inside],
+        mode="markers",
+        marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
+        name="gold link",
+        hovertemplate="gold link: %{y} - %{x}<extra></extra>",
+    )
 
 
 def _plain(fig: go.Figure | dict) -> dict:

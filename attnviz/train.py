@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import platform
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -152,13 +153,16 @@ def train(
     half: bool = False,
     probes: list[Probe] | None = None,
     log=print,
+    progress: Callable[[History], bool] | None = None,
 ) -> dict:
     """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
 
     ``model_options`` are the :class:`ModelConfig` fields other than the vocabulary sizes.
     ``about`` adds to the card (corpus license and attribution, the command that was run).
     ``probes`` (pairs with gold alignments, say) join the held-out probes whose attention the
-    training history records (see :mod:`attnviz.history`).
+    training history records (see :mod:`attnviz.history`). ``progress`` is called with the
+    history after each snapshot; once it returns True the run ends after the epoch under way,
+    keeping the best epoch so far.
     """
     out, dev = Path(out), torch.device(device)
     config = replace(config, precision=resolve_training(config.precision, dev))
@@ -181,13 +185,16 @@ def train(
             raise FileNotFoundError(f"{state}: no training state to resume from")
         start, history = train_state.load_state(state, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
-    run = _Run(p, model, opt, config, text, data, dev, history, _card(p, config, dev, about), half)
+    card = _card(p, config, dev, about)
+    run = _Run(p, model, opt, config, text, data, dev, history, card, half, progress)
     if not history.snapshots:
         run.snapshot(0.0)
     for epoch in range(start, config.epochs):
         if run.epoch(epoch, log):
             run.save(out, model)
         train_state.save_state(state, model, opt, epoch + 1, history, settings, dev)
+        if run.stopped:
+            break
     if "best_epoch" not in history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
     run.finish(out, log)
@@ -230,7 +237,9 @@ def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | Non
 class _Run:
     """One run's moving parts: what each epoch, snapshot and save needs."""
 
-    def __init__(self, p, model, opt, config, text, data, dev, history: History, card, half):
+    def __init__(
+        self, p, model, opt, config, text, data, dev, history: History, card, half, progress=None
+    ):
         self.p, self.model, self.opt, self.config, self.dev = p, model, opt, config, dev
         self.text, self.data, self.history, self.card, self.half = text, data, history, card, half
         self.valid_src, self.valid_refs = spread_sample(
@@ -238,6 +247,7 @@ class _Run:
         )
         self.valid = p.splits["valid"] or p.splits["train"][:1000]
         self.translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
+        self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
 
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
@@ -246,6 +256,8 @@ class _Run:
         if self.valid_src:
             bleu = corpus_bleu(self.translator, self.valid_src, self.valid_refs).score
         self.history.add(self.translator, epoch, loss, bleu)
+        if self.progress is not None and self.progress(self.history):
+            self.stopped = True
         self.model.train()
         return loss, bleu
 

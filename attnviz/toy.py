@@ -1,0 +1,131 @@
+"""Toy languages with a known word alignment: tiny corpora a model learns in seconds.
+
+Each language makes (source, target, gold links) triples from a random generator; links are
+(source word, target word) positions, 0-based, over whitespace words. Sentences are
+lowercase with punctuation already split off, so whitespace words are the model's tokens.
+
+- ``adjectives``: English -> French noun phrases; the adjective goes after the noun
+  ("the red cat sees a dog ." -> "le chat rouge voit un chien .").
+- ``reversed``: each word translated, the sentence read backwards.
+- ``copy``: the sentence written out again, word for word.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+Pair = tuple[str, str, list[tuple[int, int]]]  # source, target, gold links
+
+NOUNS = {  # English: (French, gender)
+    "cat": ("chat", "m"),
+    "dog": ("chien", "m"),
+    "book": ("livre", "m"),
+    "car": ("voiture", "f"),
+    "house": ("maison", "f"),
+    "table": ("table", "f"),
+    "bird": ("oiseau", "m"),
+    "flower": ("fleur", "f"),
+    "horse": ("cheval", "m"),
+    "door": ("porte", "f"),
+    "tree": ("arbre", "m"),
+    "apple": ("pomme", "f"),
+}
+ADJECTIVES = {
+    "red": "rouge",
+    "fast": "rapide",
+    "young": "jeune",
+    "sad": "triste",
+    "calm": "calme",
+    "strange": "étrange",
+    "yellow": "jaune",
+    "empty": "vide",
+}
+VERBS = {"sees": "voit", "likes": "aime", "finds": "trouve", "wants": "veut", "takes": "prend"}
+DETS = {"the": {"m": "le", "f": "la"}, "a": {"m": "un", "f": "une"}}
+LEXICON = {**{e: f for e, (f, _) in NOUNS.items()}, **ADJECTIVES, **VERBS}  # word for word
+SHORTEST, LONGEST = 3, 8  # words in a ``reversed`` or ``copy`` sentence
+
+
+def noun_phrase(rng: random.Random) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """An English and French noun phrase with links local to the phrase."""
+    det, noun = rng.choice(list(DETS)), rng.choice(list(NOUNS))
+    fr_noun, gender = NOUNS[noun]
+    if rng.random() < 0.6:
+        adj = rng.choice(list(ADJECTIVES))
+        return (
+            [det, adj, noun],
+            [DETS[det][gender], fr_noun, ADJECTIVES[adj]],
+            [(0, 0), (1, 2), (2, 1)],
+        )
+    return [det, noun], [DETS[det][gender], fr_noun], [(0, 0), (1, 1)]
+
+
+def adjectives(rng: random.Random) -> Pair:
+    """Two noun phrases around a verb; French puts each adjective after its noun."""
+    (e1, f1, l1), (e2, f2, l2) = noun_phrase(rng), noun_phrase(rng)
+    verb = rng.choice(list(VERBS))
+    en = [*e1, verb, *e2, "."]
+    fr = [*f1, VERBS[verb], *f2, "."]
+    links = [*list(l1), (len(e1), len(f1))]
+    links += [(i + len(e1) + 1, j + len(f1) + 1) for i, j in l2]
+    links.append((len(en) - 1, len(fr) - 1))
+    return " ".join(en), " ".join(fr), links
+
+
+def _words(rng: random.Random) -> list[str]:
+    """A few distinct words of the lexicon: no word twice, so each has one place to go."""
+    return rng.sample(list(LEXICON), rng.randint(SHORTEST, LONGEST))
+
+
+def reversed_order(rng: random.Random) -> Pair:
+    """Each word translated, the order reversed: word i goes to position n-1-i."""
+    words = _words(rng)
+    n = len(words)
+    target = [LEXICON[w] for w in reversed(words)]
+    return " ".join(words), " ".join(target), [(i, n - 1 - i) for i in range(n)]
+
+
+def copy(rng: random.Random) -> Pair:
+    """The sentence itself: word i goes to position i."""
+    words = _words(rng)
+    return " ".join(words), " ".join(words), [(i, i) for i in range(len(words))]
+
+
+LANGUAGES: dict[str, Callable[[random.Random], Pair]] = {
+    "adjectives": adjectives,
+    "reversed": reversed_order,
+    "copy": copy,
+}
+DESCRIPTIONS = {
+    "adjectives": "adjectives after nouns (English -> French)",
+    "reversed": "reversed word order (each word translated)",
+    "copy": "copy the sentence",
+}
+
+
+def corpus(n: int, seed: int = 0, language: str = "adjectives") -> list[Pair]:
+    """``n`` distinct sentence pairs of ``language`` with their gold links."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {sorted(LANGUAGES)}, not {language!r}")
+    make, rng, seen, out = LANGUAGES[language], random.Random(seed), set(), []
+    while len(out) < n:
+        source, target, links = make(rng)
+        if source not in seen:
+            seen.add(source)
+            out.append((source, target, links))
+    return out
+
+
+def write_corpus(path: str | Path, pairs: list[Pair]) -> None:
+    """Write ``adjectives`` pairs in the Tatoeba format, capitalized, punctuation attached."""
+    with open(path, "w", encoding="utf-8") as f:
+        for en, fr, _ in pairs:
+            f.write(f"{en[0].upper()}{en[1:-2]}.\t{fr[0].upper()}{fr[1:-2]}.\tCC-BY 2.0 (France)\n")
+
+
+def write_plain(path: str | Path, pairs: list[Pair]) -> None:
+    """Write pairs as ``source<TAB>target`` lines, as they are."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(f"{source}\t{target}\n" for source, target, _ in pairs)

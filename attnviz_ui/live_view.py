@@ -1,0 +1,133 @@
+"""Train a tiny model live: a toy language and a few settings in, a progress bar and the
+probe's heatmap redrawn as the model learns; the model is then the session's to use."""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from attnviz import history_plots, toy
+from attnviz.attention import SCORES
+from attnviz.catalog import Checkpoint
+from attnviz.history import probe_aer
+from attnviz.live import Run, RunRefused, Runs, ToySettings
+
+MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
+REFRESH_SECONDS = 1.0
+
+
+@st.cache_resource
+def runs() -> Runs:
+    """The live runs of this server, shared by every session."""
+    return Runs(cap=MAX_RUNS)
+
+
+def owner() -> str:
+    """This session's key in :func:`runs`."""
+    return st.session_state.setdefault("live_owner", uuid.uuid4().hex)
+
+
+def session_models() -> list[Checkpoint]:
+    """The model this session trained live, once its run has ended well."""
+    run = runs().get(owner())
+    if run is None or run.card is None:
+        return []
+    return [Checkpoint.at(run.checkpoint, run.settings.name)]
+
+
+def settings_ui() -> ToySettings | None:
+    """The toy run's settings, when Train was pressed."""
+    with st.form("toy"):
+        cols = st.columns(3)
+        language = cols[0].selectbox(
+            "Toy language", list(toy.LANGUAGES), format_func=toy.DESCRIPTIONS.get
+        )
+        attention = cols[1].selectbox("Attention", SCORES, index=SCORES.index("general"))
+        epochs = cols[2].slider("Epochs", 1, 20, ToySettings.epochs)
+        hidden = cols[0].select_slider("Hidden units", [16, 32, 64, 128], ToySettings.hidden)
+        sentences = cols[1].slider("Training sentences", 500, 4000, ToySettings.sentences, 250)
+        lr = cols[2].select_slider("Learning rate", [0.001, 0.002, 0.005, 0.01], ToySettings.lr)
+        if not st.form_submit_button("Train"):
+            return None
+    return ToySettings(language, attention, sentences, epochs, hidden, lr)
+
+
+def progress_ui(run: Run) -> None:
+    """The run's progress bar, the chosen probe's attention now, and the curves so far."""
+    s = run.settings
+    history = run.history
+    if run.error:
+        st.error(f"The run failed: {run.error}")
+        return
+    if history is None:
+        st.progress(0.0, text=f"Preparing {s.sentences} sentences of {s.language}…")
+        return
+    snap = history.snapshots[-1]
+    state = "trained" if run.card else "stopped" if run.stop.is_set() else "training"
+    st.progress(
+        run.fraction,
+        text=f"{s.name}: {state}, epoch {snap['epoch']:g} of {s.epochs} · AER {snap['aer']:.0f}%",
+    )
+    probes = history.probes
+    k = st.selectbox(
+        "Held-out sentence",
+        range(len(probes)),
+        format_func=lambda k: f"{probes[k].source}  →  {probes[k].target}",
+        key="live_probe",
+    )
+    matrix = history.matrices(len(history.snapshots) - 1)[k]
+    title = f"epoch {snap['epoch']:g} · AER {probe_aer(matrix, probes[k].gold):.0f}%"
+    cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
+    with cols[0]:
+        st.plotly_chart(
+            history_plots.snapshot_heatmap(matrix, probes[k], title), key="live-heatmap"
+        )
+    with cols[1]:
+        frame = history_plots.history_frame({s.name: history})
+        st.altair_chart(history_plots.curves_chart(frame, snap["epoch"]), key="live-curves")
+
+
+def live_view_ui() -> None:
+    """Settings, Train and Stop, and the session's run as it goes."""
+    st.subheader("Train a tiny model live")
+    st.caption(
+        "A toy language whose true alignment is known; a model small enough to learn it in "
+        "seconds on one CPU core. Watch its attention on a held-out sentence go from even to "
+        "the alignment; AER is the share of its most-attended links that miss the true ones."
+    )
+    settings = settings_ui()
+    if settings is not None:
+        try:
+            runs().start(owner(), settings)
+        except RunRefused as e:
+            st.warning(str(e))
+    run = runs().get(owner())
+    if run is None:
+        return
+    if run.running and st.button("Stop", key="live_stop"):
+        run.stop.set()
+    _live_fragment(run)
+    if run.card is not None:
+        example, target, _ = toy.corpus(1, seed=99, language=run.settings.language)[0]
+        st.success(
+            f"“{run.settings.name}” is now a model of this session: pick it as the left or "
+            f"right model in the sidebar and try it on the One sentence page, e.g. “{example}” "
+            f"(→ “{target}”)."
+        )
+
+
+def _live_fragment(run: Run) -> None:
+    """Redraw the progress every second while the run trains; once it ends, the whole page
+    once more (the sidebar then offers the model)."""
+
+    @st.fragment(run_every=REFRESH_SECONDS if run.running else None)
+    def redraw() -> None:
+        progress_ui(run)
+        if not run.running and st.session_state.get("live_polled") == run.started:
+            st.session_state.live_polled = None
+            st.rerun()
+        if run.running:
+            st.session_state.live_polled = run.started
+
+    redraw()

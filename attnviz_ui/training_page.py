@@ -1,0 +1,134 @@
+"""The Training page: how the chosen models' attention formed while they trained, and a tiny
+model trained live on a toy language."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from attnviz import history_plots, playback
+from attnviz.history import History, Probe, moments, probe_aer
+from attnviz.playback import Playback
+
+from .live_view import live_view_ui
+from .models import Choice, load
+
+PLAY_SECONDS = 0.8
+OLDER = (
+    "{name} has no training history: the file was saved before attnviz recorded one. "
+    "A model trained with this version (`python -m attnviz train`) keeps its probe sentences' "
+    "attention at each snapshot, and they can be replayed here."
+)
+
+
+def _label(probe: Probe) -> str:
+    return f"{probe.source}  →  {probe.target}" + ("  (gold)" if probe.gold else "")
+
+
+def histories_ui(choice: Choice) -> dict[str, History]:
+    """The chosen models' histories, by name; a word for each model without one."""
+    kept = {}
+    for checkpoint in dict.fromkeys((choice.left, choice.right)):
+        history = load(checkpoint).history
+        if history is None or not history.snapshots:
+            st.info(OLDER.format(name=checkpoint.name))
+        else:
+            kept[checkpoint.name] = history
+    return kept
+
+
+def moment_ui(epochs: list[float]) -> float:
+    """The training-time slider and its play button; the epoch shown."""
+    if len(epochs) == 1:
+        return epochs[0]
+    state = st.session_state
+    at = epochs.index(state.moment) + 1 if state.get("moment") in epochs else 1
+    shown = playback.before_run(
+        Playback(at, state.get("moment_playing", False), state.pop("moment_restart", False)),
+        len(epochs),
+    )
+    state.moment, state.moment_playing = epochs[shown.step - 1], shown.playing
+    cols = st.columns([5, 1])
+    epoch = cols[0].select_slider(
+        "Training time", epochs, key="moment", format_func=lambda e: f"epoch {e:g}"
+    )
+    if cols[1].button("⏸ Pause" if shown.playing else "▶ Play", key="moment_play"):
+        pressed = playback.toggled(Playback(epochs.index(epoch) + 1, shown.playing), len(epochs))
+        state.moment_playing, state.moment_restart = pressed.playing, pressed.restart
+        st.rerun()
+    return epoch
+
+
+def keep_playing_ui(epochs: list[float]) -> None:
+    """While playing, show the next snapshot after a pause."""
+    state = st.session_state
+    if "moment" not in state:
+        return
+    step = epochs.index(state.moment) + 1
+    done, again = playback.after_run(
+        Playback(step, state.get("moment_playing", False)), len(epochs)
+    )
+    state.moment_playing = done.playing
+    if again:
+        time.sleep(PLAY_SECONDS)
+        st.rerun()
+
+
+def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float) -> None:
+    """One model's attention on ``probe`` at the last snapshot taken by ``epoch``."""
+    j = history.find(probe)
+    if j is None:
+        st.info(f"{name} did not record this sentence.")
+        return
+    s = history.at(epoch)
+    snap, matrix = history.snapshots[s], history.matrices(s)[j]
+    title = f"{name} · epoch {snap['epoch']:g}"
+    if probe.gold is not None:
+        title += f" · AER {probe_aer(matrix, probe.gold):.0f}%"
+    st.plotly_chart(history_plots.snapshot_heatmap(matrix, probe, title), key=f"history-{k}")
+
+
+def history_ui(histories: dict[str, History]) -> list[float]:
+    """A probe sentence picked, both models' attention on it at the moment picked, and the
+    curves with that moment marked; the snapshots' epochs (none without probes)."""
+    probes = next(iter(histories.values())).probes
+    if not probes:
+        st.info("These runs recorded no probe sentences (`--probe-sentences 0`).")
+        return []
+    gold = [k for k, p in enumerate(probes) if p.gold is not None]
+    k = st.selectbox(
+        "Probe sentence",
+        range(len(probes)),
+        index=gold[0] if gold else 0,
+        format_func=lambda k: _label(probes[k]),
+        key="probe",
+    )
+    epochs = moments(list(histories.values()))
+    epoch = moment_ui(epochs)
+    for i, (col, (name, history)) in enumerate(zip(st.columns(2), histories.items(), strict=False)):
+        with col:
+            snapshot_ui(i, name, history, probes[k], epoch)
+    st.caption(
+        "The attention each model gave this held-out sentence's reference translation at that "
+        "moment of its training (force-decoded, as the model then was). Row = output word, "
+        "column = source word (and its end). Orange crosses: the gold alignment's sure links; "
+        "AER scores each output word's most-attended source word against them."
+    )
+    st.altair_chart(history_plots.curves_chart(history_plots.history_frame(histories), epoch))
+    st.caption(
+        "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "
+        "snapshot: at the start, at 10, 25 and 50% of the first epoch and after each epoch. "
+        "The red rule is the moment shown."
+    )
+    return epochs
+
+
+def training_page_ui(choice: Choice) -> None:
+    """The history of the models chosen in the sidebar, then the live toy run."""
+    st.subheader("How attention formed during training")
+    histories = histories_ui(choice)
+    epochs = history_ui(histories) if histories else []
+    live_view_ui()
+    if epochs:
+        keep_playing_ui(epochs)

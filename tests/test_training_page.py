@@ -1,0 +1,93 @@
+"""The Training page through Streamlit's AppTest: the slider replays the recorded attention,
+an older checkpoint gets a word, and a live toy run learns and joins the session's models."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from attnviz import checkpoint, history_plots
+
+from .test_dashboard import DASHBOARD, _array, _heatmaps
+
+
+def _open(folder, monkeypatch) -> AppTest:
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120)
+    at.run()
+    at.radio(key="page").set_value("Training").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _curves_moment(at: AppTest) -> float | None:
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    return next(m for m in map(history_plots.moment_of, specs) if m is not None)
+
+
+def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeypatch):
+    at = _open(checkpoints, monkeypatch)
+    history = checkpoint.load(checkpoints / "bahdanau.safetensors").history
+    k = 3
+    at.selectbox(key="probe").set_value(k).run()
+    shown = {}
+    for epoch in (0.0, 0.25, history.snapshots[-1]["epoch"]):
+        at.select_slider(key="moment").set_value(epoch).run()
+        assert not at.exception, at.exception
+        left = _heatmaps(at)[0]
+        assert left["layout"]["title"]["text"].startswith(f"bahdanau · epoch {epoch:g}")
+        shown[epoch] = _array(left["data"][0]["z"])
+        expected = history.matrices(history.at(epoch))[k]
+        np.testing.assert_allclose(shown[epoch], expected, atol=1e-6)
+        assert _curves_moment(at) == epoch
+    first, *_, last = shown.values()
+    assert np.abs(first - last).max() > 0.1  # training moved the attention
+
+
+def test_a_checkpoint_without_a_history_gets_a_word(checkpoints, tmp_path, monkeypatch):
+    old = checkpoint.load(checkpoints / "luong.safetensors", precision="fp32")
+    card = {k: v for k, v in old.card.items() if k != "history"}
+    checkpoint.save(
+        tmp_path / "older.safetensors", old.model, old.src_vocab, old.tgt_vocab, old.text,
+        old.data, card, subwords=old.subwords,
+    )  # fmt: skip
+    shutil.copy(checkpoints / "bahdanau.safetensors", tmp_path)
+    at = _open(tmp_path, monkeypatch)
+    at.sidebar.selectbox[1].set_value("older").run()
+    assert not at.exception, at.exception
+    assert any("older has no training history" in i.value for i in at.info)
+    assert [h["layout"]["title"]["text"].split(" ·")[0] for h in _heatmaps(at)] == ["bahdanau"]
+
+
+def _wait_for_run(at: AppTest, seconds: float = 120) -> AppTest:
+    deadline = time.monotonic() + seconds
+    while not at.success and time.monotonic() < deadline:
+        time.sleep(1)
+        at.run()
+        assert not at.exception and not at.error, (at.exception, at.error)
+    return at
+
+
+def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, monkeypatch):
+    at = _open(checkpoints, monkeypatch)
+    next(s for s in at.selectbox if s.label == "Toy language").set_value("adjectives")
+    next(s for s in at.slider if s.label == "Epochs").set_value(2)
+    next(s for s in at.slider if s.label == "Training sentences").set_value(1000)
+    next(b for b in at.button if b.label == "Train").click().run()
+    assert not at.warning, [w.value for w in at.warning]
+    _wait_for_run(at)
+    text = at.get("progress")[0].proto.text
+    assert "toy adjectives · general: trained, epoch 2 of 2" in text
+    assert float(text.rsplit("AER ", 1)[1].rstrip("%")) <= 10  # the adjective order, learned
+    name = "toy adjectives · general"
+    assert name in at.sidebar.selectbox[0].options
+    at.sidebar.selectbox[0].set_value(name)
+    at.radio(key="page").set_value("One sentence").run()
+    at.text_input[0].input("the red cat sees a dog .").run()
+    assert not at.exception, at.exception
+    rows = _heatmaps(at)[0]["data"][0]["y"]
+    assert [r.split(":", 1)[1] for r in rows[:3]] == ["le", "chat", "rouge"]
