@@ -24,10 +24,6 @@ def main() -> None:
     found, failed = available()
     choice = sidebar_ui(found + session_models(), failed)
     st.title("Watch attention translate")
-    st.caption(
-        "Type an English sentence. Each model translates it word by word; at every step its "
-        "attention decides which source words to look at."
-    )
     if choice is None:
         return
     page = st.radio("Page", PAGES, horizontal=True, key="page")

@@ -156,6 +156,10 @@ def view_ui(view: str, sides: list[Side], beam: int) -> None:
 
 def sentence_page_ui(choice: Choice) -> None:
     """The sentence in, both models' decodings out, one view at a time."""
+    st.caption(
+        "Type an English sentence. Each model translates it word by word; at every step its "
+        "attention decides which source words to look at."
+    )
     sentence, reference = inputs_ui()
     if not sentence.strip():
         st.info("Type a sentence or pick an example to start.")

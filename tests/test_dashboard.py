@@ -202,6 +202,10 @@ def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
     en, fr, links = next(p for p in pairs if p[0] == frame["source"][0])
     assert app.text_input(key="sentence").value == en
     assert app.text_input(key="reference").value == fr  # force-decoded, to draw the gold
+    for fig in _heatmaps(app):  # step 1: only the gold links of the first output word
+        (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
+        assert set(gold["y"]) == {f"1:{fr.split()[0]}"}
+    app.toggle(key="finished").set_value(True).run()
     for fig in _heatmaps(app):
         (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
         x_labels, y_labels = fig["data"][0]["x"], fig["data"][0]["y"]

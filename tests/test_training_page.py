@@ -88,6 +88,7 @@ def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, m
     at.sidebar.selectbox[0].set_value(name)
     at.radio(key="page").set_value("One sentence").run()
     at.text_input[0].input("the red cat sees a dog .").run()
+    at.toggle(key="finished").set_value(True).run()
     assert not at.exception, at.exception
     rows = _heatmaps(at)[0]["data"][0]["y"]
     assert [r.split(":", 1)[1] for r in rows[:3]] == ["le", "chat", "rouge"]
