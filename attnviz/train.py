@@ -292,7 +292,7 @@ class _Run:
         points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
         hooks = {i: (lambda f=f: self.snapshot(f)) for i, f in points.items()}
         desc = f"epoch {epoch + 1}/{config.epochs}"
-        _train_epoch(
+        speed = _train_epoch(
             self.model, self.step, batches, desc, hooks if main and not epoch else {}, main
         )
         if not main:
@@ -302,7 +302,7 @@ class _Run:
         curves["valid_loss"].append(round(loss, 4))
         curves["valid_bleu"].append(bleu)
         curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
-        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}")
+        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
         best = self.history.best.get("best_loss")
         if not math.isfinite(loss) or (best is not None and loss >= best):
             return False
@@ -385,15 +385,18 @@ def target_tokens(examples: list[Example]) -> int:
     return sum(len(e.tgt_tokens) + 1 for e in examples)
 
 
-def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True) -> None:
+def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True) -> float:
     """One pass over ``batches``, ``step(batch) -> (loss, tokens)`` on each; ``hooks[i]()`` runs
-    before batch ``i`` (snapshots). ``show``: the progress bar."""
+    before batch ``i`` (snapshots). ``show``: the progress bar. Returns the target tokens
+    trained per second, hooks' time left out."""
     model.train()
     tokens, t0 = 0, time.perf_counter()
     bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0, disable=not show)
     for i, chunk in enumerate(bar):
         if i in hooks:
+            hooked = time.perf_counter()
             hooks[i]()
+            t0 += time.perf_counter() - hooked
         loss, n = step(chunk)
         tokens += n
         bar.set_postfix(
@@ -401,3 +404,4 @@ def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True
             tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
             refresh=False,
         )
+    return tokens / (time.perf_counter() - t0)
