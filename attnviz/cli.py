@@ -46,6 +46,7 @@ def _train(args, argv: list[str]) -> int:
     """Train as ``args`` say; ``argv``, the command as typed, goes into the model card."""
     import torch
 
+    from .distributed import is_main
     from .train import train
 
     if args.threads is not None:
@@ -73,10 +74,12 @@ def _train(args, argv: list[str]) -> int:
         probes=_probes(args),
         log=lambda msg: print(msg, file=sys.stderr),
     )
-    print(
-        f"saved {args.out}: best epoch {card.get('best_epoch')}, test BLEU {card.get('test_bleu')}",
-        file=sys.stderr,
-    )
+    if is_main():  # under torchrun, rank 0 alone wrote the file
+        print(
+            f"saved {args.out}: best epoch {card.get('best_epoch')}, "
+            f"test BLEU {card.get('test_bleu')}",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -44,7 +44,10 @@ def _train_command(sub) -> None:
         formatter_class=_Help,
         description="Train on `source<TAB>target[<TAB>...]` lines. The best epoch "
         "(lowest validation loss) is saved to --out; the full training state is saved "
-        "to OUT.state after every epoch for --resume.",
+        "to OUT.state after every epoch for --resume. Under torchrun (`torchrun "
+        "--nproc_per_node N -m attnviz train ...`) N processes train one model with "
+        "DistributedDataParallel, gloo on CPUs and NCCL on GPUs; rank 0 alone validates and "
+        "writes the files (see the README).",
     )
     t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
     t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
@@ -63,13 +66,19 @@ def _train_command(sub) -> None:
         action="store_true",
         help="--probe-gold lists target-source links (f-e), as the Hansards data does",
     )
-    t.add_argument("--device", default="cpu", help="torch device: cpu, cuda, cuda:1, ...")
+    t.add_argument(
+        "--device",
+        default="cpu",
+        help="torch device: cpu, cuda, cuda:1, ...; under torchrun cpu or cuda (each process "
+        "on cuda:LOCAL_RANK)",
+    )
     t.add_argument(
         "--threads",
         type=int,
         default=None,
-        help="CPU threads (default: torch's, one per core); results are reproducible for a "
-        "given thread count",
+        help="CPU threads per process (default: torch's, one per core; 1 under a torchrun of "
+        "several processes); "
+        "results are reproducible for a given thread count",
     )
     t.add_argument(
         "--half", action="store_true", help="store weights as float16 (half the file size)"

@@ -7,18 +7,20 @@ weights it would have had uninterrupted.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import platform
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from . import checkpoint, train_state
+from . import checkpoint, distributed, train_state
 from .data import (
     Corpus,
     DataConfig,
@@ -140,6 +142,7 @@ def evaluate_loss(
     return total / max(tokens, 1)
 
 
+@distributed.launched
 def train(
     data_path: str | Path,
     out: str | Path,
@@ -162,11 +165,17 @@ def train(
     ``probes`` (pairs with gold alignments, say) join the held-out probes whose attention the
     training history records (see :mod:`attnviz.history`). ``progress`` is called with the
     history after each snapshot; once it returns True the run ends after the epoch under way,
-    keeping the best epoch so far.
+    keeping the best epoch so far (one process only).
+    Under torchrun, every process trains its share of each batch (see :mod:`attnviz.distributed`)
+    and rank 0 alone logs and writes ``out``; the other ranks return the card as it stood
+    before the test BLEU.
     """
-    out, dev = Path(out), torch.device(device)
+    out, group = Path(out), distributed.current()
+    dev = group.device(device)
+    log = log if group.main else _quiet
     config = replace(config, precision=resolve_training(config.precision, dev))
     p = prepare(data_path, text, data, log)
+    distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
     model_config = ModelConfig(
         src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
     )
@@ -185,20 +194,37 @@ def train(
             raise FileNotFoundError(f"{state}: no training state to resume from")
         start, history = train_state.load_state(state, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
-    card = _card(p, config, dev, about)
-    run = _Run(p, model, opt, config, text, data, dev, history, card, half, progress)
-    if not history.snapshots:
+    card = {**_card(p, config, dev, about), "world_size": group.world_size}
+    if progress is not None and group.joined:
+        raise ValueError("a progress callback stops one process, not a torchrun group")
+    run = _Run(p, model, opt, config, text, data, dev, history, card, half, group, progress)
+    if group.main and not history.snapshots:
         run.snapshot(0.0)
     for epoch in range(start, config.epochs):
         if run.epoch(epoch, log):
             run.save(out, model)
-        train_state.save_state(state, model, opt, epoch + 1, history, settings, dev)
+        if group.main:
+            train_state.save_state(state, model, opt, epoch + 1, history, settings, dev)
         if run.stopped:
             break
+    if not group.main:
+        return run.card
     if "best_epoch" not in history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
     run.finish(out, log)
     return run.card
+
+
+def _quiet(*_) -> None:
+    """The log of ranks other than 0."""
+
+
+def _fingerprint(p: Prepared) -> str:
+    """What every process must agree on: the corpus, its split and both vocabularies."""
+    parts = [p.corpus.sha256, p.subwords.sha256() if p.subwords else "words"]
+    parts += [f"{k}:{len(v)}" for k, v in p.splits.items()]
+    parts += [*p.src_vocab.itos, "\t", *p.tgt_vocab.itos]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
 def _settings(p: Prepared, model, text, data, config, probes: list[Probe], half) -> dict:
@@ -238,10 +264,17 @@ class _Run:
     """One run's moving parts: what each epoch, snapshot and save needs."""
 
     def __init__(
-        self, p, model, opt, config, text, data, dev, history: History, card, half, progress=None
-    ):
+        self, p, model, opt, config, text, data, dev, history: History, card, half, group,
+        progress=None,
+    ):  # fmt: skip
         self.p, self.model, self.opt, self.config, self.dev = p, model, opt, config, dev
         self.text, self.data, self.history, self.card, self.half = text, data, history, card, half
+        self.group, self.ddp = group, None
+        if group.joined:
+            loss = partial(
+                batch_loss, label_smoothing=config.label_smoothing, precision=config.precision
+            )
+            self.ddp = distributed.data_parallel(loss, model)
         self.valid_src, self.valid_refs = spread_sample(
             *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
         )
@@ -263,28 +296,49 @@ class _Run:
 
     def epoch(self, epoch: int, log) -> bool:
         """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
-        config, t0 = self.config, time.perf_counter()
+        config, t0, main = self.config, time.perf_counter(), self.group.main
+        distributed.seed_dropout(config.seed, epoch, self.group)
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
         examples = join_examples(self.p.splits["train"], config.join_fraction, gen)
         batches = bucket_batches(examples, config.batch_size, gen)
         for group in self.opt.param_groups:
             group["lr"] = config.lr_at(epoch)
         points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
-        hooks = {i: (lambda f=f: self.snapshot(f)) for i, f in points.items()} if not epoch else {}
+        hooks = {i: (lambda f=f: self.snapshot(f)) for i, f in points.items()}
         desc = f"epoch {epoch + 1}/{config.epochs}"
-        _train_epoch(self.model, self.opt, self.p, batches, config, self.dev, desc, hooks)
+        speed = _train_epoch(
+            self.model, self.step, batches, desc, hooks if main and not epoch else {}, main
+        )
+        if not main:
+            return False
         loss, bleu = self.snapshot(epoch + 1)
         curves = self.history.epochs
         curves["valid_loss"].append(round(loss, 4))
         curves["valid_bleu"].append(bleu)
         curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
-        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}")
+        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
         best = self.history.best.get("best_loss")
         if not math.isfinite(loss) or (best is not None and loss >= best):
             return False
         self.history.best.update(best_loss=loss, best_epoch=epoch + 1)
         self.card.update(epochs=epoch + 1, best_epoch=epoch + 1, train_seconds=self.seconds())
         return True
+
+    def step(self, chunk: list[Example]) -> tuple[float, int]:
+        """One update on the global batch ``chunk``: its loss here (mean per token) and its
+        target tokens. Under torchrun this process takes its share of ``chunk`` and divides the
+        share's summed loss by the global batch's tokens over the number of processes: DDP
+        averages the processes' gradients, so the update is that of the global batch's mean
+        loss, as in one process (an empty share adds zero)."""
+        p = self.p
+        if self.ddp is None:
+            batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(self.dev)
+            return train_step(self.model, self.opt, batch, self.config), batch.n_tokens
+        share, tokens = self.group.share(chunk), target_tokens(chunk)
+        batch = make_batch(share or chunk[:1], p.src_vocab, p.tgt_vocab).to(self.dev)
+        loss = self.ddp(batch) / (tokens / self.group.world_size)
+        update(self.model, self.opt, loss if share else loss * 0, self.config)
+        return loss.item() * batch.n_tokens / tokens, tokens
 
     def seconds(self) -> float:
         return round(sum(self.history.epochs["epoch_seconds"]), 1)
@@ -328,28 +382,40 @@ class _Run:
 def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
     """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
     loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
+    update(model, opt, loss, config)
+    return loss.item()
+
+
+def update(model: Seq2Seq, opt, loss: torch.Tensor, config: TrainConfig) -> None:
+    """Backward from ``loss``, gradient clip, Adam."""
     opt.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
     opt.step()
-    return loss.item()
 
 
-def _train_epoch(
-    model, opt, p: Prepared, batches, config: TrainConfig, dev, desc: str, hooks: dict
-) -> None:
-    """One pass over ``batches``; ``hooks[i]()`` runs before batch ``i`` (snapshots)."""
+def target_tokens(examples: list[Example]) -> int:
+    """The target tokens a batch of ``examples`` scores (``Batch.n_tokens``: <eos> included)."""
+    return sum(len(e.tgt_tokens) + 1 for e in examples)
+
+
+def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True) -> float:
+    """One pass over ``batches``, ``step(batch) -> (loss, tokens)`` on each; ``hooks[i]()`` runs
+    before batch ``i`` (snapshots). ``show``: the progress bar. Returns the target tokens
+    trained per second, hooks' time left out."""
     model.train()
     tokens, t0 = 0, time.perf_counter()
-    bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0)
+    bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0, disable=not show)
     for i, chunk in enumerate(bar):
         if i in hooks:
+            hooked = time.perf_counter()
             hooks[i]()
-        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(dev)
-        loss = train_step(model, opt, batch, config)
-        tokens += batch.n_tokens
+            t0 += time.perf_counter() - hooked
+        loss, n = step(chunk)
+        tokens += n
         bar.set_postfix(
             loss=f"{loss:.3f}",
             tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
             refresh=False,
         )
+    return tokens / (time.perf_counter() - t0)

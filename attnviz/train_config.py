@@ -13,7 +13,7 @@ class TrainConfig:
     """How a model is trained; stored in the model card."""
 
     epochs: int = option(10, "passes over the training split")
-    batch_size: int = option(64, "sentence pairs per step")
+    batch_size: int = option(64, "sentence pairs per step (over all processes under torchrun)")
     lr: float = option(1e-3, "Adam learning rate")
     decay_after: int = option(
         0,

@@ -1,0 +1,226 @@
+"""Training under torchrun: DDP over gloo processes gives the one-process model, rank 0 alone
+writes, --resume holds, a failing rank stops the run; backend and device choice without a GPU."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+
+import pytest
+import torch
+import torch.multiprocessing as mp
+from safetensors import safe_open
+
+import attnviz
+from attnviz import TextConfig, checkpoint, distributed
+from attnviz.cli import main
+from attnviz.data import DataConfig, Example, make_batch
+from attnviz.train import target_tokens, train
+from attnviz.vocab import Vocab
+
+from . import conftest
+from .ddp_worker import BROKEN
+from .synthetic import corpus, write_corpus
+from .test_learning import _held_out
+
+ROOT = Path(__file__).resolve().parents[1]
+TOLERANCE = 1e-5  # largest weight difference, 2 processes against 1: floating-point order only
+TINY = [
+    "--attention", "bahdanau", "--embed", "8", "--hidden", "16", "--batch-size", "24",
+    "--lr", "0.01", "--subwords", "0", "--min-freq", "1", "--bleu-sentences", "5",
+    "--probe-sentences", "2", "--test-beam", "1", "--threads", "1",
+    "--decay-after", "1", "--lr-decay", "0.5",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ddp") / "toy.txt"
+    write_corpus(path, corpus(240, seed=3))
+    return path
+
+
+def _tensors(path) -> dict[str, torch.Tensor]:
+    with safe_open(str(path), "pt") as f:
+        return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+
+
+def _weights(path) -> dict[str, torch.Tensor]:
+    return {k: v for k, v in _tensors(path).items() if not k.startswith("history.")}
+
+
+def _learned(state) -> dict[str, torch.Tensor]:
+    """A training state's weights and Adam moments."""
+    return {k: v for k, v in _tensors(state).items() if k.startswith(("model.", "optim."))}
+
+
+def _gap(a: dict, b: dict) -> float:
+    assert a.keys() == b.keys()
+    return max(float((a[k].double() - b[k].double()).abs().max()) for k in a)
+
+
+def _torchrun(*args, timeout=120) -> subprocess.CompletedProcess:
+    """``torchrun --nproc_per_node 2 --standalone ARGS`` from the repository root."""
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [*command, "--standalone", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
+
+
+def _as_rank(rank: int, world: int, port: int, fn, args) -> None:
+    os.environ.update(
+        RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK=str(rank),
+        MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+    )  # fmt: skip
+    torch.set_num_threads(1)
+    fn(*args)
+
+
+def _forked(fn, *args, world: int = 2) -> None:
+    """``fn(*args)`` in ``world`` forked processes placed as torchrun places them (no fresh
+    interpreters to start: seconds instead of a torchrun's ten)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mp.start_processes(_as_rank, (world, port, fn, args), nprocs=world, start_method="fork")
+
+
+def _command(argv: list[str]) -> None:
+    assert main(argv) == 0
+
+
+def _info(path, capsys) -> dict:
+    capsys.readouterr()
+    assert main(["info", "--json", str(path)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_two_gloo_processes_train_the_weights_of_one(toy, tmp_path, capsys):
+    one, two, half = (tmp_path / f"{n}.safetensors" for n in ("one", "two", "half"))
+    run = ["train", "--data", str(toy), *TINY, "--epochs", "2", "--dropout", "0"]
+    assert main([*run, "--out", str(one)]) == 0
+    done = _torchrun("-m", "attnviz", *run, "--out", str(two))
+    assert done.returncode == 0, done.stderr[-3000:]
+    # Same global batch, same seed: the same model, whatever the number of processes.
+    assert _gap(_weights(one), _weights(two)) < TOLERANCE
+    assert _gap(_learned(f"{one}.state"), _learned(f"{two}.state")) < TOLERANCE  # Adam too
+    # The test would see the classic mistake, --batch-size per process: 12 pairs a step.
+    small_batch = [
+        *run[: run.index("--batch-size") + 1],
+        "12",
+        *run[run.index("--batch-size") + 2 :],
+    ]
+    assert main([*small_batch, "--out", str(half)]) == 0
+    assert _gap(_weights(one), _weights(half)) > 100 * TOLERANCE
+    assert _info(two, capsys)["world_size"] == 2 and _info(one, capsys)["world_size"] == 1
+    assert done.stderr.count("saved ") == 1 and done.stderr.count("epoch 2: valid loss") == 1
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """Every file write as (rank, file name), forked ranks included."""
+    log = mp.get_context("fork").Manager().list()
+
+    def logged(path, data, write=checkpoint.atomic_write):
+        log.append((int(os.environ.get("RANK", -1)), Path(path).name))
+        write(path, data)
+
+    monkeypatch.setattr(checkpoint, "atomic_write", logged)
+    return log
+
+
+def test_a_ddp_run_resumed_ends_as_an_uninterrupted_one_and_rank_0_alone_writes(
+    toy, tmp_path, writes
+):
+    straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
+    run = ["train", "--data", str(toy), *TINY, "--dropout", "0.2"]  # dropout masks per rank
+    _forked(_command, [*run, "--epochs", "2", "--out", str(straight)])
+    assert {rank for rank, _ in writes} == {0}
+    assert [name for _, name in writes].count("straight.safetensors.state") == 2  # per epoch
+    assert "straight.safetensors" in [name for _, name in writes]
+    _forked(_command, [*run, "--epochs", "1", "--out", str(resumed)])
+    _forked(_command, [*run, "--epochs", "2", "--resume", "--out", str(resumed)])
+    assert {rank for rank, _ in writes} == {0}
+    a, b = _tensors(f"{straight}.state"), _tensors(f"{resumed}.state")
+    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    assert all(
+        (a[k] == b[k]).all() for a, b in [(_weights(straight), _weights(resumed))] for k in a
+    )
+
+
+def test_a_rank_that_raises_stops_the_run_with_its_error(toy, tmp_path):
+    start = time.perf_counter()
+    run = ["train", "--data", str(toy), *TINY, "--epochs", "2", "--out", str(tmp_path / "m")]
+    done = _torchrun("-m", "tests.ddp_worker", "1", *run)
+    assert done.returncode != 0
+    assert f"rank 1: {BROKEN}" in done.stderr
+    assert time.perf_counter() - start < 60  # not the collective's 30-minute timeout
+    assert not (tmp_path / "m").exists()
+
+
+def test_the_backend_is_nccl_only_with_cuda():
+    assert distributed.backend_for(torch.device("cpu")) == "gloo"
+    assert distributed.backend_for(torch.device("cuda", 1)) == "nccl"
+    with pytest.raises(ValueError, match=r"cpu \(gloo\) or cuda \(nccl\)"):
+        distributed.backend_for(torch.device("meta"))
+
+
+def test_under_torchrun_each_process_takes_the_gpu_of_its_local_rank():
+    group = distributed.from_env({"RANK": "5", "WORLD_SIZE": "8", "LOCAL_RANK": "1"})
+    assert (group.rank, group.world_size, group.local_rank, group.main) == (5, 8, 1, False)
+    assert group.device("cuda") == torch.device("cuda", 1)
+    assert group.device("cpu") == torch.device("cpu")
+    with pytest.raises(ValueError, match="--device cuda"):
+        group.device("cuda:0")
+    assert distributed.from_env({"LOCAL_RANK": "0"}) is None  # not started by torchrun
+    alone = distributed.Group()
+    assert alone.main and alone.device("cuda:1") == torch.device("cuda", 1)
+
+
+@pytest.mark.parametrize("world", [1, 2, 3, 4])
+def test_shares_are_disjoint_and_cover_every_batch(world):
+    for n in range(10):
+        batch = list(range(n))
+        shares = [distributed.Group(r, world).share(batch) for r in range(world)]
+        assert [i for share in shares for i in share] == batch
+        assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+def test_the_global_token_count_is_what_a_batch_of_the_whole_chunk_scores():
+    words = [["a", "b"], ["c"], ["a", "b", "c", "d", "e"]]
+    examples = [Example(" ".join(w), " ".join(w), w, w[: len(w) - 1 or 1]) for w in words]
+    vocab = Vocab.build(words)
+    assert (
+        target_tokens(examples) == make_batch(examples, vocab, vocab).n_tokens == 9
+    )  # 1 + 1 + 4 tokens, 3 <eos>
+
+
+def test_two_processes_learn_a_toy_language_they_never_saw(tmp_path):
+    # The weights test above shows 2 processes give the 1-process model without dropout; here,
+    # with dropout (masks drawn per rank), they still learn to translate held-out sentences.
+    # Measured once at test_learning's size (3,000 pairs, 6 epochs): 67/67 held-out sentences
+    # exact for 1 process and for 2 (see the README). This one: 44/44 after its 2 epochs.
+    pairs = corpus(2000, seed=5)
+    data, out = tmp_path / "toy.txt", tmp_path / "two.safetensors"
+    write_corpus(data, pairs)
+    model = dict(attention="general", embed=32, hidden=64, dropout=0.1)
+    config = replace(conftest.TINY_TRAIN, epochs=2, batch_size=32, lr=0.01, probe_sentences=2)
+    words = DataConfig(subwords=0, min_freq=1)
+    _forked(partial(train, log=_silent), data, out, model, TextConfig(), words, config)
+    held = list(_held_out(pairs))  # test-split sentences the model never saw
+    hyps = attnviz.load(out).translate_batch([source for source, *_ in held])
+    exact = sum(h.text == ref for h, (_, ref, *_) in zip(hyps, held, strict=True))
+    assert len(held) > 30 and exact / len(held) >= 0.8, (exact, len(held))
+
+
+def _silent(*_) -> None:
+    pass
