@@ -11,7 +11,7 @@ W = [[0.4, 0.3, 0.3, 0], [0, 0, 1, 0]]
 def test_unknown_words_are_named_or_nothing_is_said():
     assert explain.unknown_note(hand_trace(W, SRC, ["x", "y"])) is None
     trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True])
-    assert explain.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): `❤️`"
+    assert explain.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): “❤️”"
 
 
 def test_a_subword_model_reads_unknown_characters_as_bytes():
