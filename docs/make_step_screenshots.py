@@ -21,13 +21,21 @@ SENTENCE = "He bought a red car and a small house."
 SETTLE = 2500  # ms for a rerun's charts to draw
 
 
-def shot(page, name: str, anchor: str) -> None:
-    """A viewport screenshot with the text ``anchor`` near the top."""
-    page.get_by_text(anchor).first.scroll_into_view_if_needed()
+def shot(page, name: str, anchor: str, below: int = -60) -> None:
+    """A viewport screenshot with the text ``anchor`` near the top, ``below`` pixels down."""
     page.get_by_text(anchor).first.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.mouse.wheel(0, -60)
+    page.mouse.wheel(0, below)
     page.wait_for_timeout(800)
     page.screenshot(path=ROOT / "docs" / f"{name}.png")
+
+
+def toggle(page, label: str) -> None:
+    page.locator('[data-testid="stCheckbox"]').filter(has_text=label).locator("label").click()
+
+
+def pick(page, option: str) -> None:
+    """Choose the radio option ``option``."""
+    page.locator('[data-testid="stRadio"] label').filter(has_text=option).first.click()
 
 
 def main() -> None:
@@ -49,22 +57,22 @@ def main() -> None:
             slider.focus()
             slider.press("ArrowRight")
             page.wait_for_timeout(SETTLE)
-        shot(page, "step-reveal", "Step")
-        page.get_by_text("Show the numbers of this step").click()
+        shot(page, "step-reveal", "The output so far")
+        toggle(page, "Show the numbers of this step")
         page.wait_for_timeout(SETTLE * 2)
-        shot(page, "step-numbers", "score e")
-        page.get_by_text("Show the numbers of this step").click()
+        shot(page, "step-numbers", "Step 4: writing", 520)
+        toggle(page, "Show the numbers of this step")
         slider.focus()
         slider.press("ArrowLeft")
         slider.press("ArrowLeft")  # step 2: "a" (Bahdanau) and "acheta" (Luong)
         page.wait_for_timeout(SETTLE)
-        page.get_by_text("Another word here").click()
+        pick(page, "Another word here")
         page.wait_for_timeout(SETTLE * 2)
         shot(page, "what-if-word", "Continue the output of")
-        page.get_by_text("Attention elsewhere").click()
+        pick(page, "Attention elsewhere")
         page.wait_for_timeout(SETTLE * 2)
         shot(page, "what-if-attention", "Edit the attention of")
-        page.get_by_text("Bahdanau vs Luong").click()
+        pick(page, "Bahdanau vs Luong")
         page.wait_for_timeout(SETTLE)
         page.get_by_role("button", name="Decode both on luong's output").click()
         page.wait_for_timeout(SETTLE * 2)
