@@ -20,7 +20,9 @@ log-probability log p(y_t | y_<t, x) of the token the step wrote:
 Every method is linear in the log-probability it explains, so a source word's attribution is
 the sum over its pieces and a target word's the sum over its pieces' steps (a word's
 log-probability is the sum of its pieces'). Positive values mean the word made the output
-more probable. The source ``<eos>`` is not a word the user wrote and gets no column.
+more probable. The source ``<eos>`` is not a word the user wrote and gets no column. Links,
+rank correlations and argmax agreement with attention read the size of a value
+(:func:`importance`): a word that pushes the written word down matters too.
 
 All target steps are done in one batch: the sentence is copied once per step and copy k's
 output is step k's log-probability, so one backward pass gives every step's gradient.
@@ -32,7 +34,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from captum.attr import LayerGradientXActivation, LayerIntegratedGradients
 
 from .align import WordTrace
 from .data import encode_source
@@ -49,7 +50,7 @@ BASELINE = {
     "integrated_gradients": "<pad> (all-zero) embedding for every source word, <eos> kept",
     "erasure": "each source word replaced by <unk>",
 }
-BATCH_ROWS = 1024  # integrated gradients: rows (path points x steps) run through the model at once
+BATCH_ROWS = 512  # integrated gradients: rows (copies x path points) run through the model at once
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,8 @@ def _copies(src: torch.Tensor, tgt: torch.Tensor, T: int):
 
 
 def _saliency(model: Seq2Seq, src, tgt, T: int):
+    from captum.attr import LayerGradientXActivation  # seconds to import: only when used
+
     src_n, tgt_n, step = _copies(src, tgt, T)
     gxa = LayerGradientXActivation(_forward(model), model.encoder.embed)
     with torch.enable_grad():
@@ -151,20 +154,33 @@ def _saliency(model: Seq2Seq, src, tgt, T: int):
     return attr.sum(-1).detach(), None
 
 
-def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int):
-    src_n, tgt_n, step = _copies(src, tgt, T)
-    baseline = torch.where(src_n == EOS_ID, EOS_ID, PAD_ID)  # embedding row 0 is all zeros
+def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int, rows: int):
+    """Captum's integrated gradients for all T steps, ``rows`` (copies x path points) per
+    call: the copies of early steps run short decoders, so the work is nearer T^2 / 2 than
+    T^2 decoder steps per path point."""
+    from captum.attr import LayerIntegratedGradients  # seconds to import: only when used
+
     ig = LayerIntegratedGradients(_forward(model), model.encoder.embed)
-    with torch.enable_grad():
-        attr, delta = ig.attribute(
-            src_n,
-            baselines=baseline,
-            additional_forward_args=(tgt_n, step),
-            n_steps=steps,
-            internal_batch_size=max(BATCH_ROWS, T),
-            return_convergence_delta=True,
+    per, parts, deltas = max(1, rows // steps), [], []
+    for first in range(0, T, per):
+        src_n, tgt_n, step = _copies(src, tgt, T)
+        src_n, tgt_n, step = (
+            src_n[first : first + per],
+            tgt_n[first : first + per],
+            step[first : first + per],
         )
-    return attr.sum(-1).detach(), delta.detach()
+        baseline = torch.where(src_n == EOS_ID, EOS_ID, PAD_ID)  # embedding row 0 is all zeros
+        with torch.enable_grad():
+            attr, delta = ig.attribute(
+                src_n,
+                baselines=baseline,
+                additional_forward_args=(tgt_n, step),
+                n_steps=steps,
+                return_convergence_delta=True,
+            )
+        parts.append(attr.sum(-1).detach())
+        deltas.append(delta.detach())
+    return torch.cat(parts), torch.cat(deltas)
 
 
 @torch.inference_mode()
@@ -183,6 +199,7 @@ def token_attribution(
     src_owner: list[int],
     n_src: int,
     steps: int = STEPS,
+    rows: int = BATCH_ROWS,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Attribution of each step of ``trace``, a decoding over the model's own tokens
     (``trace.pieces`` is None), to the source words: (T, n_src), with ``src_owner`` the word of
@@ -198,7 +215,7 @@ def token_attribution(
     if method == "saliency":
         per_token, delta = _saliency(model, src, tgt, T)
     else:
-        per_token, delta = _integrated_gradients(model, src, tgt, T, steps)
+        per_token, delta = _integrated_gradients(model, src, tgt, T, steps, rows)
     words = group_rows(per_token[:, :-1].double().cpu().numpy().T, src_owner, n_src, "sum").T
     return words, None if delta is None else delta.double().cpu().numpy()
 
