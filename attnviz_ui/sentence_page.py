@@ -10,6 +10,7 @@ from attnviz import explain, playback
 from attnviz.align import gold_for
 from attnviz.playback import Playback
 
+from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
@@ -157,4 +158,5 @@ def sentence_page_ui(choice: Choice) -> None:
     # One view at a time: a page draws only what is looked at, so it answers sooner.
     view = st.radio("View", VIEWS, horizontal=True, label_visibility="collapsed", key="view")
     view_ui(view, sides, step, choice.beam)
+    attribution_view_ui(choice, sides, step)
     keep_playing_ui(steps)

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import attnviz
-from attnviz import TextConfig, Translator
+from attnviz import Translator
 from attnviz.aer import Gold, score
 from attnviz.align import word_trace
 from attnviz.attribution import (
@@ -25,13 +25,12 @@ from attnviz.attribution import (
     word_links,
 )
 from attnviz.cli import main
-from attnviz.model import ModelConfig, Seq2Seq
-from attnviz.subwords import Subwords
 from attnviz.vocab import EOS_ID, PAD_ID
 
 from .conftest import tiny_translator
 from .synthetic import ADJECTIVES, corpus
 from .test_learning import _held_out
+from .test_properties import translator as subword_translator
 
 SOURCE = "the big cat sees a small red house ."
 TARGET = "THE CAT BIG SEES A HOUSE SMALL RED ."
@@ -71,20 +70,8 @@ def test_integrated_gradients_sum_to_the_change_in_log_probability(kind):
     assert ig.steps == 50 and "<pad>" in ig.baseline
 
 
-def _subword_translator() -> Translator:
-    pairs = [(en.split(), fr.split()) for en, fr, _ in corpus(200, seed=5)]
-    subwords = Subwords.train(pairs, vocab_size=300)
-    torch.manual_seed(0)
-    config = ModelConfig(
-        len(subwords.src.vocab), len(subwords.tgt.vocab), attention="general", embed=8, hidden=16
-    )
-    return Translator(
-        Seq2Seq(config), subwords.src.vocab, subwords.tgt.vocab, TextConfig(), subwords=subwords
-    )
-
-
 def test_a_subword_model_is_attributed_word_by_word_and_stays_complete():
-    tr = _subword_translator()
+    tr = subword_translator()  # untrained, subword pieces 300
     trace = tr.align("the strange horse likes a yellow apple .", "le cheval étrange aime .")
     assert len(trace.pieces.src_tokens) > len(trace.src_tokens)  # words do split into pieces
     total, change, _ = _completeness_gap(tr, trace, steps=50)
