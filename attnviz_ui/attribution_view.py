@@ -96,10 +96,9 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     cols = st.columns(3)
     cols[0].metric(f"Step {t + 1}: ρ", "–" if np.isnan(rho) else f"{rho:+.2f}")
     cols[1].metric("Same argmax word", "yes" if same else "no")
-    cols[2].metric(
-        "Sentence: mean ρ · argmax agrees",
-        f"{whole.mean_spearman:+.2f} · {whole.argmax_agreement:.0%}",
-    )
+    mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
+    agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
+    cols[2].metric("Sentence: mean ρ · argmax agrees", f"{mean} · {agree}")
     st.altair_chart(attribution_plots.step_bars(trace, att, t), key=f"attribution-bars-{k}")
 
 
