@@ -137,10 +137,15 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
 
 
 def _align(args) -> int:
-    from .align import align_words, pharaoh
+    from .align import pharaoh
     from .checkpoint import load
     from .translator import InputError
 
+    links_of = _attention_links
+    if args.source == "attribution":
+        if args.method != "argmax" or args.shift:
+            raise ValueError("--source attribution reads argmax links only (no --method, --shift)")
+        links_of = _attribution_links
     tr = load(args.checkpoint, precision=args.precision)
     for n, line in enumerate(_lines(), 1):
         pair, links = _pair(line), []
@@ -148,11 +153,24 @@ def _align(args) -> int:
             print(f"line {n}: {PAIR_FORMAT}", file=sys.stderr)
         else:
             try:
-                links = align_words(tr, *pair, args.method, args.threshold, args.shift)
+                links = links_of(tr, pair, args)
             except InputError as e:
                 print(f"line {n}: {e}", file=sys.stderr)
         print(pharaoh(links), flush=True)
     return 0
+
+
+def _attention_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
+    from .align import align_words
+
+    return align_words(tr, *pair, args.method, args.threshold, args.shift)
+
+
+def _attribution_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
+    from .align import word_trace
+    from .attribution import word_links
+
+    return word_links(tr, word_trace(tr, *pair), args.attribution, args.ig_steps)
 
 
 def _evaluate(args) -> int:
@@ -249,6 +267,21 @@ def _evaluate_aer(tr, args) -> None:
             f"{r.links} links"
         )
     print(f"({len(pairs)} sentence pairs, threshold {args.threshold})")
+    if args.attribution:
+        _evaluate_attribution(tr, pairs, gold, args)
+
+
+def _evaluate_attribution(tr, pairs, gold, args) -> None:
+    from .evaluate import attribution_aer
+
+    methods = tuple(dict.fromkeys(args.attribution))
+    for method, r in attribution_aer(tr, pairs, gold, methods, args.ig_steps).items():
+        print(
+            f"AER {r.aer:.2f}  {method:<20} precision {r.precision:.2f}, recall "
+            f"{r.recall:.2f}, {r.links} links  (attribution, argmax)"
+        )
+    if "integrated_gradients" in methods:
+        print(f"(integrated gradients: {args.ig_steps} steps)")
 
 
 def _aer(args) -> int:

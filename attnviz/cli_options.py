@@ -15,6 +15,8 @@ from .text import TextConfig
 from .train_config import TrainConfig
 from .translator import BETA
 
+ATTRIBUTIONS = ("saliency", "integrated_gradients", "erasure")  # as attnviz.attribution.METHODS
+
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
     """Show defaults, except the None of options that have no default."""
@@ -122,7 +124,32 @@ def _align_command(sub) -> None:
         action="store_true",
         help="read step t's attention as belonging to its input word y_{t-1}",
     )
+    al.add_argument(
+        "--source",
+        choices=("attention", "attribution"),
+        default="attention",
+        help="read links off the attention weights, or off attribution (--attribution): "
+        "each target word to its most important source word",
+    )
+    al.add_argument(
+        "--attribution",
+        choices=ATTRIBUTIONS,
+        default="erasure",
+        help="with --source attribution: gradient x input (saliency), integrated gradients "
+        "from all-zero embeddings, or the log-probability lost when a word becomes <unk> "
+        "(default: erasure)",
+    )
+    _steps_option(al)
     _precision_option(al, "fp32")
+
+
+def _steps_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ig-steps",
+        type=int,
+        default=50,
+        help="integrated gradients: points on the path from the baseline (default: 50)",
+    )
 
 
 def _evaluate_command(sub) -> None:
@@ -132,7 +159,7 @@ def _evaluate_command(sub) -> None:
         description="With --data: sacreBLEU of the checkpoint on the held-out split of the "
         "corpus it was trained on, every reference of a source used. With --gold and --pairs: "
         "the alignment error rate of each way `align` reads links off attention (--method, "
-        "with and without --shift).",
+        "with and without --shift), then of links read off attribution (--attribution).",
     )
     ev.add_argument("checkpoint")
     ev.add_argument("--data", help="the corpus the checkpoint was trained on")
@@ -151,6 +178,17 @@ def _evaluate_command(sub) -> None:
         help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
     )
     ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    ev.add_argument(
+        "--attribution",
+        nargs="*",
+        choices=ATTRIBUTIONS,
+        default=["saliency", "erasure"],
+        help="with --gold: also the AER of links read off these attribution methods (as "
+        "`align --source attribution`); integrated_gradients runs the model --ig-steps times "
+        "over, so it is by far the slowest; none given: attention only (default: saliency "
+        "erasure)",
+    )
+    _steps_option(ev)
     _precision_option(ev, None)
 
 

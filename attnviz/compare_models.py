@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import pandas as pd
 from sacrebleu.metrics import BLEU
 
-from . import diagnostics
+from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import word_trace
+from .attribution import Agreement
 from .data import DataConfig, held_out, read_corpus, spread_sample
 from .evaluate import bleu
 from .text import normalize
@@ -234,3 +235,36 @@ def totals(items: list[Item], scores: list[SentenceScore]) -> Totals:
         else None
     )
     return Totals(corpus_bleu, aer_of(items, scores))
+
+
+def attribution_agreement(
+    translator: Translator,
+    items: list[Item],
+    method: str,
+    beam: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Agreement | None]:
+    """Per item, how far the model's attention agrees with ``method``'s attribution over the
+    words of its own translation (:func:`attnviz.attribution.agreement`); None where the
+    model refuses the sentence. ``progress(done, total)`` after each item."""
+    out: list[Agreement | None] = []
+    for item in items:
+        trace = translator.translate_each([item.source], beam=beam)[0]
+        out.append(None if isinstance(trace, InputError) else _agreement(translator, trace, method))
+        if progress:
+            progress(len(out), len(items))
+    return out
+
+
+def _agreement(translator: Translator, trace, method: str) -> Agreement:
+    return attribution.agreement(trace, attribution.attribute(translator, trace, method))
+
+
+def agreement_table(items: list[Item], results: dict[str, list[Agreement | None]]) -> pd.DataFrame:
+    """One row per sentence: per model, the mean rank correlation (Spearman) of attention and
+    attribution over the steps, and the share of steps whose argmax source word agrees."""
+    frame = pd.DataFrame({"#": range(1, len(items) + 1), "source": [i.source for i in items]})
+    for name, rows in results.items():
+        frame[f"{name} rho"] = [None if a is None else a.mean_spearman for a in rows]
+        frame[f"{name} argmax agrees"] = [None if a is None else a.argmax_agreement for a in rows]
+    return frame.round(2)

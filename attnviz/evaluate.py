@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU
 
+from . import attribution
 from .aer import AerResult, Gold, score
-from .align import METHODS, word_trace
+from .align import METHODS, WordTrace, word_trace
 from .text import normalize
 from .trace import Trace
 from .translator import InputError, Translator
@@ -57,6 +58,21 @@ def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tup
     return metric.corpus_score(hyps, reference_streams(clean)).score, str(metric.get_signature())
 
 
+def word_traces(
+    translator: Translator, pairs: list[tuple[str, str]], gold: list[Gold]
+) -> list[WordTrace | None]:
+    """Each pair force-decoded once, word by word; None for a pair the translator refuses."""
+    if len(pairs) != len(gold):
+        raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
+    traces = []
+    for source, target in pairs:
+        try:
+            traces.append(word_trace(translator, source, target))
+        except InputError:
+            traces.append(None)
+    return traces
+
+
 def corpus_aer(
     translator: Translator,
     pairs: list[tuple[str, str]],
@@ -68,18 +84,33 @@ def corpus_aer(
 
     Each pair is force-decoded once; a pair the translator refuses counts as no links.
     """
-    if len(pairs) != len(gold):
-        raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
-    traces = []
-    for source, target in pairs:
-        try:
-            traces.append(word_trace(translator, source, target))
-        except InputError:
-            traces.append(None)
+    traces = word_traces(translator, pairs, gold)
     return {
         (method, shift): score(
             gold, [set(t.links(method, threshold, shift)) if t else set() for t in traces]
         )
         for method in METHODS
         for shift in (False, True)
+    }
+
+
+def attribution_aer(
+    translator: Translator,
+    pairs: list[tuple[str, str]],
+    gold: list[Gold],
+    methods: tuple[str, ...] = attribution.METHODS,
+    steps: int = attribution.STEPS,
+) -> dict[str, AerResult]:
+    """AER of the links read off attribution (:func:`attnviz.attribution.word_links`) by each
+    of ``methods``, over the same pairs and gold as :func:`corpus_aer`."""
+    traces = word_traces(translator, pairs, gold)
+    return {
+        method: score(
+            gold,
+            [
+                set(attribution.word_links(translator, t, method, steps)) if t else set()
+                for t in traces
+            ],
+        )
+        for method in methods
     }

@@ -82,16 +82,7 @@ def heatmap(
             **WEIGHTS_STYLE,
         )
     )
-    if step is not None and 0 <= step < len(y):
-        fig.add_shape(
-            type="rect",
-            x0=-0.5,
-            x1=len(x) - 0.5,
-            y0=step - 0.5,
-            y1=step + 0.5,
-            line=dict(color="#d62728", width=3),
-            name=FRAME,
-        )
+    frame_row(fig, step, len(y), len(x))
     if gold:
         fig.add_trace(gold_markers(x, y, gold))
     return _matrix_layout(fig, title, len(y), len(x))
@@ -108,6 +99,20 @@ def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.
         name="gold link",
         hovertemplate="gold link: %{y} - %{x}<extra></extra>",
     )
+
+
+def frame_row(fig: go.Figure, step: int | None, n_rows: int, n_cols: int, color="#d62728"):
+    """Frame row ``step`` (0-based; None or out of range: none) of a matrix figure."""
+    if step is not None and 0 <= step < n_rows:
+        fig.add_shape(
+            type="rect",
+            x0=-0.5,
+            x1=n_cols - 0.5,
+            y0=step - 0.5,
+            y1=step + 0.5,
+            line=dict(color=color, width=3),
+            name=FRAME,
+        )
 
 
 def _plain(fig: go.Figure | dict) -> dict:

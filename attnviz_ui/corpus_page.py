@@ -10,6 +10,7 @@ from attnviz import compare_models, plots
 from attnviz.catalog import Checkpoint, corpora
 from attnviz.compare_models import Item, SentenceScore
 
+from .attribution_view import corpus_agreement_ui
 from .models import Choice, load
 from .pages import PAGES, VIEWS
 
@@ -133,6 +134,7 @@ def corpus_page_ui(choice: Choice) -> None:
     stored = st.session_state.get("corpus_results")
     if stored and stored[0] == key:
         results_ui(items, stored[1])
+        corpus_agreement_ui(models, items, choice.beam)
 
 
 def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> None:

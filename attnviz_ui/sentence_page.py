@@ -8,6 +8,7 @@ from attnviz import explain, playback
 from attnviz.align import gold_for
 from attnviz.playback import Playback
 
+from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
@@ -134,6 +135,7 @@ def _stepping(view: str, choice: Choice, sides: list[Side]) -> None:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
                 step_view_ui(k, side, step, not finished, numbers, links)
         what_if_ui(choice, sides, step, sentence)
+        attribution_view_ui(choice, sides, step)
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
     playing = st.session_state.playing

@@ -50,9 +50,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     own = trace.tgt_tokens[t]
     words = [c.token for c in trace.candidates[t] if c.token not in ("<eos>", "<unk>", own)]
     cols = st.columns([2, 2])
-    picked = cols[0].selectbox(
-        f"Instead of “{own}”, write", words, key="what_if_word"
-    )
+    picked = cols[0].selectbox(f"Instead of “{own}”, write", words, key="what_if_word")
     typed = cols[1].text_input("…or type a French word", key="what_if_typed", max_chars=60)
     word = typed.strip() or picked
     if not word:

@@ -1,0 +1,132 @@
+"""Attribution beside attention: on the sentence page, both models' attribution heatmaps and
+step bars beside their attention; on the corpus page, how far the two agree per sentence."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from attnviz import attribution, attribution_plots, compare_models, plots
+from attnviz.catalog import Checkpoint
+from attnviz.compare_models import Item
+
+from .models import Choice, Side, load, translate
+
+METHOD_HELP = {
+    "saliency": "Gradient × input on the source embeddings: the gradient of the written "
+    "word's log-probability times each embedding, summed over its dimensions and over a "
+    "word's pieces. One backward pass for all steps.",
+    "integrated_gradients": "Integrated gradients (captum), 50 steps on the straight path "
+    "from all-zero source embeddings (<eos> kept) to the sentence; each row sums to the "
+    "change in the written word's log-probability, up to the stated gap.",
+    "erasure": "The drop in the written word's log-probability when the source word is "
+    "replaced by <unk> (forced decoding of the same output); a negative value: the output "
+    "got likelier without it.",
+}
+CAPTION = (
+    "Attribution: how much each source word mattered for the word written, in nats of its "
+    "log-probability (red: made it likelier; blue: less likely). Attention is where the "
+    "decoder looked; the two need not agree (Jain & Wallace 2019). ρ: Spearman's rank "
+    "correlation of the step's attention (without <eos>) and the size of its attribution."
+)
+
+
+@st.cache_data(max_entries=256, show_spinner="Computing attribution…")
+def attribution_of(
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, method: str, pieces: bool
+) -> attribution.Attribution | str:
+    """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
+    per checkpoint, sentence and method; or the message of a refusal."""
+    trace = translate(checkpoint, sentence, beam, reference)
+    if isinstance(trace, str):
+        return trace
+    return attribution.attribute(
+        load(checkpoint), (trace.pieces or trace) if pieces else trace, method
+    )
+
+
+def method_ui(key: str) -> str:
+    """The attribution method chosen."""
+    method = st.radio(
+        "Attribution method",
+        attribution.METHODS,
+        format_func=attribution_plots.NAMES.get,
+        horizontal=True,
+        key=key,
+        index=attribution.METHODS.index("erasure"),
+    )
+    st.caption(METHOD_HELP[method])
+    return method
+
+
+def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
+    """Under the chosen view: a toggle that shows each model's attribution heatmap beside
+    its attention heatmap, and the step's bars side by side with their rank correlation."""
+    if not st.toggle("Attribution beside attention", key="attribution_on"):
+        return
+    method = method_ui("attribution_method")
+    state = st.session_state
+    sentence, reference = state.get("sentence", ""), state.get("reference", "").strip()
+    for k, (checkpoint, side) in enumerate(zip((choice.left, choice.right), sides, strict=True)):
+        att = attribution_of(
+            checkpoint, sentence, choice.beam, reference, method, bool(state.get("pieces"))
+        )
+        if isinstance(att, str):
+            st.warning(f"{side.name}: {att}")
+            continue
+        _side_ui(k, side, att, min(step, len(side.trace.tgt_tokens) - 1))
+    st.caption(CAPTION)
+
+
+def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
+    trace = side.trace
+    st.subheader(f"{side.name}: attention and {attribution_plots.NAMES[att.method]}")
+    left, right = st.columns(2)
+    left.plotly_chart(
+        plots.heatmap(trace, step=t, title="attention"), key=f"attribution-attention-{k}"
+    )
+    right.plotly_chart(
+        attribution_plots.attribution_heatmap(att, step=t, title=att.method),
+        key=f"attribution-heatmap-{k}",
+    )
+    if note := attribution_plots.delta_note(att):
+        st.caption(note)
+    rho, same = attribution_plots.step_agreement(trace, att, t)
+    whole = attribution.agreement(trace, att)
+    cols = st.columns(3)
+    cols[0].metric(f"Step {t + 1}: ρ", "–" if np.isnan(rho) else f"{rho:+.2f}")
+    cols[1].metric("Same argmax word", "yes" if same else "no")
+    mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
+    agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
+    cols[2].metric("Sentence: mean ρ · argmax agrees", f"{mean} · {agree}")
+    st.altair_chart(attribution_plots.step_bars(trace, att, t), key=f"attribution-bars-{k}")
+
+
+def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) -> None:
+    """On the corpus page: per sentence and model, attention against attribution, computed
+    when asked (integrated gradients take about a second a sentence)."""
+    with st.expander("Attention against attribution"):
+        method = method_ui("corpus_attribution_method")
+        key = (tuple(models), beam, tuple(items), method)
+        if st.button("Compare attention with attribution", key="corpus_attribution_run"):
+            bar = st.progress(0.0, text="Attributing…")
+            results = {}
+            for k, checkpoint in enumerate(models):
+
+                def progress(done: int, total: int, k=k) -> None:
+                    bar.progress((k + done / total) / len(models), text=f"{done} of {total}")
+
+                results[checkpoint.name] = compare_models.attribution_agreement(
+                    load(checkpoint), items, method, beam, progress
+                )
+            bar.empty()
+            st.session_state.corpus_attribution = (key, results)
+        stored = st.session_state.get("corpus_attribution")
+        if stored and stored[0] == key:
+            st.dataframe(compare_models.agreement_table(items, stored[1]), hide_index=True)
+            st.caption(
+                "Per sentence and model, over the steps that wrote a word of its own "
+                "translation: rho, the mean Spearman correlation of attention and the size "
+                "of the attribution over the source words; argmax agrees, the share of steps "
+                "whose most attended word is the most important one."
+            )

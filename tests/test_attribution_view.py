@@ -1,0 +1,119 @@
+"""Attribution beside attention in the dashboard (AppTest), and its pure chart builders."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import attnviz
+from attnviz import attribution_plots, plots
+from attnviz.attribution import attribute
+from attnviz.compare_models import Item, agreement_table, attribution_agreement
+
+from . import test_dashboard
+from .conftest import tiny_translator
+from .synthetic import corpus
+from .test_dashboard import SENTENCE, _array, _figures, _run_corpus, _type
+
+app, checkpoints = test_dashboard.app, test_dashboard.checkpoints  # the dashboard's fixtures
+
+
+def _titled(at, title: str) -> list[dict]:
+    return [f for f in _figures(at, "heatmap") if f["layout"]["title"]["text"] == title]
+
+
+def _turn_on(at, method: str | None = None):
+    _type(at, SENTENCE)
+    at.toggle(key="attribution_on").set_value(True).run()
+    assert not at.exception, at.exception
+    if method:
+        at.radio(key="attribution_method").set_value(method).run()
+        assert not at.exception, at.exception
+    return at
+
+
+def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(app, checkpoints):
+    _type(app, SENTENCE)
+    assert not _titled(app, "erasure")  # nothing computed while the toggle is off
+    _turn_on(app)
+    assert app.radio(key="attribution_method").value == "erasure"  # the default
+    assert app.radio(key="attribution_method").options == [
+        attribution_plots.NAMES[m] for m in ("saliency", "integrated_gradients", "erasure")
+    ]
+    beside, shown = _titled(app, "attention"), _titled(app, "erasure")
+    assert len(beside) == len(shown) == 2
+    for name, fig in zip(("bahdanau", "luong"), shown, strict=True):
+        tr = attnviz.load(checkpoints / f"{name}.safetensors", precision="fp32")
+        expected = attribute(tr, tr.translate(SENTENCE), "erasure").values
+        np.testing.assert_allclose(_array(fig["data"][0]["z"]), expected, atol=1e-5)
+        assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # words, no <eos>
+        assert plots.framed_step(fig) == 0
+    labels = [m.label for m in app.metric]
+    assert labels.count("Step 1: ρ") == 2 and labels.count("Same argmax word") == 2
+    specs = [c.proto.spec for c in app.get("vega_lite_chart")]
+    assert sum("erasure (word" in s for s in specs) == 2  # the attribution bars
+
+
+def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monkeypatch):
+    _turn_on(app, "saliency")
+    assert len(_titled(app, "saliency")) == 2
+    _turn_on(app, "integrated_gradients")
+    assert any("completeness gap" in c.value for c in app.caption)  # IG states its delta
+    import attnviz.attribution
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("attributed again")
+
+    monkeypatch.setattr(attnviz.attribution, "attribute", refuse)
+    app.radio(key="attribution_method").set_value("saliency").run()
+    app.slider[0].set_value(3).run()
+    assert not app.exception, app.exception
+    assert all(plots.framed_step(f) == 2 for f in _titled(app, "saliency"))
+    assert [m.label for m in app.metric].count("Step 3: ρ") == 2
+
+
+def test_the_corpus_page_compares_attention_and_attribution_per_sentence(app):
+    pairs = corpus(4, seed=12)
+    _run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
+    app.radio(key="corpus_attribution_method").set_value("saliency").run()
+    app.button(key="corpus_attribution_run").click().run()
+    assert not app.exception, app.exception
+    frame = app.dataframe[-1].value
+    assert list(frame.columns) == [
+        "#",
+        "source",
+        "bahdanau rho",
+        "bahdanau argmax agrees",
+        "luong rho",
+        "luong argmax agrees",
+    ]
+    assert frame["luong argmax agrees"].between(0, 1).all()
+    assert frame["bahdanau rho"].between(-1, 1).all()
+
+
+def test_agreement_table_is_one_row_per_sentence_and_none_where_refused():
+    tr = tiny_translator("general")
+    items = [Item("the cat sees a dog .", ()), Item("cat " * 300, ())]  # the second is refused
+    rows = attribution_agreement(tr, items, "saliency")
+    assert rows[1] is None and -1 <= rows[0].mean_spearman <= 1
+    frame = agreement_table(items, {"m": rows})
+    assert frame["m rho"].isna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("method", ["saliency", "erasure"])
+def test_chart_builders_show_the_values_they_are_given(method):
+    tr = tiny_translator("bahdanau")
+    trace = tr.translate("the big cat sees a small house .")
+    att = attribute(tr, trace, method)
+    fig = attribution_plots.attribution_heatmap(att, step=1).to_plotly_json()
+    np.testing.assert_allclose(_array(fig["data"][0]["z"]), att.values)
+    top = np.abs(att.values).max()
+    assert fig["data"][0]["zmin"] == -top and fig["data"][0]["zmax"] == top  # 0 is white
+    assert plots.framed_step(fig) == 1
+    frame = attribution_plots.step_frame(trace, att, 2)
+    np.testing.assert_allclose(frame[frame.measure == method]["value"], att.values[2])
+    np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])
+    spec = json.dumps(attribution_plots.step_bars(trace, att, 2).to_dict(), ensure_ascii=False)
+    assert "attention weight" in spec and attribution_plots.NAMES[method] in spec
