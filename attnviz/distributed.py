@@ -114,7 +114,12 @@ def launched(train: Callable) -> Callable:
             torch.cuda.set_device(device)
         dist.init_process_group(backend_for(device), timeout=TIMEOUT)
         try:
-            return train(*args, **kwargs)
+            result = train(*args, **kwargs)
+            # Leave together: a rank that tore gloo down while rank 0 still wrote the
+            # checkpoint and scored the test split once aborted ("terminate called without
+            # an active exception", exit -6 under load).
+            dist.barrier()
+            return result
         finally:
             dist.destroy_process_group()
 

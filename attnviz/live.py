@@ -10,8 +10,8 @@ Runs set torch to one intra-op thread for the whole process. A tiny model gains 
 more, and threads that spin for work slow everything when the cores are shared: one run of
 ``adjectives`` (800 sentences, 2 epochs) took 4.7 s with one thread and 67 s with torch's
 default two, on a 2-core machine busy with other work; two runs at once took 5.4 s together.
-Runs share torch's global random generator, which seeds the initial weights: a run started
-at the same moment as another may begin from other weights than it would alone.
+Runs share torch's global random generator; ``train`` seeds it and draws the initial weights
+under a lock, so a run begins from the same weights whether another runs beside it or not.
 """
 
 from __future__ import annotations

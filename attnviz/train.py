@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 import platform
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
@@ -45,6 +46,8 @@ from .text import TextConfig
 from .train_config import TrainConfig
 from .translator import BETA, Translator
 from .vocab import PAD_ID, Vocab
+
+_SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
 
 
 @dataclass
@@ -185,8 +188,9 @@ def train(
         *(probes or []),
     ]
     settings = _settings(p, model_config, text, data, config, history.probes, half)
-    torch.manual_seed(config.seed)
-    model = Seq2Seq(model_config).to(dev)
+    with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
+        torch.manual_seed(config.seed)
+        model = Seq2Seq(model_config).to(dev)
     opt = optimizer(model, config.lr)
     start, state = 0, train_state.state_path(out)
     if resume:

@@ -23,6 +23,7 @@ METHOD_HELP = {
     "replaced by <unk> (forced decoding of the same output); a negative value: the output "
     "got likelier without it.",
 }
+IG_MAX_WORDS = 40  # about 10 s of one core for both models; longer sentences take minutes
 CAPTION = (
     "Attribution: how much each source word mattered for the word written, in nats of its "
     "log-probability (red: made it likelier; blue: less likely). Attention is where the "
@@ -40,6 +41,12 @@ def attribution_of(
     trace = translate(checkpoint, sentence, beam, reference)
     if isinstance(trace, str):
         return trace
+    if method == "integrated_gradients" and len(trace.src_tokens) > IG_MAX_WORDS:
+        return (
+            f"integrated gradients are computed here for sentences of up to {IG_MAX_WORDS} "
+            "words (their cost grows with the square of the length); choose erasure or "
+            "saliency, or run `attnviz align --source attribution` on the command line."
+        )
     return attribution.attribute(
         load(checkpoint), (trace.pieces or trace) if pieces else trace, method
     )

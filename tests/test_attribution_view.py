@@ -12,12 +12,9 @@ from attnviz import attribution_plots, plots
 from attnviz.attribution import attribute
 from attnviz.compare_models import Item, agreement_table, attribution_agreement
 
-from . import test_dashboard
 from .conftest import tiny_translator
 from .synthetic import corpus
 from .test_dashboard import SENTENCE, _array, _figures, _run_corpus, _type
-
-app, checkpoints = test_dashboard.app, test_dashboard.checkpoints  # the dashboard's fixtures
 
 
 def _titled(at, title: str) -> list[dict]:
@@ -117,3 +114,16 @@ def test_chart_builders_show_the_values_they_are_given(method):
     np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])
     spec = json.dumps(attribution_plots.step_bars(trace, att, 2).to_dict(), ensure_ascii=False)
     assert "attention weight" in spec and attribution_plots.NAMES[method] in spec
+
+
+def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):
+    from attnviz_ui.attribution_view import IG_MAX_WORDS
+
+    _type(app, " ".join(["the red cat sees a dog ."] * (IG_MAX_WORDS // 7 + 1)))
+    app.toggle(key="attribution_on").set_value(True).run()
+    app.radio(key="attribution_method").set_value("integrated_gradients").run()
+    assert not app.exception
+    assert any(f"up to {IG_MAX_WORDS} words" in w.value for w in app.warning)
+    assert not _titled(app, "integrated_gradients")
+    app.radio(key="attribution_method").set_value("erasure").run()
+    assert len(_titled(app, "erasure")) == 2  # the other methods still answer
