@@ -15,7 +15,7 @@ from .compare_view import compare_view_ui
 from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
 from .pages import VIEWS
-from .step_view import step_view_ui
+from .step_view import model_header_ui, step_view_ui
 from .what_if_view import what_if_ui
 
 EXAMPLES = [
@@ -97,43 +97,51 @@ def notes_ui(sides: list[Side]) -> list[Side]:
 
 
 def step_ui(steps: int) -> int:
-    """The step slider and the play button; the step shown, 0-based. Runs inside the stepping
-    fragment: a step change redraws the fragment only."""
+    """The step slider, inside the stepping fragment; the step shown, 0-based. While playing,
+    each run shows the next step."""
     state = st.session_state
     shown = playback.before_run(
         Playback(state.get("step", 1), state.get("playing", False), state.pop("restart", False)),
         steps,
     )
     state.step, state.playing = shown.step, shown.playing
-    cols = st.columns([5, 1])
-    step = cols[0].slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
-    if cols[1].button("⏸ Pause" if shown.playing else "▶ Play", key="play"):
-        pressed = playback.toggled(Playback(step + 1, shown.playing), steps)
-        state.playing, state.restart = pressed.playing, pressed.restart
-        st.rerun()  # the whole page: the fragment starts or stops its timer
-    return step
+    return st.slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
 
 
 def stepping_ui(view: str, choice: Choice, sides: list[Side]) -> None:
-    """The step-dependent views, as a fragment that reruns alone: on a step change, and every
+    """The step-dependent views. The switches and the play button, which do not change with
+    the step, come first; then a fragment that reruns alone on a step change, and every
     PLAY_SECONDS while playing."""
-    playing = st.session_state.get("playing", False)
-    st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)(view, choice, sides)
-
-
-def _stepping(view: str, choice: Choice, sides: list[Side]) -> None:
+    state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
+    playing = state.get("playing", False)
+    stepping = view == VIEWS[0]
+    cols = st.columns([3, 3, 1] if stepping else [6, 1])
+    finished = stepping and cols[0].toggle("Show the finished translation", key="finished")
+    numbers = stepping and cols[1].toggle("Show the numbers of this step", key="numbers")
+    if cols[-1].button("⏸ Pause" if playing else "▶ Play", key="play"):
+        pressed = playback.toggled(Playback(state.get("step", 1), playing), steps)
+        state.playing, state.restart = pressed.playing, pressed.restart
+        st.rerun()  # again, so that the fragment starts or stops its timer
+    if stepping:
+        for col, side in zip(st.columns(2), sides, strict=True):
+            with col:
+                model_header_ui(side)
+    fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
+    fragment(view, choice, sides, steps, not finished, numbers)
+
+
+def _stepping(
+    view: str, choice: Choice, sides: list[Side], steps: int, reveal: bool, numbers: bool
+) -> None:
     step = step_ui(steps)
     if view == VIEWS[0]:
-        cols = st.columns(2)
-        finished = cols[0].toggle("Show the finished translation", key="finished")
-        numbers = cols[1].toggle("Show the numbers of this step", key="numbers")
         gold = st.session_state.get("gold")
         sentence, reference = st.session_state.sentence, st.session_state.reference
         for k, (col, side) in enumerate(zip(st.columns(2), sides, strict=True)):
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                step_view_ui(k, side, step, not finished, numbers, links)
+                step_view_ui(k, side, step, reveal, numbers, links)
         what_if_ui(choice, sides, step, sentence)
         attribution_view_ui(choice, sides, step)
     else:

@@ -21,6 +21,23 @@ NUMBERS = (
 EDITED = "This step's attention was edited: the weights are yours, not the softmax of the scores."
 
 
+def model_header_ui(s: Side) -> None:
+    """A model's name and, one click away, its score formula. Typesetting formulas is slow
+    in the browser, and every formula on the page is typeset again on every rerun: two of
+    them made a step change 1.4 times slower than the same charts alone."""
+    trace = s.trace
+    cols = st.columns([3, 1])
+    cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
+    with cols[1].popover("Score formula"):
+        st.latex(formula_latex(s))
+
+
+def formula_latex(s: Side) -> str:
+    """The model's score formula and the softmax and context, as one LaTeX block."""
+    formula = explain.formula(s.trace.attention, s.translator.model.config.scaled)
+    return rf"\begin{{gathered}}{formula} \\[6pt] {explain.WEIGHTS}\end{{gathered}}"
+
+
 def step_view_ui(
     side: int,
     s: Side,
@@ -34,23 +51,19 @@ def step_view_ui(
     token links to draw over the heatmap."""
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
-    st.subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
     shown = slice(0, t + 1) if reveal else slice(None)
     st.markdown(
         explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
         unsafe_allow_html=True,
-    )
-    st.caption(
-        "The output so far; each word shaded by the probability the model gave it."
-        if reveal and t + 1 < len(trace.tgt_tokens)
-        else "The output; each word shaded by the probability the model gave it."
     )
     st.plotly_chart(
         plots.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
+    so_far = " so far" if reveal and t + 1 < len(trace.tgt_tokens) else ""
     st.caption(
+        f"Above: the output{so_far}, each word shaded by the probability the model gave it. "
         "Row = output word, column = source word, darker = more attention. The framed row is "
         "the current step"
         + ("; rows below it are blank until the model writes them." if reveal else ".")
@@ -61,22 +74,22 @@ def step_view_ui(
 
 
 def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
+    """The current step: the source shaded by its attention, the bars, the candidates and
+    the formula. Few elements: a step change redraws all of them, twice."""
     trace = s.trace
     word = explain.markdown_text(trace.tgt_tokens[t])
-    st.markdown(f"**Step {t + 1}: writing “{word}”**")
+    shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
+    st.markdown(f"**Step {t + 1}: writing “{word}”**\n\n{shaded}", unsafe_allow_html=True)
     if t in trace.edited:
         st.info(EDITED)
-    st.markdown(explain.shaded_tokens(trace.src_tokens, trace.weights[t]), unsafe_allow_html=True)
     st.altair_chart(plots.step_bars(trace, t))
-    st.caption("How this step's attention is spread over the source: the bars sum to 1.")
     st.dataframe(plots.candidates_frame(trace, t), hide_index=True)
     pieces = " For a word of several pieces: the pieces it weighed to start it."
     st.caption(
-        "The words the model weighed for this step, most probable first."
+        "The bars: how this step's attention is spread over the source (they sum to 1). "
+        "The table: the words the model weighed for this step, most probable first."
         + (pieces if trace.pieces else "")
     )
-    st.latex(explain.formula(trace.attention, s.translator.model.config.scaled))
-    st.latex(explain.WEIGHTS)
     if numbers:
         _numbers_ui(s, t)
 
@@ -86,6 +99,7 @@ def _numbers_ui(s: Side, t: int) -> None:
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.translator, s.trace, t)
     m = step_math(s.translator, own, piece)
+    st.latex(formula_latex(s))
     if s.trace.pieces:
         st.caption(
             f"Over the model's subword pieces: the step that wrote “{own.tgt_tokens[piece]}”."

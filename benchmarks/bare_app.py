@@ -1,27 +1,48 @@
 """The baseline for benchmarks/dashboard_latency.py: a bare Streamlit page that, on the same
-gestures, draws what the dashboard's step view draws and nothing else. Type a sentence and
-press Enter: per column a plotly heatmap, an altair bar chart and a small table. Move the
-Step slider: the same charts again, the heatmap's frame and the bars on the new step."""
+gestures, draws the charts the dashboard's step view draws, from the same chart builders, and
+nothing else: no model, no decoding, no fragment. Type a sentence and press Enter: per column
+the alignment heatmap (rows revealed up to the step), the step's bars and its candidates
+table. Move the Step slider: the same charts again, on the new step."""
 
-import altair as alt
 import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
+
+from attnviz import plots
+from attnviz.trace import Candidate, Trace
+
+
+def fake_trace(words: list[str], seed: int) -> Trace:
+    """A Trace of random attention over ``words``, shaped like a translation of them."""
+    rng = np.random.default_rng(seed)
+    src = [*words, "<eos>"]
+    tgt = [*(w.upper() for w in words), "<eos>"]
+    weights = rng.dirichlet(np.ones(len(src)), size=len(tgt)).astype(np.float32)
+    return Trace(
+        source=" ".join(words),
+        src_tokens=src,
+        src_known=[True] * len(src),
+        tgt_tokens=tgt,
+        text=" ".join(tgt[:-1]),
+        weights=weights,
+        scores=np.log(weights),
+        probs=rng.uniform(0.3, 1.0, len(tgt)).astype(np.float32),
+        candidates=[[Candidate(w, 0.2) for w in tgt[:5]] for _ in tgt],
+        replaced=[None] * len(tgt),
+        mode="greedy",
+        attention="bahdanau",
+        log_prob=-1.0,
+    )
+
 
 st.set_page_config(page_title="bare", layout="wide")
 sentence = st.text_input("English sentence")
 if sentence:
-    words = [*sentence.split(), "<eos>"]
-    rng = np.random.default_rng(len(sentence))
-    z = [rng.dirichlet(np.ones(len(words)), size=len(words) + 1) for _ in range(2)]
+    words = sentence.split()
     step = st.slider("Step", 1, len(words) + 1, key="step") - 1
-    for col, weights in zip(st.columns(2), z, strict=True):
+    for seed, col in enumerate(st.columns(2)):
         with col:
-            fig = go.Figure(go.Heatmap(z=weights, x=words, y=[f"{i}" for i in range(len(z))]))
-            fig.add_shape(type="rect", x0=-0.5, x1=len(words) - 0.5, y0=step - 0.5, y1=step + 0.5)
-            st.plotly_chart(fig)
-            st.markdown(f"**Step {step + 1}: writing “{words[min(step, len(words) - 1)]}”**")
-            frame = pd.DataFrame({"source": words, "weight": weights[step]})
-            st.altair_chart(alt.Chart(frame).mark_bar().encode(x="source:N", y="weight:Q"))
-            st.dataframe(frame.nlargest(5, "weight"), hide_index=True)
+            trace = fake_trace(words, seed)
+            st.plotly_chart(plots.heatmap(trace, step=step, title="alignment", reveal=True))
+            st.markdown(f"**Step {step + 1}: writing “{trace.tgt_tokens[step]}”**")
+            st.altair_chart(plots.step_bars(trace, step))
+            st.dataframe(plots.candidates_frame(trace, step), hide_index=True)
