@@ -67,10 +67,8 @@ def method_ui(key: str) -> str:
 
 
 def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
-    """Under the chosen view: a toggle that shows each model's attribution heatmap beside
-    its attention heatmap, and the step's bars side by side with their rank correlation."""
-    if not st.toggle("Attribution beside attention", key="attribution_on"):
-        return
+    """Each model's attribution heatmap beside its attention heatmap, and the step's bars
+    side by side with their rank correlation."""
     method = method_ui("attribution_method")
     state = st.session_state
     sentence, reference = state.get("sentence", ""), state.get("reference", "").strip()

@@ -15,8 +15,8 @@ from .compare_view import compare_view_ui
 from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
 from .pages import VIEWS
-from .step_view import model_header_ui, step_view_ui
-from .what_if_view import what_if_ui
+from .step_view import how_to_read, model_header_ui, step_view_ui
+from .what_if_view import what_if_choice_ui, what_if_ui
 
 EXAMPLES = [
     "I am cold.",
@@ -109,30 +109,45 @@ def step_ui(steps: int) -> int:
 
 
 def stepping_ui(view: str, choice: Choice, sides: list[Side]) -> None:
-    """The step-dependent views. The switches and the play button, which do not change with
-    the step, come first; then a fragment that reruns alone on a step change, and every
-    PLAY_SECONDS while playing."""
+    """The step-dependent views. What does not change with the step comes first (the
+    switches, Play, each model's name and formula, how to read the pictures); then a fragment
+    that reruns alone on a step change, and every PLAY_SECONDS while playing."""
     state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
     playing = state.get("playing", False)
     stepping = view == VIEWS[0]
-    cols = st.columns([3, 3, 1] if stepping else [6, 1])
-    finished = stepping and cols[0].toggle("Show the finished translation", key="finished")
-    numbers = stepping and cols[1].toggle("Show the numbers of this step", key="numbers")
+    cols = st.columns([2, 2, 2, 2, 1] if stepping else [8, 1])
+    if stepping:
+        finished = cols[0].toggle("Show the finished translation", key="finished")
+        numbers = cols[1].toggle("Show the numbers of this step", key="numbers")
+        attributed = cols[2].toggle("Attribution beside attention", key="attribution_on")
+        with cols[3]:
+            what_if = what_if_choice_ui()
     if cols[-1].button("⏸ Pause" if playing else "▶ Play", key="play"):
         pressed = playback.toggled(Playback(state.get("step", 1), playing), steps)
         state.playing, state.restart = pressed.playing, pressed.restart
         st.rerun()  # again, so that the fragment starts or stops its timer
-    if stepping:
-        for col, side in zip(st.columns(2), sides, strict=True):
-            with col:
-                model_header_ui(side)
     fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
-    fragment(view, choice, sides, steps, not finished, numbers)
+    if not stepping:
+        fragment(view, choice, sides, steps)
+        return
+    pieces = any(side.trace.pieces for side in sides)
+    st.caption(how_to_read(not finished, bool(state.get("gold")), pieces))
+    for col, side in zip(st.columns(2), sides, strict=True):
+        with col:
+            model_header_ui(side)
+    fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed)
 
 
 def _stepping(
-    view: str, choice: Choice, sides: list[Side], steps: int, reveal: bool, numbers: bool
+    view: str,
+    choice: Choice,
+    sides: list[Side],
+    steps: int,
+    reveal: bool = True,
+    numbers: bool = False,
+    what_if: str = "",
+    attributed: bool = False,
 ) -> None:
     step = step_ui(steps)
     if view == VIEWS[0]:
@@ -142,8 +157,9 @@ def _stepping(
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
                 step_view_ui(k, side, step, reveal, numbers, links)
-        what_if_ui(choice, sides, step, sentence)
-        attribution_view_ui(choice, sides, step)
+        what_if_ui(what_if, choice, sides, step, sentence)
+        if attributed:
+            attribution_view_ui(choice, sides, step)
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
     playing = st.session_state.playing

@@ -61,21 +61,30 @@ def step_view_ui(
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
-    so_far = " so far" if reveal and t + 1 < len(trace.tgt_tokens) else ""
-    st.caption(
-        f"Above: the output{so_far}, each word shaded by the probability the model gave it. "
-        "Row = output word, column = source word, darker = more attention. The framed row is "
-        "the current step"
-        + ("; rows below it are blank until the model writes them." if reveal else ".")
-        + " Hover for the raw score before the softmax."
-        + (" Orange crosses: the human (gold) alignment." if gold else "")
-    )
     _step_detail_ui(s, t, numbers)
 
 
+def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
+    """What the step view's pictures mean, said once above them: a step change redraws
+    everything in the columns, so they hold no words that do not change with the step."""
+    return (
+        "In each column: the output"
+        + (" so far" if reveal else "")
+        + ", each word shaded by the probability the model gave it; the alignment heatmap "
+        "(row = output word, column = source word, darker = more attention; the framed row "
+        "is the current step"
+        + ("; rows below it stay blank until the model writes them" if reveal else "")
+        + "; hover for the raw score before the softmax"
+        + ("; orange crosses: the human (gold) alignment" if gold else "")
+        + "); the current step's attention as bars (they sum to 1); and the words the model "
+        "weighed for it, most probable first"
+        + (" (for a word of several pieces: the pieces it weighed to start it)." if pieces else ".")
+    )
+
+
 def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
-    """The current step: the source shaded by its attention, the bars, the candidates and
-    the formula. Few elements: a step change redraws all of them, twice."""
+    """The current step: the source shaded by its attention, the bars and the candidates.
+    Few elements: a step change redraws all of them, twice."""
     trace = s.trace
     word = explain.markdown_text(trace.tgt_tokens[t])
     shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
@@ -84,12 +93,6 @@ def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
         st.info(EDITED)
     st.altair_chart(plots.step_bars(trace, t))
     st.dataframe(plots.candidates_frame(trace, t), hide_index=True)
-    pieces = " For a word of several pieces: the pieces it weighed to start it."
-    st.caption(
-        "The bars: how this step's attention is spread over the source (they sum to 1). "
-        "The table: the words the model weighed for this step, most probable first."
-        + (pieces if trace.pieces else "")
-    )
     if numbers:
         _numbers_ui(s, t)
 

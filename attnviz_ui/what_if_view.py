@@ -25,10 +25,16 @@ ATTENTION = (
 )
 
 
-def what_if_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
-    """The what-if controls at ``step`` (0-based) and, once asked, both outcomes."""
-    st.subheader("What if…")
-    kind = st.radio("What if", KINDS, horizontal=True, key="what_if", label_visibility="collapsed")
+def what_if_choice_ui() -> str:
+    """Which what-if to show at the current step (outside the stepping fragment: it does not
+    change with the step)."""
+    return st.selectbox("What if…", KINDS, key="what_if")
+
+
+def what_if_ui(kind: str, choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
+    """The ``kind`` of what-if at ``step`` (0-based): its controls and both outcomes."""
+    if kind != KINDS[0]:
+        st.subheader(f"What if… {kind.lower()}")
     if kind == KINDS[1]:
         _word_ui(choice, sides, step, sentence)
     elif kind == KINDS[2]:

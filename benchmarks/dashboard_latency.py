@@ -7,10 +7,11 @@ the same charts and computes nothing (bare_app.py):
 
     python benchmarks/dashboard_latency.py [--checkpoints checkpoints] [--repeats 10]
 
-Each repeat opens a fresh page (a new session) and types a sentence not typed before, so
-nothing comes from the translation cache; the models stay loaded, as on a running server.
-Then it moves the slider forward step by step. Prints the median milliseconds of each page
-and their ratios. Needs /usr/bin/chromium and Playwright (scripts/install-test-deps.sh).
+Both pages are served at once and take turns. Each repeat opens a fresh page (a new
+session) and types a sentence not typed before, so nothing comes from the translation cache;
+the models stay loaded, as on a running server. Then it moves the slider forward step by
+step. Prints the median milliseconds of each page and their ratios. Needs /usr/bin/chromium
+and Playwright (scripts/install-test-deps.sh).
 """
 
 from __future__ import annotations
@@ -108,21 +109,28 @@ def main() -> None:
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     a = ap.parse_args()
     warm, timed = SENTENCES[:2], SENTENCES[2 : 2 + a.repeats]
-    results = {}
-    with sync_playwright() as p:
+    times: dict[str, tuple[list, list]] = {"bare": ([], []), "dashboard": ([], [])}
+    with (
+        sync_playwright() as p,
+        streamlit(ROOT / "benchmarks" / "bare_app.py", {}) as bare,
+        streamlit(ROOT / "dashboard.py", {"ATTNVIZ_CHECKPOINTS": a.checkpoints}) as dashboard,
+    ):
         browser = p.chromium.launch(executable_path=a.chromium, headless=True)
-        pages = {
-            "bare": (ROOT / "benchmarks" / "bare_app.py", {}),
-            "dashboard": (ROOT / "dashboard.py", {"ATTNVIZ_CHECKPOINTS": a.checkpoints}),
-        }
-        for name, (app, env) in pages.items():
-            with streamlit(app, env) as url:
-                measure(browser, url, warm, a.moves)  # load the models, warm the browser
-                enter, steps = measure(browser, url, timed, a.moves)
-                results[name] = [statistics.median(x) * 1000 for x in (enter, steps)]
-                print(f"{name}_ms_to_heatmaps {results[name][0]:.0f}", flush=True)
-                print(f"{name}_ms_per_step_change {results[name][1]:.0f}", flush=True)
+        urls = {"bare": bare, "dashboard": dashboard}
+        for url in urls.values():
+            measure(browser, url, warm, a.moves)  # load the models, warm the browser
+        # Both servers run side by side and take turns, sentence by sentence (in alternating
+        # order), so that a machine that speeds up or slows down during the run moves both.
+        for k, sentence in enumerate(timed):
+            for name in sorted(urls, reverse=k % 2 == 1):
+                enter, steps = measure(browser, urls[name], [sentence], a.moves)
+                times[name][0].extend(enter)
+                times[name][1].extend(steps)
         browser.close()
+    results = {name: [statistics.median(x) * 1000 for x in t] for name, t in times.items()}
+    for name, (enter, step) in results.items():
+        print(f"{name}_ms_to_heatmaps {enter:.0f}")
+        print(f"{name}_ms_per_step_change {step:.0f}")
     print(f"ratio {results['dashboard'][0] / results['bare'][0]:.2f}")
     print(f"step_change_ratio {results['dashboard'][1] / results['bare'][1]:.2f}")
 

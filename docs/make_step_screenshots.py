@@ -38,6 +38,12 @@ def pick(page, option: str) -> None:
     page.locator('[data-testid="stRadio"] label').filter(has_text=option).first.click()
 
 
+def choose(page, label: str, option: str) -> None:
+    """Choose ``option`` in the selectbox ``label``."""
+    page.get_by_label(label).click()
+    page.get_by_role("option", name=option).click()
+
+
 def main() -> None:
     env = {"ATTNVIZ_CHECKPOINTS": str(ROOT / "checkpoints"), "OMP_NUM_THREADS": "1"}
     with sync_playwright() as p, streamlit(ROOT / "dashboard.py", env) as url:
@@ -66,12 +72,12 @@ def main() -> None:
         slider.press("ArrowLeft")
         slider.press("ArrowLeft")  # step 2: "a" (Bahdanau) and "acheta" (Luong)
         page.wait_for_timeout(SETTLE)
-        pick(page, "Another word here")
+        choose(page, "What if…", "Another word here")
         page.wait_for_timeout(SETTLE * 2)
-        shot(page, "what-if-word", "Continue the output of")
-        pick(page, "Attention elsewhere")
+        shot(page, "what-if-word", "Continue the output of", -140)
+        choose(page, "What if…", "Attention elsewhere")
         page.wait_for_timeout(SETTLE * 2)
-        shot(page, "what-if-attention", "Edit the attention of")
+        shot(page, "what-if-attention", "Edit the attention of", -140)
         pick(page, "Bahdanau vs Luong")
         page.wait_for_timeout(SETTLE)
         page.get_by_role("button", name="Decode both on luong's output").click()

@@ -48,7 +48,7 @@ def test_the_numbers_of_a_step_add_up_to_its_weights(app):
 def test_another_word_makes_both_models_continue_from_it(app):
     _type(app, SENTENCE)
     app.slider(key="step").set_value(2).run()
-    app.radio(key="what_if").set_value("Another word here").run()
+    app.selectbox(key="what_if").set_value("Another word here").run()
     choice = app.selectbox(key="what_if_word").options[1]
     app.selectbox(key="what_if_word").set_value(choice).run()
     assert not app.exception
@@ -61,7 +61,7 @@ def test_another_word_makes_both_models_continue_from_it(app):
 def test_attention_all_on_one_word_gives_a_one_hot_row(app):
     _type(app, SENTENCE)
     app.slider(key="step").set_value(2).run()
-    app.radio(key="what_if").set_value("Attention elsewhere").run()
+    app.selectbox(key="what_if").set_value("Attention elsewhere").run()
     app.selectbox(key="what_if_source").set_value(2).run()
     assert not app.exception
     (edited,) = [f for f in _heatmaps(app) if f["layout"]["title"]["text"].endswith(", edited")]
