@@ -28,7 +28,7 @@ def model_header_ui(s: Side) -> None:
     trace = s.trace
     cols = st.columns([3, 1])
     cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
-    with cols[1].popover("Score formula"):
+    with cols[1].popover("Formula"):
         st.latex(formula_latex(s))
 
 

@@ -40,8 +40,11 @@ def pick(page, option: str) -> None:
 
 def choose(page, label: str, option: str) -> None:
     """Choose ``option`` in the selectbox ``label``."""
-    page.get_by_label(label).click()
-    page.get_by_role("option", name=option).click()
+    box = page.get_by_label(label, exact=True)
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.keyboard.type(option)
+    page.keyboard.press("Enter")
 
 
 def main() -> None:
