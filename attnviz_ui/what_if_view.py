@@ -41,16 +41,15 @@ def what_if_ui(kind: str, choice: Choice, sides: list[Side], step: int, sentence
         _attention_ui(choice, sides, step, sentence)
 
 
+def _model_ui(label: str, sides: list[Side], key: str) -> int:
+    """Which of the two models (0 left, 1 right), picked by name."""
+    names = [s.name for s in sides]
+    return st.radio(label, [0, 1], format_func=names.__getitem__, horizontal=True, key=key)
+
+
 def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     st.caption(WORD)
-    names = [s.name for s in sides]
-    base = st.radio(
-        "Continue the output of",
-        [0, 1],
-        format_func=names.__getitem__,
-        horizontal=True,
-        key="what_if_base",
-    )
+    base = _model_ui("Continue the output of", sides, "what_if_base")
     trace = sides[base].trace
     t = min(step, len(trace.tgt_tokens) - 1)
     own = trace.tgt_tokens[t]
@@ -69,14 +68,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
 
 def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     st.caption(ATTENTION)
-    names = [s.name for s in sides]
-    k = st.radio(
-        "Edit the attention of",
-        [0, 1],
-        format_func=names.__getitem__,
-        horizontal=True,
-        key="what_if_model",
-    )
+    k = _model_ui("Edit the attention of", sides, "what_if_model")
     side, other = sides[k], sides[1 - k]
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)

@@ -63,18 +63,24 @@ def server(trained, tmp_path_factory):
     log.close()
 
 
+def _typed(p, server: str):
+    """A browser on the dashboard with a sentence typed and both heatmaps drawn."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(server)
+    box = page.get_by_label("English sentence")
+    box.wait_for(timeout=60_000)
+    box.fill("The red cat sees a dog.")
+    box.press("Enter")
+    page.locator(".js-plotly-plot .heatmaplayer").nth(1).wait_for(timeout=60_000)
+    return browser, page
+
+
 def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_path):
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/install-test-deps.sh"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.goto(server)
-        box = page.get_by_label("English sentence")
-        box.wait_for(timeout=60_000)
-        box.fill("The red cat sees a dog.")
-        box.press("Enter")
+        browser, page = _typed(p, server)
         heatmaps = page.locator(".js-plotly-plot .heatmaplayer")
-        heatmaps.nth(1).wait_for(timeout=60_000)
         page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
         page.wait_for_timeout(500)  # let the last charts settle before the screenshot
         page.screenshot(path=tmp_path / "dashboard.png", full_page=True)
@@ -98,14 +104,7 @@ def _written(page) -> list[tuple[int, int]]:
 
 def test_the_view_reveals_one_word_per_step_and_play_walks_to_the_end(server):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.goto(server)
-        box = page.get_by_label("English sentence")
-        box.wait_for(timeout=60_000)
-        box.fill("The red cat sees a dog.")
-        box.press("Enter")
-        page.locator(".js-plotly-plot .heatmaplayer").nth(1).wait_for(timeout=60_000)
+        browser, page = _typed(p, server)
         page.wait_for_timeout(500)
         start = _written(page)[:2]
         assert [shown for shown, _ in start] == [1, 1]  # step 1: one output word per model
