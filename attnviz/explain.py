@@ -1,4 +1,4 @@
-"""The words beside the pictures: score formulas, the vectors a step used, safe token markup."""
+"""The words beside the pictures: score formulas, how a score's terms add up, safe token markup."""
 
 from __future__ import annotations
 
@@ -39,27 +39,6 @@ def formula(attention: str, scaled: bool = False) -> str:
 
 def query_name(attention: str) -> str:
     return QUERY["bahdanau" if attention == "bahdanau" else "luong"]
-
-
-def vector_text(v: np.ndarray | None, shown: int = 6) -> str:
-    """A vector as ``[0.12, -0.40, ... ] (norm 3.1, 256 values)``."""
-    if v is None:
-        return "not recorded"
-    v = np.asarray(v, dtype=np.float64)
-    head = ", ".join(f"{x:+.2f}" for x in v[:shown])
-    more = ", …" if len(v) > shown else ""
-    return f"[{head}{more}]  (norm {np.linalg.norm(v):.2f}, {len(v)} values)"
-
-
-def step_summary(trace: Trace, step: int) -> dict[str, str]:
-    """What one step scored with and what it produced, as display strings."""
-    j = int(np.argmax(trace.weights[step]))
-    return {
-        "query": vector_text(None if trace.query is None else trace.query[step]),
-        "context": vector_text(None if trace.context is None else trace.context[step]),
-        "most attended": f"{trace.src_tokens[j]} (weight {trace.weights[step, j]:.2f})",
-        "output": f"{trace.tgt_tokens[step]} (p = {trace.probs[step]:.2f})",
-    }
 
 
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")

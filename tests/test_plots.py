@@ -52,12 +52,7 @@ def test_shaded_tokens_escape_markup_and_shade_by_value():
     assert "rgba(31, 119, 180, 1.00)" in html and "rgba(31, 119, 180, 0.25)" in html
 
 
-def test_step_summary_names_the_query_context_and_most_attended_word(trace):
-    summary = explain.step_summary(trace, 0)
-    j = int(np.argmax(trace.weights[0]))
-    assert summary["most attended"].startswith(trace.src_tokens[j])
-    assert f"{trace.query.shape[1]} values" in summary["query"]
-    assert f"norm {np.linalg.norm(trace.context[0]):.2f}" in summary["context"]
+def test_every_attention_type_has_its_formula():
     assert set(explain.FORMULAS) == {"bahdanau", "dot", "general", "concat"}
 
 
