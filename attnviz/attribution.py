@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from . import decode
 from .align import WordTrace
 from .data import encode_source
 from .model import Seq2Seq
@@ -85,8 +86,6 @@ def _check(translator: Translator, method: str) -> None:
 
 # --- the model's log-probability of what each step wrote --------------------------------------
 
-_NEVER = (PAD_ID, BOS_ID)  # tokens a model never produces (as attnviz.decode masks them)
-
 
 def chosen_log_probs(
     model: Seq2Seq,
@@ -106,7 +105,7 @@ def chosen_log_probs(
         rows = torch.arange(N, device=src.device)
         features, tgt_out = features[rows, step], tgt_out[rows, step]  # (N, H), (N,)
     logits = model.generator(features)  # (N, [T,] V): the output layer only where asked
-    logits = logits.index_fill(-1, torch.tensor(_NEVER, device=src.device), float("-inf"))
+    logits = logits.index_fill(-1, decode.NEVER.to(src.device), float("-inf"))
     return logits.log_softmax(-1).gather(-1, tgt_out.unsqueeze(-1)).squeeze(-1)
 
 
@@ -114,10 +113,7 @@ def _ids(translator: Translator, trace: Trace) -> tuple[torch.Tensor, torch.Tens
     """The source ids (S,) ending in <eos>, and the target ids (T,) that ``trace`` (over the
     model's own tokens) wrote; a token copied in place of an <unk> was that <unk>."""
     src = encode_source(trace.src_tokens[:-1], translator.src_vocab)
-    tgt = [
-        UNK_ID if r is not None else translator.tgt_vocab.stoi.get(tok, UNK_ID)
-        for tok, r in zip(trace.tgt_tokens, trace.replaced, strict=True)
-    ]
+    tgt = translator.written_ids(trace)
     if trace.tgt_tokens[-1:] == [EOS]:
         tgt[-1] = EOS_ID
     else:  # cut by the length limit: no <eos> step to explain, but the teacher needs a last

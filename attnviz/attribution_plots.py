@@ -31,14 +31,7 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
             z=att.values,
             x=x,
             y=y,
-            zmin=-top,
-            zmax=top,
-            colorscale="RdBu",
-            reversescale=True,
-            colorbar=dict(title="attribution", thickness=12),
-            hovertemplate="output %{y}<br>source %{x}<br>attribution %{z:+.3f}<extra></extra>",
-            xgap=1,
-            ygap=1,
+            **plots.signed_style("attribution", top),
         )
     )
     plots.frame_row(fig, step, len(y), len(x), color="#2ca02c")

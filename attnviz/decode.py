@@ -35,14 +35,14 @@ class Decoded:
     beam_path: list[int] = field(default_factory=list)  # the winner's hypothesis at each step
 
 
-_NEVER = torch.tensor([PAD_ID, BOS_ID])  # tokens a model may never produce
+NEVER = torch.tensor([PAD_ID, BOS_ID])  # tokens a model may never produce
 
 
 def next_log_probs(logits: torch.Tensor) -> torch.Tensor:
     """Log-probabilities (B, V) of the next token; <pad> and <bos> are never produced.
 
     ``logits``, a step's own output, is overwritten: copying it would cost a pass over V."""
-    never = _NEVER.to(logits.device)
+    never = NEVER.to(logits.device)
     return logits.float().index_fill_(-1, never, float("-inf")).log_softmax(-1)
 
 

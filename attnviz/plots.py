@@ -26,6 +26,16 @@ WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
 )  # fmt: skip
 
 
+def signed_style(name: str, top: float) -> dict:
+    """The scale and look of a heatmap of signed values up to ``top`` in size (a difference
+    of weights, an attribution): red positive, blue negative, white 0."""
+    return dict(
+        zmin=-top, zmax=top, colorscale="RdBu", reversescale=True, xgap=1, ygap=1,
+        colorbar=dict(title=name, thickness=12),
+        hovertemplate=f"output %{{y}}<br>source %{{x}}<br>{name} %{{z:+.3f}}<extra></extra>",
+    )  # fmt: skip
+
+
 def labels(tokens: list[str]) -> list[str]:
     """``["the", "cat", "the"]`` -> ``["1:the", "2:cat", "3:the"]``."""
     return [f"{i}:{token}" for i, token in enumerate(tokens, 1)]
@@ -143,14 +153,7 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
             z=a.weights - b.weights,
             x=x,
             y=y,
-            zmin=-1,
-            zmax=1,
-            colorscale="RdBu",
-            reversescale=True,
-            colorbar=dict(title="difference", thickness=12),
-            hovertemplate="output %{y}<br>source %{x}<br>difference %{z:+.3f}<extra></extra>",
-            xgap=1,
-            ygap=1,
+            **signed_style("difference", 1.0),
         )
     )
     return _matrix_layout(fig, title, len(y), len(x))

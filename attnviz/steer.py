@@ -86,14 +86,12 @@ def spread(word_weights: np.ndarray, owner: list[int], own: np.ndarray) -> np.nd
     """Weights over words as weights over the model's tokens: each word's weight is shared
     among its pieces as the model's ``own`` weights share it there (evenly where those are
     all 0); the result sums to 1."""
-    word_weights = np.asarray(word_weights, dtype=np.float64)
     owner_arr = np.asarray(owner)
     own = np.asarray(own, dtype=np.float64)
-    per_word = np.bincount(owner_arr, weights=own, minlength=len(word_weights))
-    pieces = np.bincount(owner_arr, minlength=len(word_weights))
-    share = np.where(per_word[owner_arr] > 0, own / np.maximum(per_word[owner_arr], 1e-300), 0.0)
-    share = np.where(per_word[owner_arr] > 0, share, 1.0 / pieces[owner_arr])
-    out = word_weights[owner_arr] * share
+    word_total = np.bincount(owner_arr, weights=own, minlength=len(word_weights))[owner_arr]
+    word_pieces = np.bincount(owner_arr, minlength=len(word_weights))[owner_arr]
+    share = np.divide(own, word_total, out=1.0 / word_pieces, where=word_total > 0)
+    out = np.asarray(word_weights, dtype=np.float64)[owner_arr] * share
     return out / out.sum()
 
 

@@ -14,10 +14,9 @@ import numpy as np
 import torch
 
 from .attention import AdditiveAttention, DotAttention
-from .data import encode_source
 from .decode import next_log_probs
 from .trace import Trace
-from .vocab import BOS_ID, UNK_ID
+from .vocab import BOS_ID
 
 
 @dataclass(frozen=True)
@@ -47,13 +46,10 @@ def step_math(translator, trace: Trace, t: int, topk: int = 5) -> StepMath:
     model, ``trace.pieces``), and take its attention apart."""
     model, tgt_vocab = translator.model, translator.tgt_vocab
     dev = translator.device
-    src = torch.tensor([encode_source(trace.src_tokens[:-1], translator.src_vocab)], device=dev)
-    fed = [BOS_ID] + [
-        UNK_ID if trace.replaced[k] is not None else tgt_vocab.stoi.get(tok, UNK_ID)
-        for k, tok in enumerate(trace.tgt_tokens[:t])
-    ]
+    src, src_lens = translator.source_batch([trace.src_tokens[:-1]])
+    fed = [BOS_ID, *translator.written_ids(trace)[:t]]
     with torch.inference_mode():
-        memory, state = model.encode(src, torch.tensor([src.size(1)]))
+        memory, state = model.encode(src, src_lens)
         for k, y in enumerate(fed):
             edit = torch.from_numpy(trace.weights[k]).to(dev)[None] if k in trace.edited else None
             step = model.step(torch.tensor([y], device=dev), state, memory, edit)

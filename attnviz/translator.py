@@ -174,7 +174,7 @@ class Translator:
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
         for k in range(0, len(order), batch_size):
             chunk = order[k : k + batch_size]
-            src, src_lens = self._source_batch([self.pieces(tokens[i]) for i in chunk])
+            src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
             given = self._prefix(prefix, len(chunk))
             steered = steer.edit_weights(edits or {}, src.size(1), self.device)
             limits = decode.default_limits(src_lens, max_len).clamp(min=given.size(1) + 1)
@@ -216,16 +216,26 @@ class Translator:
             raise InputError("Nothing to align: the source is empty.")
         self._check_size(src_tokens, "src")
         self._check_size(tgt_tokens, "tgt")
-        src, src_lens = self._source_batch([self.pieces(src_tokens)])
+        src, src_lens = self.source_batch([self.pieces(src_tokens)])
         tgt_ids = self.tgt_vocab.encode(self.pieces(tgt_tokens, "tgt"))
         tgt = torch.tensor([[*tgt_ids, EOS_ID]], device=self.device)
         (d,) = decode.forced(self.model, src, src_lens, tgt, topk)
         source = source if source is not None else " ".join(src_tokens)
         return self._trace(source, src_tokens, d, "forced", False, tgt_tokens)
 
-    def _source_batch(self, tokens: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor]:
+    def source_batch(self, tokens: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Source ids (B, S) of sentences of the model's own tokens, padded and each ending
+        in ``<eos>``, and their lengths (B,)."""
         ids = [encode_source(t, self.src_vocab) for t in tokens]
         return pad(ids).to(self.device), torch.tensor([len(i) for i in ids])
+
+    def written_ids(self, trace: Trace) -> list[int]:
+        """The ids a decoding over the model's own tokens wrote, step by step: a source word
+        copied in place of an ``<unk>`` was that ``<unk>``."""
+        return [
+            UNK_ID if copied is not None else self.tgt_vocab.stoi.get(tok, UNK_ID)
+            for tok, copied in zip(trace.tgt_tokens, trace.replaced, strict=True)
+        ]
 
     def _trace(
         self,

@@ -17,16 +17,23 @@ from dashboard_latency import DRAWN, streamlit  # noqa: E402
 SENTENCE = "She lives in a white house with a big garden."
 
 
+def typed(p, url: str, sentence: str, height: int):
+    """A headless Chromium browser on the dashboard at ``url`` with ``sentence`` typed and
+    both heatmaps drawn; returns (browser, page)."""
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+    page = browser.new_page(viewport={"width": 1500, "height": height})
+    page.goto(url)
+    box = page.get_by_label("English sentence")
+    box.wait_for(timeout=120_000)
+    box.fill(sentence)
+    box.press("Enter")
+    page.wait_for_function(DRAWN, timeout=120_000)
+    return browser, page
+
+
 def main() -> None:
     with sync_playwright() as p, streamlit(ROOT / "dashboard.py", {}) as url:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
-        page = browser.new_page(viewport={"width": 1500, "height": 1250})
-        page.goto(url)
-        box = page.get_by_label("English sentence")
-        box.wait_for(timeout=120_000)
-        box.fill(SENTENCE)
-        box.press("Enter")
-        page.wait_for_function(DRAWN, timeout=120_000)
+        browser, page = typed(p, url, SENTENCE, 1250)
         page.wait_for_timeout(1500)
         page.mouse.wheel(0, 420)
         page.wait_for_timeout(800)

@@ -15,7 +15,9 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "docs"))
 from dashboard_latency import streamlit  # noqa: E402
+from make_screenshot import typed  # noqa: E402
 
 SENTENCE = "He bought a red car and a small house."
 SETTLE = 2500  # ms for a rerun's charts to draw
@@ -50,17 +52,7 @@ def choose(page, label: str, option: str) -> None:
 def main() -> None:
     env = {"ATTNVIZ_CHECKPOINTS": str(ROOT / "checkpoints"), "OMP_NUM_THREADS": "1"}
     with sync_playwright() as p, streamlit(ROOT / "dashboard.py", env) as url:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        page.goto(url)
-        box = page.get_by_label("English sentence")
-        box.wait_for(timeout=120_000)
-        box.fill(SENTENCE)
-        box.press("Enter")
-        page.wait_for_function(
-            "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length >= 2",
-            timeout=120_000,
-        )
+        browser, page = typed(p, url, SENTENCE, 1100)
         slider = page.get_by_role("slider").first
         for _ in range(3):  # step 4
             slider.focus()

@@ -64,7 +64,7 @@ def test_a_one_hot_edit_puts_the_context_on_that_word_s_encoder_output(model):
     one_hot = np.eye(n_src)[j]
     trace = model.translate(SENTENCE, attention={t: one_hot})
     np.testing.assert_array_equal(trace.pieces.weights[t], one_hot)
-    src, lens = model._source_batch([model.pieces(model.tokenize_source(SENTENCE))])
+    src, lens = model.source_batch([model.pieces(model.tokenize_source(SENTENCE))])
     with torch.inference_mode():
         memory, _ = model.model.encode(src, lens)
     np.testing.assert_array_equal(trace.pieces.context[t], memory.values[0, j].numpy())
