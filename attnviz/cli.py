@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
-from .cli_options import parser
+from .cli_options import parser, typed_train_options
 from .data import DataConfig
 from .model import ModelConfig
 from .options import from_options
@@ -59,11 +59,10 @@ def _train(args, argv: list[str]) -> int:
     )
     command = shlex.join(a for a in argv if a != "--resume")
     about = {"corpus": corpus, "command": f"python -m attnviz {command}"}
-    model = from_options(ModelConfig, args, src_vocab=1, tgt_vocab=1)  # sizes come from data
     card = train(
         args.data,
         args.out,
-        {k: v for k, v in asdict(model).items() if k not in ("src_vocab", "tgt_vocab")},
+        _model_options(args, argv),
         text=from_options(TextConfig, args),
         data=from_options(DataConfig, args),
         config=from_options(TrainConfig, args),
@@ -73,6 +72,7 @@ def _train(args, argv: list[str]) -> int:
         half=args.half,
         probes=_probes(args),
         log=lambda msg: print(msg, file=sys.stderr),
+        init_from=args.init_from,
     )
     if is_main():  # under torchrun, rank 0 alone wrote the file
         print(
@@ -81,6 +81,23 @@ def _train(args, argv: list[str]) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _model_options(args, argv: list[str]) -> dict:
+    """The model's options for ``train``: all of them, or with --init-from only those typed,
+    once checked against the checkpoint."""
+    if not args.init_from:
+        if args.attention is None:
+            raise ValueError("--attention is required (unless --init-from gives it)")
+        model = from_options(ModelConfig, args, src_vocab=1, tgt_vocab=1)  # sizes from data
+        return {k: v for k, v in asdict(model).items() if k not in ("src_vocab", "tgt_vocab")}
+    from .checkpoint import load
+    from .lineage import check_options
+
+    given = typed_train_options(argv[1:])
+    check_options(load(args.init_from, precision="fp32"), given, args.init_from)
+    model_fields = {f.name for f in fields(ModelConfig)}
+    return {k: v for k, v in given.items() if k in model_fields}
 
 
 PAIR_FORMAT = "expected `source ||| target`"

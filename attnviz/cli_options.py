@@ -10,11 +10,12 @@ import argparse
 
 from .data import DataConfig
 from .model import ModelConfig
-from .options import add_options
+from .options import add_options, typed
 from .text import TextConfig
 from .train_config import TrainConfig
 from .translator import BETA
 
+CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings
 ATTRIBUTIONS = ("saliency", "integrated_gradients", "erasure")  # as attnviz.attribution.METHODS
 
 
@@ -53,7 +54,17 @@ def _train_command(sub) -> None:
     )
     t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
     t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
-    for config in (ModelConfig, TextConfig, DataConfig, TrainConfig):
+    t.add_argument(
+        "--init-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="start from this checkpoint's weights, with its architecture, text settings, "
+        "vocabularies and sentencepiece models (options that contradict them are refused; "
+        "--dropout may change), a fresh optimizer and the schedule given here, on --data (its "
+        "corpus or another); the history goes on from its history, and the card records the "
+        "lineage",
+    )
+    for config in CONFIGS:
         add_options(t, config)
     t.add_argument(
         "--probe-pairs",
@@ -95,6 +106,15 @@ def _train_command(sub) -> None:
     )
     t.add_argument("--license", default=None, help="the corpus license, for the model card")
     t.add_argument("--attribution", default=None, help="the corpus attribution, for the model card")
+
+
+def typed_train_options(argv: list[str]) -> dict[str, object]:
+    """The configuration options a train command line (after ``train``) gives, by field name,
+    defaults left out: what ``--init-from`` compares with the checkpoint."""
+    t = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    for config in CONFIGS:
+        add_options(t, config, defaults=False)
+    return typed(t, argv)
 
 
 def _translate_command(sub) -> None:

@@ -26,9 +26,10 @@ class ModelConfig:
     tgt_vocab: int  # target vocabulary size, specials included
     attention: str = option(
         "bahdanau",
-        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t",
+        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t "
+        "(required, unless --init-from gives it)",
         choices=SCORES,
-        required=True,
+        no_default=True,
     )
     embed: int = option(256, "embedding size E, both sides")
     hidden: int = option(256, "GRU state size H; the encoder outputs have this size too")

@@ -16,13 +16,15 @@ import typing
 
 def option(default, help: str, **argparse_options):
     """A dataclass field with its command-line ``help`` (and ``flag``, ``choices``,
-    ``required`` ... as :meth:`argparse.ArgumentParser.add_argument` takes them)."""
+    ``required`` ... as :meth:`argparse.ArgumentParser.add_argument` takes them;
+    ``no_default=True``: the option's default is None, and the command decides)."""
     return dataclasses.field(default=default, metadata={"help": help, **argparse_options})
 
 
-def add_options(parser: argparse.ArgumentParser, config: type) -> None:
+def add_options(parser: argparse.ArgumentParser, config: type, defaults: bool = True) -> None:
     """One ``--field-name`` option per field of the dataclass ``config`` declared with
-    :func:`option`; booleans get ``--name`` / ``--no-name``."""
+    :func:`option`; booleans get ``--name`` / ``--no-name``. Without ``defaults`` the options
+    take the parser's ``argument_default`` and none is required (see :func:`typed`)."""
     hints = typing.get_type_hints(config)
     for f in dataclasses.fields(config):
         if "help" not in f.metadata:
@@ -35,7 +37,19 @@ def add_options(parser: argparse.ArgumentParser, config: type) -> None:
         else:  # "int | None" parses as an int
             args = [t for t in typing.get_args(kind) if t is not type(None)]
             kwargs["type"] = args[0] if isinstance(kind, types.UnionType) else kind
-        parser.add_argument(flag, dest=f.name, default=f.default, **kwargs)
+        no_default = kwargs.pop("no_default", False)
+        if defaults:
+            kwargs["default"] = None if no_default else f.default
+        else:
+            kwargs.pop("required", None)
+        parser.add_argument(flag, dest=f.name, **kwargs)
+
+
+def typed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, object]:
+    """The options ``argv`` gives, by field name, without the defaults: ``parser`` must be built
+    with ``argument_default=argparse.SUPPRESS`` and :func:`add_options` without defaults."""
+    args, _ = parser.parse_known_args(argv)
+    return vars(args)
 
 
 def from_options(config: type, args: argparse.Namespace, **values):

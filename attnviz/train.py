@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from . import checkpoint, distributed, train_state
+from . import checkpoint, distributed, lineage, train_state
 from .data import (
     Corpus,
     DataConfig,
@@ -59,16 +59,25 @@ class Prepared:
     subwords: Subwords | None  # the sentencepiece models, None for whole-word vocabularies
 
 
-def prepare(path: str | Path, text: TextConfig, data: DataConfig, log=print) -> Prepared:
+def prepare(
+    path: str | Path,
+    text: TextConfig,
+    data: DataConfig,
+    log=print,
+    parent: Translator | None = None,
+) -> Prepared:
     """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
-    with ``data.subwords``, the sentencepiece models that split its words into pieces)."""
+    with ``data.subwords``, the sentencepiece models that split its words into pieces), or take
+    those of ``parent``, the model a run continues from."""
     corpus = read_corpus(path)
     if not corpus.pairs:
         raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
     examples = tokenize_pairs(corpus.pairs, text)
-    subwords = None
-    if data.subwords:
+    subwords = parent.subwords if parent else None
+    if subwords:
+        examples = to_pieces(examples, subwords)
+    elif data.subwords and not parent:
         in_train = [
             (e.src_tokens, e.tgt_tokens)
             for e in examples
@@ -82,7 +91,9 @@ def prepare(path: str | Path, text: TextConfig, data: DataConfig, log=print) -> 
     if not splits["train"]:
         raise ValueError(f"{path}: the training split is empty")
     train = splits["train"]
-    if subwords:
+    if parent:
+        src_vocab, tgt_vocab = parent.src_vocab, parent.tgt_vocab
+    elif subwords:
         src_vocab, tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
     else:
         src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
@@ -160,6 +171,7 @@ def train(
     probes: list[Probe] | None = None,
     log=print,
     progress: Callable[[History], bool] | None = None,
+    init_from: str | Path | None = None,
 ) -> dict:
     """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
 
@@ -169,6 +181,10 @@ def train(
     training history records (see :mod:`attnviz.history`). ``progress`` is called with the
     history after each snapshot; once it returns True the run ends after the epoch under way,
     keeping the best epoch so far (one process only).
+    ``init_from``, a checkpoint, starts from its weights, vocabularies and architecture
+    (``model_options`` then holds only what may change: see :mod:`attnviz.lineage`), with a
+    fresh optimizer and ``config``'s schedule; the history goes on from the parent's, and the
+    card records the lineage.
     Under torchrun, every process trains its share of each batch (see :mod:`attnviz.distributed`)
     and rank 0 alone logs and writes ``out``; the other ranks return the card as it stood
     before the test BLEU.
@@ -177,20 +193,35 @@ def train(
     dev = group.device(device)
     log = log if group.main else _quiet
     config = replace(config, precision=resolve_training(config.precision, dev))
-    p = prepare(data_path, text, data, log)
+    parent = checkpoint.load(init_from, precision="fp32") if init_from else None
+    if parent:
+        model_config, data = lineage.child_configs(parent, model_options, data)
+        text, ancestry = parent.text, lineage.lineage(parent, init_from)
+    p = prepare(data_path, text, data, log, parent)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
-    model_config = ModelConfig(
-        src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
-    )
-    history = History()
-    history.probes = [
-        *choose_probes([(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences),
-        *(probes or []),
-    ]
+    if not parent:
+        model_config = ModelConfig(
+            src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
+        )
+    history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
+    if not history.probes:
+        history.probes = choose_probes(
+            [(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences
+        )
+    new = [q for q in probes or [] if history.find(q) is None]
+    if new and history.snapshots:  # each snapshot keeps the matrices of the same probes
+        raise ValueError(
+            f"--init-from {init_from}: the history goes on with the parent's probe sentences, "
+            f"and {len(new)} of the probes given are not among them"
+        )
+    history.probes += new
     settings = _settings(p, model_config, text, data, config, history.probes, half)
     with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
         torch.manual_seed(config.seed)
         model = Seq2Seq(model_config).to(dev)
+    if parent:
+        model.load_state_dict(parent.model.state_dict())
+        settings["init_from"] = ancestry[-1]["sha256"]
     opt = optimizer(model, config.lr)
     start, state = 0, train_state.state_path(out)
     if resume:
@@ -199,11 +230,16 @@ def train(
         start, history = train_state.load_state(state, model, opt, settings, dev)
         log(f"resuming after epoch {start} of {config.epochs}")
     card = {**_card(p, config, dev, about), "world_size": group.world_size}
+    if parent:
+        card["lineage"] = ancestry
     if progress is not None and group.joined:
         raise ValueError("a progress callback stops one process, not a torchrun group")
     run = _Run(p, model, opt, config, text, data, dev, history, card, half, group, progress)
-    if group.main and not history.snapshots:
-        run.snapshot(0.0)
+    run.offset = int(offset)
+    if group.main and (not history.snapshots or history.snapshots[-1]["epoch"] < offset):
+        loss, bleu = run.snapshot(offset)
+        if parent:
+            log(f"starting from {init_from}: valid loss {loss:.4f}, valid BLEU {bleu}")
     for epoch in range(start, config.epochs):
         if run.epoch(epoch, log):
             run.save(out, model)
@@ -285,6 +321,7 @@ class _Run:
         self.valid = p.splits["valid"] or p.splits["train"][:1000]
         self.translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
         self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
+        self.offset = 0  # epochs before this run's first: the parent's, with --init-from
 
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
@@ -308,24 +345,25 @@ class _Run:
         for group in self.opt.param_groups:
             group["lr"] = config.lr_at(epoch)
         points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
-        hooks = {i: (lambda f=f: self.snapshot(f)) for i, f in points.items()}
+        hooks = {i: (lambda f=f: self.snapshot(self.offset + f)) for i, f in points.items()}
         desc = f"epoch {epoch + 1}/{config.epochs}"
         speed = _train_epoch(
             self.model, self.step, batches, desc, hooks if main and not epoch else {}, main
         )
         if not main:
             return False
-        loss, bleu = self.snapshot(epoch + 1)
+        done = self.offset + epoch + 1  # epochs counted over the lineage
+        loss, bleu = self.snapshot(done)
         curves = self.history.epochs
         curves["valid_loss"].append(round(loss, 4))
         curves["valid_bleu"].append(bleu)
         curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
-        log(f"epoch {epoch + 1}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
+        log(f"epoch {done}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
         best = self.history.best.get("best_loss")
         if not math.isfinite(loss) or (best is not None and loss >= best):
             return False
-        self.history.best.update(best_loss=loss, best_epoch=epoch + 1)
-        self.card.update(epochs=epoch + 1, best_epoch=epoch + 1, train_seconds=self.seconds())
+        self.history.best.update(best_loss=loss, best_epoch=done)
+        self.card.update(epochs=done, best_epoch=done, train_seconds=self.seconds())
         return True
 
     def step(self, chunk: list[Example]) -> tuple[float, int]:
@@ -345,7 +383,8 @@ class _Run:
         return loss.item() * batch.n_tokens / tokens, tokens
 
     def seconds(self) -> float:
-        return round(sum(self.history.epochs["epoch_seconds"]), 1)
+        """This run's training time (a parent's is in the card's lineage)."""
+        return round(sum(self.history.epochs["epoch_seconds"][self.offset :]), 1)
 
     def save(self, path: Path, weights: Seq2Seq) -> None:
         self.card["history"] = self.history.to_json()
@@ -361,7 +400,7 @@ class _Run:
         best = checkpoint.load(out, device=self.dev, precision="fp32")
         scorer = checkpoint.load(out, device=self.dev)
         self.card.update(
-            epochs=self.config.epochs,
+            epochs=self.offset + self.config.epochs,
             best_epoch=self.history.best["best_epoch"],
             train_seconds=self.seconds(),
         )

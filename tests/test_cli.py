@@ -5,10 +5,12 @@ import json
 from pathlib import Path
 
 import pytest
+import sacrebleu
 from safetensors import safe_open
 
 from attnviz.cli import main
 from attnviz.history import FIRST_EPOCH_POINTS
+from attnviz.lineage import file_sha256
 from attnviz.precision import resolve_decoding
 
 from .synthetic import corpus, write_corpus
@@ -283,3 +285,73 @@ def test_align_reads_fp32_attention_unless_asked_and_translate_takes_the_fast_de
         "int8"
     )
     assert parser().parse_args(["translate", "m.safetensors"]).precision == "auto"
+
+
+def test_init_from_continues_the_parent_and_learns_new_pairs(trained, tmp_path):
+    from attnviz import load
+    from attnviz.toy import corpus as toy_corpus
+    from attnviz.toy import write_plain
+
+    parent = trained("general")[0]  # learnt the adjectives language (tests/conftest.py)
+    # The new pairs: the same words in reversed order, beside some of the old kind (as a
+    # teacher's own sentences would sit beside what the model knew).
+    reversed_pairs = toy_corpus(1500, seed=5, language="reversed")
+    new = tmp_path / "new.txt"
+    write_plain(new, reversed_pairs)
+    write_corpus(tmp_path / "old.txt", corpus(500, seed=7))
+    with open(new, "a", encoding="utf-8") as f:
+        f.write((tmp_path / "old.txt").read_text(encoding="utf-8"))
+    child = tmp_path / "child.safetensors"
+    code = main(
+        ["train", "--data", str(new), "--init-from", str(parent), "--out", str(child),
+         "--epochs", "5", "--lr", "0.005", "--bleu-sentences", "20", "--join-fraction", "0",
+         "--test-beam", "1", "--precision", "fp32"]
+    )  # fmt: skip
+    assert code == 0
+    before, after = load(parent, precision="fp32"), load(child, precision="fp32")
+    assert after.model.config == before.model.config  # no --attention, --embed ...: inherited
+    assert after.src_vocab.itos == before.src_vocab.itos
+    seen = {s for s, _, _ in reversed_pairs}
+    held_out = [(s, t) for s, t, _ in toy_corpus(2000, seed=99, language="reversed")]
+    held_out = [(s, t) for s, t in held_out if s not in seen][:40]
+
+    def bleu(tr, pairs):
+        hyps = [tr.translate(s).text.lower() for s, _ in pairs]
+        return sacrebleu.corpus_bleu(hyps, [[t.lower() for _, t in pairs]]).score
+
+    assert bleu(before, held_out) < 10 and bleu(after, held_out) > 30  # measured: 1.8, 46.2
+    old_pairs = [(f"{s[0].upper()}{s[1:-2]}.", t) for s, t, _ in corpus(40, seed=98)]
+    assert bleu(after, old_pairs) > bleu(before, old_pairs) - 10  # it kept what it knew
+    card = after.card
+    assert card["lineage"][-1]["sha256"] == file_sha256(parent)
+    assert card["lineage"][-1]["command"] == before.card.get("command")
+    assert "--init-from" in card["command"] and card["epochs"] == before.card["best_epoch"] + 5
+    # The history goes on: the parent's snapshots, then the new run's, one timeline.
+    epochs = [s["epoch"] for s in after.history.snapshots]
+    start = before.card["best_epoch"]
+    assert epochs == sorted(epochs) and epochs[-1] == start + 5
+    assert [s for s in before.history.snapshots if s["epoch"] < start] == [
+        s for s in after.history.snapshots if s["epoch"] < start
+    ]
+    assert len(after.history.epochs["valid_loss"]) == start + 5
+
+
+def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
+    small_corpus, tmp_path, capsys
+):
+    parent = tmp_path / "parent.safetensors"
+    assert _train(small_corpus, parent, "--epochs", "1", "--test-beam", "1") == 0
+    out = tmp_path / "child.safetensors"
+    for flags, named in (
+        (["--hidden", "64"], "hidden 64 (the checkpoint has 32)"),
+        (["--attention", "dot"], "attention 'dot' (the checkpoint has 'general')"),
+        (["--subwords", "0"], "subwords 0"),
+    ):
+        argv = ["train", "--data", str(small_corpus), "--init-from", str(parent), "--out", str(out)]
+        assert main([*argv, *flags]) == 2
+        assert named in capsys.readouterr().err
+    assert not out.exists()
+    # Repeating the parent's own values, or changing dropout, is not a contradiction; and
+    # without --init-from, --attention is still required.
+    assert main(["train", "--data", str(small_corpus), "--out", str(out)]) == 2
+    assert "--attention is required" in capsys.readouterr().err
