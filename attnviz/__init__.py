@@ -1,7 +1,7 @@
 """attnviz: see how attention works in a neural translator.
 
 import attnviz
-tr = attnviz.load("checkpoints/bahdanau.safetensors")
+tr = attnviz.load("checkpoints/bahdanau-pieces.safetensors")
 trace = tr.translate("I am cold.")
 trace.text, trace.weights  # the translation and its (output x source) attention matrix
 """

@@ -70,10 +70,20 @@ class Models:
         return len(self._entries)
 
 
-def default_index(names: list[str], wanted: str, fallback: int) -> int:
-    """Where ``wanted`` is in ``names``, else ``fallback`` (the last name when there are
-    fewer): the left column opens on Bahdanau and the right on Luong when they are there."""
-    return names.index(wanted) if wanted in names else min(fallback, len(names) - 1)
+# What each column opens on, in order of preference: the subword pair, then the word-level pair
+# (and the names the word-level files had before both pairs shipped).
+OPENING = (
+    ("bahdanau-pieces", "bahdanau-words", "bahdanau"),
+    ("luong-pieces", "luong-words", "luong"),
+)
+
+
+def default_index(names: list[str], wanted: tuple[str, ...], fallback: int) -> int:
+    """Where the first of ``wanted`` that ``names`` has is, else ``fallback`` (the last name
+    when there are fewer): by :data:`OPENING`, the left column opens on Bahdanau and the right
+    on Luong, subword models first."""
+    found = [names.index(name) for name in wanted if name in names]
+    return found[0] if found else min(fallback, len(names) - 1)
 
 
 def corpora(corpus: str | None, folder: str | None) -> list[str]:

@@ -152,6 +152,23 @@ class History:
         return None
 
 
+def most_changed(histories: list[History]) -> int:
+    """The probe of ``histories[0]`` whose attention moved most over training: the mean over
+    its output words of the total-variation distance between the first and the last
+    snapshot's rows, averaged over the histories that recorded it."""
+    probes = histories[0].probes
+    moved = np.zeros(len(probes))
+    for history in histories:
+        if not history.snapshots:
+            continue
+        first, last = history.matrices(0), history.matrices(len(history.snapshots) - 1)
+        for k, probe in enumerate(probes):
+            j = history.find(probe)
+            if j is not None and first[j].size:
+                moved[k] += 0.5 * np.abs(last[j] - first[j]).sum(axis=1).mean()
+    return int(moved.argmax()) if len(probes) else 0
+
+
 def moments(histories: list[History]) -> list[float]:
     """Every epoch at which any of ``histories`` took a snapshot, in order."""
     return sorted({s["epoch"] for h in histories for s in h.snapshots})

@@ -18,11 +18,11 @@ from .pages import VIEWS
 from .step_view import how_to_read, model_header_ui, step_view_ui
 from .what_if_view import what_if_choice_ui, what_if_ui
 
-EXAMPLES = [
+EXAMPLES = [  # the first is translated when the page opens
+    "He bought a red car and a small house.",
     "I am cold.",
     "Where is the station?",
     "She doesn't like apples.",
-    "He bought a red car and a small house.",
     "Good morning!",
     "We will meet at the station tomorrow morning before the train leaves for Paris.",
 ]
@@ -49,8 +49,13 @@ def _example() -> None:
 
 def inputs_ui() -> tuple[str, str]:
     """The sentence and the reference translation typed ("" for none)."""
-    if "next_reference" in st.session_state:  # asked for by a button of the compare view
-        st.session_state.reference = st.session_state.pop("next_reference")
+    state = st.session_state
+    if "next_reference" in state:  # asked for by a button of the compare view
+        state.reference = state.pop("next_reference")
+    if not state.get("opened"):  # a new visitor sees a translation before typing anything
+        state.opened = True
+        if "sentence" not in state:  # (the corpus page may have sent one)
+            state.example = state.sentence = EXAMPLES[0]
     st.selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
     sentence = st.text_input(
         "English sentence",

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.catalog import Checkpoint, default_index
+from attnviz.catalog import OPENING, Checkpoint, default_index
 
 from .models import Choice, checkpoint_folder
+
+
+PAIRS = (
+    "*-pieces* models read and write subword pieces: they never copy English into the French "
+    "and keep their place in long sentences, but may invent names and numbers. *-words* "
+    "models read whole words: a little higher BLEU on short everyday sentences, and a word "
+    "they do not know is copied through as `<unk>`. Any two can be compared side by side."
+)
 
 
 def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None:
@@ -18,8 +26,9 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
         st.sidebar.warning(f"No checkpoints in {checkpoint_folder()}.")
         return None
     names = [c.name for c in found]
-    left = st.sidebar.selectbox("Left model", names, default_index(names, "bahdanau", 0))
-    right = st.sidebar.selectbox("Right model", names, default_index(names, "luong", 1))
+    left = st.sidebar.selectbox("Left model", names, default_index(names, OPENING[0], 0))
+    right = st.sidebar.selectbox("Right model", names, default_index(names, OPENING[1], 1))
+    st.sidebar.caption(PAIRS)
     search = st.sidebar.radio("Search", ["greedy", "beam"], horizontal=True)
     beam = st.sidebar.slider("Beam width", 2, 10, 5) if search == "beam" else 1
     st.sidebar.caption(

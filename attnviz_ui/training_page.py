@@ -8,7 +8,7 @@ import time
 import streamlit as st
 
 from attnviz import history_plots, playback
-from attnviz.history import History, Probe, moments, probe_aer
+from attnviz.history import History, Probe, moments, most_changed, probe_aer
 from attnviz.playback import Playback
 
 from .live_view import live_view_ui
@@ -96,11 +96,10 @@ def history_ui(histories: dict[str, History]) -> list[float]:
     if not probes:
         st.info("These runs recorded no probe sentences (`--probe-sentences 0`).")
         return []
-    gold = [k for k, p in enumerate(probes) if p.gold is not None]
     k = st.selectbox(
         "Probe sentence",
         range(len(probes)),
-        index=gold[0] if gold else 0,
+        index=most_changed(list(histories.values())),  # where there is most to see
         format_func=lambda k: _label(probes[k]),
         key="probe",
     )

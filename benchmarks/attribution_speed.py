@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument(
         "checkpoints",
         nargs="*",
-        default=["checkpoints/bahdanau.safetensors", "checkpoints/luong.safetensors"],
+        default=["checkpoints/bahdanau-pieces.safetensors", "checkpoints/luong-pieces.safetensors"],
     )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=5)

@@ -44,7 +44,11 @@ SENTENCES = [
     "They live in a big city.",
     "Do you speak French?",
 ]
-DRAWN = "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length >= 2"
+DRAWN = (  # both heatmaps show the sentence typed (its first word), not the one before
+    "(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => "
+    "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
+    ".some(t => t.textContent === '1:' + first)).length >= 2"
+)
 STEPPED = (  # the caption of the new step is there, and nothing is still being redrawn
     "(n) => document.body.innerText.includes(`Step ${n}: writing`) && "
     "document.querySelectorAll('[data-stale=\"true\"]').length === 0"
@@ -88,7 +92,7 @@ def measure(browser, url: str, sentences: list[str], moves: int = 0) -> tuple[li
         box.fill(sentence)
         t0 = time.perf_counter()
         box.press("Enter")
-        page.wait_for_function(DRAWN, timeout=120_000, polling="raf")
+        page.wait_for_function(DRAWN, arg=sentence.split()[0], timeout=120_000, polling="raf")
         enter.append(time.perf_counter() - t0)
         slider = page.get_by_role("slider").first
         for n in range(2, 2 + moves):

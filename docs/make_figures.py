@@ -20,7 +20,7 @@ from attnviz.data import read_corpus
 from attnviz.text import normalize
 
 ROOT = Path(__file__).parent.parent
-MODELS = ("bahdanau", "luong")
+MODELS = ("bahdanau-pieces", "luong-pieces", "bahdanau-words", "luong-words")  # shipped
 FIRST = [  # what a new user types first; some of these are in the corpus
     "Hello!",
     "Good morning!",

@@ -27,7 +27,7 @@ def typed(p, url: str, sentence: str, height: int):
     box.wait_for(timeout=120_000)
     box.fill(sentence)
     box.press("Enter")
-    page.wait_for_function(DRAWN, timeout=120_000)
+    page.wait_for_function(DRAWN, arg=sentence.split()[0], timeout=120_000)
     return browser, page
 
 

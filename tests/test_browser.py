@@ -20,6 +20,11 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
+DRAWN = (  # both heatmaps show the sentence typed (its first word), not the opening example
+    "(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => "
+    "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
+    ".some(t => t.textContent === '1:' + first)).length >= 2"
+)
 
 
 def _free_port() -> int:
@@ -71,8 +76,8 @@ def _typed(p, server: str):
     box = page.get_by_label("English sentence")
     box.wait_for(timeout=60_000)
     box.fill("The red cat sees a dog.")
-    box.press("Enter")
-    page.locator(".js-plotly-plot .heatmaplayer").nth(1).wait_for(timeout=60_000)
+    box.press("Enter")  # the page opened on an example: wait for this sentence's heatmaps
+    page.wait_for_function(DRAWN, arg="The", timeout=60_000)
     return browser, page
 
 

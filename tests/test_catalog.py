@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.catalog import Checkpoint, Models, checkpoints, default_index
+from attnviz.catalog import OPENING, Checkpoint, Models, checkpoints, default_index
 from attnviz.checkpoint import CheckpointError
 
 
@@ -30,11 +30,14 @@ def test_a_new_version_of_a_file_is_a_new_checkpoint(tmp_path):
     assert isinstance(after, Checkpoint) and hash(after) != hash(before)
 
 
-def test_the_columns_open_on_the_wanted_model_or_fall_back():
-    names = ["bahdanau", "dot", "luong"]
-    assert default_index(names, "luong", 1) == 2
-    assert default_index(names, "concat", 1) == 1
-    assert default_index(["only"], "luong", 1) == 0  # one model: both columns show it
+def test_the_columns_open_on_the_subword_pair_then_the_word_pair_or_fall_back():
+    shipped = ["bahdanau-pieces", "bahdanau-words", "luong-pieces", "luong-words"]
+    assert [default_index(shipped, wanted, k) for k, wanted in enumerate(OPENING)] == [0, 2]
+    words = ["bahdanau-words", "dot", "luong-words"]
+    assert [default_index(words, wanted, k) for k, wanted in enumerate(OPENING)] == [0, 2]
+    assert default_index(["bahdanau", "dot", "luong"], OPENING[1], 1) == 2  # the older names
+    assert default_index(["bahdanau", "dot", "concat"], OPENING[1], 1) == 1
+    assert default_index(["only"], OPENING[1], 1) == 0  # one model: both columns show it
 
 
 def test_the_page_offers_only_configured_corpus_files(tmp_path):

@@ -45,9 +45,17 @@ def _heatmaps(at: AppTest) -> list[dict]:
     return [f for f in _figures(at, "heatmap") if " minus " not in f["layout"]["title"]["text"]]
 
 
-def test_opens_on_bahdanau_left_and_luong_right_and_asks_for_a_sentence(app):
+def test_opens_on_bahdanau_left_and_luong_right_with_an_example_translated(app):
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
-    assert any("Type a sentence" in i.value for i in app.info)
+    opening = app.text_input(key="sentence").value
+    assert opening == app.selectbox(key="example").value and opening.startswith("He bought")
+    heatmaps = _heatmaps(app)  # nothing typed yet
+    assert len(heatmaps) == 2
+    assert all(fig["data"][0]["x"][0] == "1:He" for fig in heatmaps)
+    _type(app, SENTENCE)  # typing replaces it, and it does not come back
+    assert all(fig["data"][0]["x"][0] == "1:The" for fig in _heatmaps(app))
+    _type(app, "")
+    assert any("Type a sentence" in i.value for i in app.info) and not _heatmaps(app)
 
 
 def test_translating_shows_both_heatmaps_bars_and_candidates(app):

@@ -11,8 +11,12 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from attnviz import checkpoint, history_plots
+from attnviz.history import History, Probe, most_changed
 
 from .test_dashboard import DASHBOARD, _array, _heatmaps
+
+
+MODELS = ("bahdanau", "luong")  # the tiny checkpoints' names (tests/conftest.py)
 
 
 def _open(folder, monkeypatch) -> AppTest:
@@ -27,6 +31,29 @@ def _open(folder, monkeypatch) -> AppTest:
 def _curves_moment(at: AppTest) -> float | None:
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
     return next(m for m in map(history_plots.moment_of, specs) if m is not None)
+
+
+def test_the_page_opens_on_the_probe_whose_attention_moved_most(checkpoints, monkeypatch):
+    at = _open(checkpoints, monkeypatch)
+    histories = [checkpoint.load(checkpoints / f"{m}.safetensors").history for m in MODELS]
+    k = at.selectbox(key="probe").value
+    assert k == most_changed(histories)
+    left = _array(_heatmaps(at)[0]["data"][0]["z"])  # at the first snapshot, ready to play
+    np.testing.assert_allclose(left, histories[0].matrices(0)[k], atol=1e-6)
+
+
+def test_most_changed_measures_how_far_the_rows_moved():
+    probes = [Probe("a b", "x y"), Probe("c d", "z w")]  # 2 output words x 3 columns each
+    still = np.full((2, 3), 1 / 3)
+    peaked = np.array([[1.0, 0, 0], [0, 1.0, 0]])
+    history = History()
+    history.probes = probes
+    for matrices in ([still, still], [peaked * 0.5 + still * 0.5, peaked]):
+        history.snapshots.append({"epoch": len(history.snapshots)})
+        history.attention.append(np.concatenate([m.reshape(-1) for m in matrices]))
+    assert most_changed([history]) == 1
+    history.attention[-1] = np.concatenate([peaked.reshape(-1), still.reshape(-1)])
+    assert most_changed([history]) == 0
 
 
 def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeypatch):
