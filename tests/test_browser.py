@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from attnviz_ui.sentence_page import EXAMPLES
+
 ROOT = Path(__file__).parent.parent
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
 DRAWN = (  # both heatmaps show the sentence typed (its first word), not the opening example
@@ -79,6 +81,17 @@ def _typed(p, server: str):
     box.press("Enter")  # the page opened on an example: wait for this sentence's heatmaps
     page.wait_for_function(DRAWN, arg="The", timeout=60_000)
     return browser, page
+
+
+def test_the_first_page_draws_both_heatmaps_before_anything_is_typed(server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(server)
+        page.wait_for_function(DRAWN, arg=EXAMPLES[0].split()[0], timeout=60_000)
+        assert page.get_by_label("English sentence").input_value() == EXAMPLES[0]
+        assert page.locator('[data-testid="stException"]').count() == 0
+        browser.close()
 
 
 def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_path):

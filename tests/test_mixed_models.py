@@ -1,0 +1,98 @@
+"""A whole-word model beside a subword model, as the shipped pair of pairs allows: every view of
+the dashboard compares them (the tiny trained models of conftest.py read pieces; this module
+trains a tiny one that reads words)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from attnviz import checkpoint
+from attnviz.data import DataConfig
+from attnviz.text import TextConfig
+from attnviz.train import train
+from attnviz_ui.pages import VIEWS
+
+from .conftest import DASHBOARD, TINY, TINY_TRAIN
+from .test_dashboard import SENTENCE, _heatmaps, _run_corpus, _type
+from .test_training_page import _open
+
+WORDS = "luong-words"
+
+
+@pytest.fixture(scope="module")
+def mixed(trained, corpus_file, tmp_path_factory):
+    """bahdanau-pieces (the conftest's subword model) and luong-words (whole words)."""
+    folder = tmp_path_factory.mktemp("mixed")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau-pieces.safetensors")
+    config = dict(attention="general", **TINY)
+    words = DataConfig(subwords=0, min_freq=1)
+    train(
+        corpus_file,
+        folder / f"{WORDS}.safetensors",
+        config,
+        TextConfig(),
+        words,
+        TINY_TRAIN,
+        log=lambda *_: None,
+    )
+    return folder
+
+
+@pytest.fixture
+def mixed_app(mixed, monkeypatch):
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(mixed))
+    at = AppTest.from_file(DASHBOARD, default_timeout=120).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_pair_is_a_piece_model_and_a_word_model(mixed):
+    models = {p.stem: checkpoint.load(p) for p in mixed.glob("*.safetensors")}
+    assert models["bahdanau-pieces"].subwords is not None
+    assert models[WORDS].subwords is None
+
+
+def test_every_view_draws_both_models_on_the_same_words(mixed_app):
+    at = _type(mixed_app, SENTENCE)
+    assert [s.value for s in at.sidebar.selectbox] == ["bahdanau-pieces", WORDS]
+    for fig in _heatmaps(at):
+        assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]
+    for view in VIEWS:
+        at.radio(key="view").set_value(view).run()
+        assert not at.exception, (view, at.exception)
+        assert view != "Bahdanau vs Luong" or len(_heatmaps(at)) >= 2
+    at.radio(key="view").set_value(VIEWS[0]).run()
+    for key in ("numbers", "pieces", "attribution_on"):
+        at.toggle(key=key).set_value(True).run()
+        assert not at.exception, (key, at.exception)
+    assert len(_heatmaps(at)) >= 4  # attention and attribution, both models
+
+
+@pytest.mark.parametrize("edit", ["All on one source word", "The other model's attention"])
+def test_what_if_works_across_a_word_model_and_a_piece_model(mixed_app, edit):
+    at = _type(mixed_app, SENTENCE)
+    at.slider(key="step").set_value(2).run()
+    at.selectbox(key="what_if").set_value("Another word here").run()
+    at.radio(key="what_if_base").set_value(1).run()  # the word model's output, then a word
+    word = at.selectbox(key="what_if_word").options[0]
+    at.selectbox(key="what_if_word").set_value(word).run()
+    assert not at.exception, at.exception
+    given = [f for f in _heatmaps(at) if "from the prefix" in f["layout"]["title"]["text"]]
+    assert [f["data"][0]["y"][1] for f in given] == [f"2:{word}"] * 2
+    at.selectbox(key="what_if").set_value("Attention elsewhere").run()
+    if edit in at.selectbox(key="what_if_edit").options:
+        at.selectbox(key="what_if_edit").set_value(edit).run()
+    assert not at.exception, at.exception
+    assert any(f["layout"]["title"]["text"].endswith(", edited") for f in _heatmaps(at))
+
+
+def test_the_corpus_and_training_pages_take_the_mixed_pair(mixed, monkeypatch):
+    at = _open(mixed, monkeypatch)  # the Training page
+    assert len(_heatmaps(at)) == 2  # both histories replayed
+    at.radio(key="page").set_value("A corpus").run()
+    at = _run_corpus(at, "the red cat sees a dog .\tle chat rouge voit un chien .", "0-0")
+    frame = at.dataframe[0].value
+    assert {"bahdanau-pieces BLEU", f"{WORDS} BLEU", f"{WORDS} AER"} <= set(frame)
