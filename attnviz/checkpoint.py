@@ -179,15 +179,14 @@ def save(
 ) -> None:
     """Write a model checkpoint; ``half`` stores weights as float16 (loaded back as float32).
 
-    The sentencepiece models travel inside as byte tensors (``subwords.src``, ``subwords.tgt``);
+    The sentencepiece models travel inside as byte tensors (``subwords.src``, ``subwords.tgt``,
+    or one ``subwords.joint``);
     ``extra`` tensors (the training history's ``history.*``) are stored as they are."""
     tensors = model.state_dict()
     if half:
         tensors = {k: v.half() if v.is_floating_point() else v for k, v in tensors.items()}
-    if subwords:
-        for side in ("src", "tgt"):
-            proto = subwords.side(side).proto
-            tensors[f"{SUBWORDS}{side}"] = torch.frombuffer(bytearray(proto), dtype=torch.uint8)
+    for name, proto in (subwords.protos() if subwords else {}).items():
+        tensors[f"{SUBWORDS}{name}"] = torch.frombuffer(bytearray(proto), dtype=torch.uint8)
     tensors.update(extra or {})
     meta = {
         "model_config": asdict(model.config),
@@ -212,18 +211,13 @@ def load(
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path, check_model)
     history = {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(TENSOR_PREFIX)]}
-    protos = {k: tensors.pop(f"{SUBWORDS}{k}", None) for k in ("src", "tgt")}
+    names = [k for k in tensors if k.startswith(SUBWORDS)]
+    protos = {k[len(SUBWORDS) :]: tensors.pop(k).numpy().tobytes() for k in names}
     try:
-        subwords = None
-        if (protos["src"] is None) != (protos["tgt"] is None):
-            raise ValueError("one of the two subword models is missing")
-        if protos["src"] is not None:
-            subwords = Subwords(protos["src"].numpy().tobytes(), protos["tgt"].numpy().tobytes())
-            if (subwords.src.vocab.itos, subwords.tgt.vocab.itos) != (
-                meta["src_vocab"],
-                meta["tgt_vocab"],
-            ):
-                raise ValueError("the subword models do not match the vocabularies")
+        subwords = Subwords.from_protos(protos)
+        pieces = (subwords.src.vocab.itos, subwords.tgt.vocab.itos) if subwords else None
+        if pieces and pieces != (meta["src_vocab"], meta["tgt_vocab"]):
+            raise ValueError("the subword models do not match the vocabularies")
         config = ModelConfig(**meta["model_config"])
         text = TextConfig(**meta["text_config"])
         # A file without sentencepiece models is a whole-word model, whatever the defaults say.
@@ -231,7 +225,9 @@ def load(
         src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
         card = dict(meta.get("card", {}))
         model = Seq2Seq(config)
-        if bool(data.subwords) != (subwords is not None):
+        if bool(data.subwords) != (subwords is not None) or (
+            subwords and subwords.joint != data.joint_subwords
+        ):
             raise ValueError("the data configuration and the stored subword models disagree")
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e

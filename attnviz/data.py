@@ -80,10 +80,17 @@ class DataConfig:
     test_percent: float = option(2.0, "source sentences held out for testing (percent)")
     subwords: int = option(
         8000,
-        "sentencepiece vocabulary of each side, trained on the training split and stored "
-        "in the checkpoint (0: whole words, with --min-freq and --max-vocab)",
+        "sentencepiece vocabulary of each side (of both, with --joint-subwords), trained on "
+        "the training split and stored in the checkpoint (0: whole words, with --min-freq and "
+        "--max-vocab)",
     )
     subword_model: str = option("bpe", "sentencepiece model", choices=MODEL_TYPES)
+    joint_subwords: bool = option(
+        False,
+        "one sentencepiece model of --subwords pieces for both languages, trained on both "
+        "sides of the training split: a name or a number is the same pieces in English and "
+        "French, so copying it is one identity to learn (Sennrich et al., 2016)",
+    )
 
     def __post_init__(self):
         if self.max_len < 1:
@@ -94,6 +101,8 @@ class DataConfig:
             raise ValueError(f"subwords must be 0 (whole words) or positive, got {self.subwords}")
         if self.subword_model not in MODEL_TYPES:
             raise ValueError(f"subword_model must be one of {MODEL_TYPES}")
+        if self.joint_subwords and not self.subwords:
+            raise ValueError("joint_subwords needs subwords (a sentencepiece vocabulary size)")
 
 
 @dataclass

@@ -3,6 +3,7 @@ AER of the alignments read off attention, against gold links."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sacrebleu.metrics import BLEU
@@ -114,3 +115,41 @@ def attribution_aer(
         )
         for method in methods
     }
+
+
+WORD = re.compile(r"\w[\w'-]*")  # words of running text, with inner apostrophes and hyphens
+
+
+def should_copy(source: str, refs: list[str]) -> dict[str, list[str]]:
+    """The source's tokens that a translation should write unchanged, by kind: ``numbers``
+    (any token with a digit) and ``names`` (capitalised words after the first), each only where
+    it appears verbatim in a reference."""
+    words = WORD.findall(source)
+    in_refs = {w for r in refs for w in WORD.findall(r)}
+    kept = [(k, w) for k, w in enumerate(words) if w in in_refs]
+    return {
+        "numbers": [w for _, w in kept if any(c.isdigit() for c in w)],
+        "names": [w for k, w in kept if k and w[:1].isupper() and not any(c.isdigit() for c in w)],
+    }
+
+
+@dataclass(frozen=True)
+class CopyResult:
+    written: dict[str, int]  # by kind: tokens the translations wrote verbatim
+    wanted: dict[str, int]  # by kind: tokens that should have been
+
+    def share(self, kind: str) -> float:
+        """Percent of ``kind`` written verbatim (100 when there was none to write)."""
+        return 100 * self.written[kind] / self.wanted[kind] if self.wanted[kind] else 100.0
+
+
+def copy_rate(sources: list[str], outputs: list[str], refs: list[list[str]]) -> CopyResult:
+    """How many of the tokens each source should pass through (:func:`should_copy`) its
+    output writes verbatim, by kind, over a corpus."""
+    written, wanted = {"numbers": 0, "names": 0}, {"numbers": 0, "names": 0}
+    for source, output, rs in zip(sources, outputs, refs, strict=True):
+        out = set(WORD.findall(output))
+        for kind, tokens in should_copy(source, rs).items():
+            wanted[kind] += len(tokens)
+            written[kind] += sum(w in out for w in tokens)
+    return CopyResult(written, wanted)

@@ -21,7 +21,13 @@ from .translator import Translator
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.
 CHANGEABLE = {"dropout"}
-VOCABULARY = ("min_freq", "max_vocab", "subwords", "subword_model")  # DataConfig: the vocabularies
+VOCABULARY = (
+    "min_freq",
+    "max_vocab",
+    "subwords",
+    "subword_model",
+    "joint_subwords",
+)  # DataConfig: the vocabularies
 
 
 def inherited_values(parent: Translator) -> dict[str, object]:

@@ -50,6 +50,12 @@ class ModelConfig:
         "attention does not saturate into one-hot weights during training",
         flag="--scaled-scores",
     )
+    tie_embeddings: bool = option(
+        False,
+        "one matrix for the source embedding, the target embedding and the output layer "
+        "(Press & Wolf, 2017), with a projection from the output layer's input to the "
+        "embedding size; needs one vocabulary for both languages (--joint-subwords)",
+    )
 
     def __post_init__(self):
         if self.attention not in SCORES:
@@ -69,6 +75,11 @@ class ModelConfig:
         if self.attn_dim < 0:
             raise ValueError(
                 f"attn_dim must be 0 (same as hidden) or positive, got {self.attn_dim}"
+            )
+        if self.tie_embeddings and self.src_vocab != self.tgt_vocab:
+            raise ValueError(
+                "tied embeddings need one vocabulary for both languages, got "
+                f"{self.src_vocab} source and {self.tgt_vocab} target entries"
             )
 
     @property
@@ -116,6 +127,35 @@ def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | No
 def _one_step(weights: torch.Tensor | None) -> torch.Tensor | None:
     """A step's replacement weights (B, S) as the attention takes them, (B, 1, S)."""
     return None if weights is None else weights.unsqueeze(1)
+
+
+class TiedOutput(nn.Module):
+    """The output layer of tied embeddings: logits = E (P f) + b, where E (V, embed) is the
+    embedding matrix both sides read, and P projects the features f (B, H) to the embedding
+    size (none when H = embed). The embedding is not a submodule: it belongs to the encoder."""
+
+    def __init__(self, embedding: nn.Embedding, features: int):
+        super().__init__()
+        size = embedding.embedding_dim
+        self.proj = nn.Linear(features, size, bias=False) if features != size else nn.Identity()
+        self.bias = nn.Parameter(torch.zeros(embedding.num_embeddings))
+        self._embedding = (embedding,)  # a tuple, so that nn.Module does not register it again
+
+    @property
+    def weight(self) -> torch.Tensor:
+        return self._embedding[0].weight
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return nn.functional.linear(self.proj(features), self.weight, self.bias)
+
+    def untied(self) -> nn.Sequential:
+        """The same function as a projection and a Linear of its own (a copy of the
+        embedding), which decoding can store in int8 or bf16 like an untied output layer."""
+        out = nn.Linear(self.weight.size(1), self.weight.size(0), device=self.bias.device)
+        with torch.no_grad():
+            out.weight.copy_(self.weight)
+            out.bias.copy_(self.bias)
+        return nn.Sequential(self.proj, out)
 
 
 class Encoder(nn.Module):
@@ -295,6 +335,30 @@ class Seq2Seq(nn.Module):
         self.config = config
         self.encoder = Encoder(config)
         self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)
+        if config.tie_embeddings:
+            self._tie()
+
+    def _tie(self) -> None:
+        """Share the encoder's embedding with the decoder and the output layer. The state
+        dict lists the matrix once, as ``encoder.embed.weight``, and loading fills in the
+        decoder's name for it."""
+        shared = self.encoder.embed
+        nn.init.normal_(shared.weight, std=shared.embedding_dim**-0.5)  # it scores outputs too
+        with torch.no_grad():
+            shared.weight[PAD_ID].zero_()
+        self.decoder.embed = shared
+        self.decoder.generator = TiedOutput(shared, self.decoder.generator.in_features)
+        alias, name = "decoder.embed.weight", "encoder.embed.weight"
+
+        def drop(module, state, prefix, meta) -> None:
+            state.pop(prefix + alias, None)
+
+        def fill(module, state, prefix, *_) -> None:
+            if prefix + name in state:
+                state.setdefault(prefix + alias, state[prefix + name])
+
+        self.register_state_dict_post_hook(drop)
+        self.register_load_state_dict_pre_hook(fill)
 
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
         """Run the encoder once per sentence: the memory to attend to and the first state."""

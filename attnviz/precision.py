@@ -125,8 +125,14 @@ def for_decoding(model: nn.Module, precision: str) -> nn.Module:
     if precision not in DECODING or precision == "auto":
         raise ValueError(f"decoding precision must be fp32, bf16 or int8, not {precision!r}")
     _drop_dropout(model)
+    generator = model.decoder.generator
+    if precision != "fp32" and hasattr(generator, "untied"):  # tied embeddings: decoding
+        model.decoder.generator = generator = generator.untied()  # stores its own copy
     if precision == "bf16":
-        model.decoder.generator = Bf16Linear(model.decoder.generator)
+        if isinstance(generator, nn.Sequential):
+            generator[-1] = Bf16Linear(generator[-1])
+        else:
+            model.decoder.generator = Bf16Linear(generator)
     elif precision == "int8":
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")

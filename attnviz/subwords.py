@@ -162,10 +162,18 @@ def words_scores(
 
 
 class Subwords:
-    """The source and target sentencepiece models of one translator."""
+    """The source and target sentencepiece models of one translator: two, or one model both
+    sides share (joint), under which a name or a number is spelled the same in both languages
+    and copying it is the same piece in and out."""
 
-    def __init__(self, src: bytes, tgt: bytes):
-        self.src, self.tgt = Pieces(src), Pieces(tgt)
+    def __init__(self, src: bytes, tgt: bytes | None = None):
+        """``tgt`` None: ``src`` is the joint model of both sides."""
+        self.src = Pieces(src)
+        self.tgt = self.src if tgt is None else Pieces(tgt)
+
+    @property
+    def joint(self) -> bool:
+        return self.tgt is self.src
 
     @classmethod
     def train(
@@ -173,9 +181,13 @@ class Subwords:
         pairs: Iterable[tuple[list[str], list[str]]],
         vocab_size: int,
         model_type: str = "bpe",
+        joint: bool = False,
     ) -> Subwords:
-        """Separate source and target models trained on tokenized (source, target) pairs."""
+        """Models trained on tokenized (source, target) pairs: one per side, or with ``joint``
+        one of ``vocab_size`` pieces on both sides' sentences."""
         src, tgt = zip(*((" ".join(s), " ".join(t)) for s, t in pairs), strict=True)
+        if joint:
+            return cls(train_pieces([*src, *tgt], vocab_size, model_type))
         return cls(
             train_pieces(src, vocab_size, model_type), train_pieces(tgt, vocab_size, model_type)
         )
@@ -183,6 +195,24 @@ class Subwords:
     def sha256(self) -> str:
         """A fingerprint of both models, so that a resumed run can tell they are the same."""
         return hashlib.sha256(self.src.proto + b"\0" + self.tgt.proto).hexdigest()
+
+    def protos(self) -> dict[str, bytes]:
+        """The serialized models by name, as a checkpoint stores them: ``joint``, or ``src``
+        and ``tgt``."""
+        if self.joint:
+            return {"joint": self.src.proto}
+        return {"src": self.src.proto, "tgt": self.tgt.proto}
+
+    @classmethod
+    def from_protos(cls, protos: dict[str, bytes]) -> Subwords | None:
+        """The models :meth:`protos` stored; None for none (a whole-word model)."""
+        if not protos:
+            return None
+        if set(protos) == {"joint"}:
+            return cls(protos["joint"])
+        if set(protos) == {"src", "tgt"}:
+            return cls(protos["src"], protos["tgt"])
+        raise ValueError(f"subword models {sorted(protos)}: expected src and tgt, or joint")
 
     def side(self, side: str) -> Pieces:
         if side not in ("src", "tgt"):

@@ -8,6 +8,10 @@ lowercase with punctuation already split off, so whitespace words are the model'
   ("the red cat sees a dog ." -> "le chat rouge voit un chien .").
 - ``reversed``: each word translated, the sentence read backwards.
 - ``copy``: the sentence written out again, word for word.
+- ``names``: a name and a number that the translation must carry through unchanged, after an
+  ``adjectives`` noun phrase ("the red cat sees Kodari at 1907 ." -> "le chat rouge voit
+  Kodari à 1907 ."); names are made of random syllables, so held-out sentences bring names
+  never seen in training.
 """
 
 from __future__ import annotations
@@ -93,15 +97,35 @@ def copy(rng: random.Random) -> Pair:
     return " ".join(words), " ".join(words), [(i, i) for i in range(len(words))]
 
 
+SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+
+
+def name(rng: random.Random) -> str:
+    """A capitalised name of two to four random syllables."""
+    return "".join(rng.choices(SYLLABLES, k=rng.randint(2, 4))).capitalize()
+
+
+def names(rng: random.Random) -> Pair:
+    """A noun phrase, a verb, a name and a number: the name and the number are copied."""
+    en_np, fr_np, np_links = noun_phrase(rng)
+    verb, who, number = rng.choice(list(VERBS)), name(rng), str(rng.randint(0, 9999))
+    en = [*en_np, verb, who, "at", number, "."]
+    fr = [*fr_np, VERBS[verb], who, "à", number, "."]
+    n = len(en_np)
+    return " ".join(en), " ".join(fr), [*np_links, *[(n + k, n + k) for k in range(5)]]
+
+
 LANGUAGES: dict[str, Callable[[random.Random], Pair]] = {
     "adjectives": adjectives,
     "reversed": reversed_order,
     "copy": copy,
+    "names": names,
 }
 DESCRIPTIONS = {
     "adjectives": "adjectives after nouns (English -> French)",
     "reversed": "reversed word order (each word translated)",
     "copy": "copy the sentence",
+    "names": "names and numbers carried through (English -> French)",
 }
 
 

@@ -85,7 +85,7 @@ def prepare(
         ]
         if not in_train:
             raise ValueError(f"{path}: the training split is empty")
-        subwords = Subwords.train(in_train, data.subwords, data.subword_model)
+        subwords = Subwords.train(in_train, data.subwords, data.subword_model, data.joint_subwords)
         examples = to_pieces(examples, subwords)
     splits = split_examples(examples, data)
     if not splits["train"]:
@@ -193,6 +193,10 @@ def train(
     dev = group.device(device)
     log = log if group.main else _quiet
     config = replace(config, precision=resolve_training(config.precision, dev))
+    if model_options.get("tie_embeddings") and not data.joint_subwords and not init_from:
+        raise ValueError(
+            "tied embeddings need one vocabulary for both languages: add --joint-subwords"
+        )
     parent = checkpoint.load(init_from, precision="fp32") if init_from else None
     if parent:
         model_config, data = lineage.child_configs(parent, model_options, data)
@@ -294,7 +298,11 @@ def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | Non
             **(about or {}).get("corpus", {}),
         },
         "split_pairs": {k: len(v) for k, v in p.splits.items()},
-        "vocab": {"source": len(p.src_vocab), "target": len(p.tgt_vocab)},
+        "vocab": {
+            "source": len(p.src_vocab),
+            "target": len(p.tgt_vocab),
+            "joint": bool(p.subwords and p.subwords.joint),
+        },
         "train_config": asdict(config),
         "hardware": hardware(dev),
     }

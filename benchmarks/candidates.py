@@ -12,8 +12,9 @@ Tatoeba's, every French translation a reference):
 - `<unk>`: source words outside the vocabulary, and output words copied through `<unk>`;
 - English left in the output: output words that are source words and in none of the
   references (a cased word of two letters or more), per output word;
-- what should be copied and is: numbers and capitalised words (not sentence-initial) of the
-  source that appear verbatim in a reference, and the share the greedy output writes verbatim;
+- what should be copied and is (`attnviz.evaluate.copy_rate`): numbers and capitalised words
+  (not sentence-initial) of the source that appear verbatim in a reference, and the share the
+  greedy output writes verbatim;
 - AER of the argmax links (fp32) on the 25 hand-aligned Tatoeba test sentences of
   `benchmarks/gold/` and, with --hansards, the 37 Hansards sentences (see aer_hansards.sh);
 - greedy decoding time per sentence, fp32 and int8, median over --timed test sentences
@@ -23,7 +24,6 @@ Tatoeba's, every French translation a reference):
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import time
@@ -35,24 +35,10 @@ from joined_bleu import joined_items
 from attnviz import load
 from attnviz.aer import read_gold, reverse
 from attnviz.data import held_out, read_corpus, spread_sample
-from attnviz.evaluate import bleu, corpus_aer
+from attnviz.evaluate import WORD, bleu, copy_rate, corpus_aer
 from attnviz.trace import Trace
 
 GOLD = Path(__file__).parent / "gold"
-WORD = re.compile(r"\w[\w'-]*")
-NUMBER = re.compile(r"\d")
-
-
-def should_copy(source: str, refs: list[str]) -> list[str]:
-    """Source tokens that a translation should write unchanged: numbers, and capitalised words
-    after the first that appear verbatim in a reference."""
-    words = WORD.findall(source)
-    in_refs = {w for r in refs for w in WORD.findall(r)}
-    return [
-        w
-        for k, w in enumerate(words)
-        if w in in_refs and (NUMBER.search(w) or (k > 0 and w[:1].isupper()))
-    ]
 
 
 def english_left(source: str, output: str, refs: list[str]) -> tuple[int, int]:
@@ -114,12 +100,9 @@ def quality(path: str, corpus, gold_sets: dict, items: int, sample: int) -> dict
         if isinstance(t, Trace)
     ]
     row["English left"] = f"{100 * sum(a for a, _ in left) / sum(b for _, b in left):.2f}%"
-    wanted = written = 0
-    for s, t, r in zip(sources, texts(greedy), refs, strict=True):
-        tokens = should_copy(s, r)
-        wanted += len(tokens)
-        written += sum(w in WORD.findall(t) for w in tokens)
-    row["copied as it should be"] = f"{100 * written / max(wanted, 1):.0f}% of {wanted}"
+    copied = copy_rate(sources, texts(greedy), refs)
+    for kind in ("numbers", "names"):
+        row[f"{kind} copied"] = f"{copied.share(kind):.0f}% of {copied.wanted[kind]}"
     for name, (pairs, gold) in gold_sets.items():
         row[f"AER {name}"] = f"{corpus_aer(fp32, pairs, gold)[('argmax', False)].aer:.1f}"
     return row

@@ -15,7 +15,6 @@ from attnviz.history import History, Probe, most_changed
 
 from .test_dashboard import DASHBOARD, _array, _heatmaps
 
-
 MODELS = ("bahdanau", "luong")  # the tiny checkpoints' names (tests/conftest.py)
 
 

@@ -1,0 +1,116 @@
+"""One vocabulary for both languages (joint subwords) and one matrix for both embeddings and
+the output layer (tied embeddings): stored once, loaded at every precision, refused where they
+cannot apply; and the measure of what a translation should copy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import attnviz
+from attnviz import checkpoint, toy
+from attnviz.cli import main
+from attnviz.data import DataConfig
+from attnviz.evaluate import copy_rate, should_copy
+from attnviz.model import ModelConfig, Seq2Seq
+from attnviz.subwords import Subwords
+from attnviz.text import TextConfig
+from attnviz.translator import Translator
+
+PAIRS = [(en.split(), fr.split()) for en, fr, _ in toy.corpus(400, seed=1, language="names")]
+
+
+@pytest.fixture(scope="module")
+def joint() -> Subwords:
+    return Subwords.train(PAIRS, vocab_size=400, joint=True)
+
+
+def tied_translator(subwords: Subwords, attention: str = "general", seed: int = 0) -> Translator:
+    torch.manual_seed(seed)
+    vocab = subwords.src.vocab
+    config = ModelConfig(
+        len(vocab), len(vocab), attention, embed=8, hidden=16, dropout=0.0, tie_embeddings=True
+    )
+    return Translator(Seq2Seq(config), vocab, vocab, TextConfig(), subwords=subwords)
+
+
+def test_a_joint_model_spells_a_name_and_a_number_alike_on_both_sides(joint):
+    separate = Subwords.train(PAIRS, vocab_size=400)
+    assert joint.joint and not separate.joint and joint.src is joint.tgt
+    words = ["Kodari", "1907"]
+    assert joint.src.encode(words) == joint.tgt.encode(words)
+    assert joint.src.encode(["1907"]) == ["▁", "1", "9", "0", "7"]  # digits one by one
+    assert list(joint.protos()) == ["joint"] and list(separate.protos()) == ["src", "tgt"]
+    again = Subwords.from_protos(joint.protos())
+    assert again.joint and again.sha256() == joint.sha256()
+    with pytest.raises(ValueError, match="src and tgt, or joint"):
+        Subwords.from_protos({"src": joint.src.proto})
+
+
+def test_tied_embeddings_are_one_matrix_with_a_projection(joint):
+    tr = tied_translator(joint, "bahdanau")
+    model = tr.model
+    assert model.decoder.embed is model.encoder.embed
+    assert model.generator.weight is model.encoder.embed.weight
+    assert isinstance(model.generator.proj, torch.nn.Linear)  # Bahdanau's t_i: H=16 -> E=8
+    untied = Seq2Seq(model.config.__class__(**{**model.config.__dict__, "tie_embeddings": False}))
+    shared = sum(p.numel() for p in model.parameters())
+    assert shared < sum(p.numel() for p in untied.parameters()) - len(tr.src_vocab) * 8
+    assert "decoder.embed.weight" not in model.state_dict()  # one matrix, listed once
+    with pytest.raises(ValueError, match="one vocabulary for both languages"):
+        ModelConfig(10, 12, tie_embeddings=True)
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(
+    joint, attention, tmp_path
+):
+    tr = tied_translator(joint, attention)
+    path = tmp_path / "m.safetensors"
+    data = DataConfig(subwords=400, joint_subwords=True)
+    attnviz.save(path, tr.model, tr.src_vocab, tr.tgt_vocab, tr.text, data, {}, subwords=joint)
+    tensors, meta = checkpoint.read_tensors(path)
+    assert "subwords.joint" in tensors and "subwords.src" not in tensors
+    assert "decoder.embed.weight" not in tensors
+    sentence = "the red cat sees Kodari at 1907 ."
+    expected = tr.translate(sentence)
+    loaded = attnviz.load(path, precision="fp32")
+    assert loaded.subwords.joint and loaded.model.decoder.embed is loaded.model.encoder.embed
+    got = loaded.translate(sentence)
+    assert got.tgt_tokens == expected.tgt_tokens
+    np.testing.assert_allclose(got.weights, expected.weights, atol=1e-6)
+    for precision in ("int8", "bf16"):
+        trace = attnviz.load(path, precision=precision).translate(sentence)
+        assert trace.weights.shape[1] == len(expected.src_tokens)
+        np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
+    meta["data_config"]["joint_subwords"] = False  # a joint model that says it is not
+    checkpoint.write_tensors(path, tensors, meta)
+    with pytest.raises(attnviz.CheckpointError, match="disagree"):
+        attnviz.load(path)
+
+
+def test_tied_embeddings_without_a_joint_vocabulary_are_refused_before_training(
+    tmp_path, capsys
+):
+    data = tmp_path / "toy.txt"
+    toy.write_plain(data, toy.corpus(50, language="names"))
+    argv = ["train", "--data", str(data), "--out", str(tmp_path / "m.safetensors")]
+    assert main([*argv, "--attention", "general", "--tie-embeddings"]) == 2
+    assert "add --joint-subwords" in capsys.readouterr().err
+    assert main([*argv, "--attention", "general", "--joint-subwords", "--subwords", "0"]) == 2
+    assert "joint_subwords needs subwords" in capsys.readouterr().err
+    assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_what_should_be_copied_is_numbers_and_names_found_in_a_reference():
+    source = "Tom met Mary in Paris at 10:30 on 12 May 1992."
+    refs = ["Tom a rencontré Marie à Paris à 10:30 le 12 mai 1992.", "Tom vit Marie."]
+    assert should_copy(source, refs) == {
+        "numbers": ["10", "30", "12", "1992"],
+        "names": ["Paris"],  # Tom starts the sentence; Mary is Marie; May is mai
+    }
+    result = copy_rate([source], ["Tom a vu Mary à Paris à 10h30 le 12 mai 1992."], [refs])
+    assert result.wanted == {"numbers": 4, "names": 1}
+    assert result.written == {"numbers": 2, "names": 1}  # "10h30" is neither "10" nor "30"
+    assert result.share("numbers") == 50 and result.share("names") == 100
