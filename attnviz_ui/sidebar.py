@@ -8,7 +8,6 @@ from attnviz.catalog import OPENING, Checkpoint, default_index
 
 from .models import Choice, checkpoint_folder
 
-
 PAIRS = (
     "*-pieces* models read and write subword pieces: they never copy English into the French "
     "and keep their place in long sentences, but may invent names and numbers. *-words* "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import torch
 
-from attnviz import toy
+from attnviz import load, toy
 from attnviz.data import DataConfig, held_out, read_corpus
 from attnviz.evaluate import bleu, copy_rate
 from attnviz.text import TextConfig
@@ -51,7 +51,7 @@ def main() -> None:
         for name, (data, model) in RECIPES.items():
             t0 = time.perf_counter()
             out = folder / f"{name}-{seed}.safetensors"
-            card = train(
+            train(
                 corpus_path,
                 out,
                 dict(attention=a.attention, embed=32, hidden=64, dropout=0.1, **model),
@@ -60,8 +60,6 @@ def main() -> None:
                 TrainConfig(epochs=a.epochs, lr=0.005, seed=seed, test_beam=0, join_fraction=0),
                 log=lambda *_: None,
             )
-            from attnviz import load
-
             outputs = [t.text for t in load(out).translate_batch(sources)]
             score, _ = bleu(outputs, refs)
             copied = copy_rate(sources, outputs, refs)

@@ -63,9 +63,7 @@ def test_tied_embeddings_are_one_matrix_with_a_projection(joint):
 
 
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
-def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(
-    joint, attention, tmp_path
-):
+def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(joint, attention, tmp_path):
     tr = tied_translator(joint, attention)
     path = tmp_path / "m.safetensors"
     data = DataConfig(subwords=400, joint_subwords=True)
@@ -90,9 +88,7 @@ def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(
         attnviz.load(path)
 
 
-def test_tied_embeddings_without_a_joint_vocabulary_are_refused_before_training(
-    tmp_path, capsys
-):
+def test_tied_embeddings_without_a_joint_vocabulary_are_refused_before_training(tmp_path, capsys):
     data = tmp_path / "toy.txt"
     toy.write_plain(data, toy.corpus(50, language="names"))
     argv = ["train", "--data", str(data), "--out", str(tmp_path / "m.safetensors")]
