@@ -96,20 +96,38 @@ def unknown_note(trace: Trace) -> str | None:
     return lead + ", ".join(f"“{markdown_text(w)}”" for w in unknown)
 
 
-def card_summary(card: dict, config) -> str:
-    """A model card in four markdown lines: sizes, test BLEU, corpus and training; ``config``
-    is the model's :class:`attnviz.ModelConfig`, ``–`` stands for what the card lacks."""
+def card_summary(card: dict, config, data=None) -> str:
+    """A model card in markdown lines: sizes and vocabularies, test BLEU, corpus, training, and
+    the checkpoint it was continued from, if any; ``config`` is the model's
+    :class:`attnviz.ModelConfig`, ``data`` its :class:`attnviz.DataConfig` (None: not known);
+    ``–`` stands for what the card lacks."""
     bleu = card.get("test_bleu", {})
     corpus = card.get("corpus", {})
-    return (
+    lines = [
         f"**{config.attention}** attention · embed {config.embed} · hidden {config.hidden} · "
-        f"{config.layers} layer(s) · "
-        f"vocabularies {config.src_vocab:,} / {config.tgt_vocab:,}  \n"
+        f"{config.layers} layer(s) · {_vocabularies(config, data)}",
         f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
-        f"({bleu.get('sentences', '–')} sentences)  \n"
-        f"Corpus: {corpus.get('file', '–')} · "
-        f"license {corpus.get('license', '–')} · "
-        f"{corpus.get('attribution', '')}  \n"
+        f"({bleu.get('sentences', '–')} sentences)",
+        f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
+        f"{corpus.get('attribution', '')}",
         f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
-        f"on {card.get('hardware', '–')}"
-    )
+        f"on {card.get('hardware', '–')}",
+    ]
+    for parent in card.get("lineage", [])[-1:]:
+        lines.append(
+            f"Continued from {parent.get('file', '–')} (sha256 {str(parent.get('sha256'))[:12]}…, "
+            f"{parent.get('epochs', '–')} epochs): see the full card for its command"
+        )
+    return "  \n".join(lines)
+
+
+def _vocabularies(config, data) -> str:
+    sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
+    tied = " · embeddings and output layer tied" if config.tie_embeddings else ""
+    if data is None:
+        return f"vocabularies {sizes}{tied}"
+    if not data.subwords:
+        return f"whole-word vocabularies {sizes}"
+    if data.joint_subwords:
+        return f"one vocabulary of {config.src_vocab:,} subword pieces for both languages{tied}"
+    return f"subword vocabularies {sizes}{tied}"

@@ -5,14 +5,15 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz import explain, plots
-from attnviz.model import ModelConfig
+from attnviz.translator import Translator
 
 
-def cards_view_ui(cards: list[tuple[str, dict, ModelConfig]]) -> None:
-    """One block per (name, card, config)."""
-    for name, card, config in cards:
+def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
+    """One block per (name, model)."""
+    for name, translator in models:
+        card = translator.card
         st.subheader(name)
-        st.markdown(explain.card_summary(card, config))
+        st.markdown(explain.card_summary(card, translator.model.config, translator.data))
         if plots.has_curve(card):
             st.altair_chart(plots.curve_chart(card))
             st.caption("Validation loss per epoch; the red point is the epoch kept.")

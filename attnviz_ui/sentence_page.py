@@ -180,7 +180,7 @@ def view_ui(view: str, sides: list[Side], beam: int) -> None:
     if view == VIEWS[2]:
         beam_view_ui(shown, beam)
     elif view == VIEWS[3]:
-        cards_view_ui([(s.name, s.translator.card, s.translator.model.config) for s in sides])
+        cards_view_ui([(s.name, s.translator) for s in sides])
     else:
         export_view_ui(shown)
 

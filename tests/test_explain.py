@@ -38,6 +38,24 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
     ]
 
 
+def test_a_card_summary_names_the_vocabularies_and_the_parent():
+    from attnviz.data import DataConfig
+
+    def first(config, data) -> str:
+        return explain.card_summary({}, config, data).split("  \n")[0]
+
+    words, pieces = DataConfig(subwords=0), DataConfig()
+    assert first(ModelConfig(9000, 9000), words).endswith("whole-word vocabularies 9,000 / 9,000")
+    assert first(ModelConfig(80, 90), pieces).endswith("subword vocabularies 80 / 90")
+    shared = first(ModelConfig(80, 80, tie_embeddings=True), DataConfig(joint_subwords=True))
+    assert shared.endswith(
+        "one vocabulary of 80 subword pieces for both languages · embeddings and output layer tied"
+    )
+    card = {"lineage": [{"file": "a.safetensors", "sha256": "0123456789abcdef", "epochs": 7}]}
+    last = explain.card_summary(card, ModelConfig(10, 10)).split("  \n")[-1]
+    assert last.startswith("Continued from a.safetensors (sha256 0123456789ab…, 7 epochs)")
+
+
 def test_a_card_summary_marks_what_the_card_lacks():
     text = explain.card_summary({}, ModelConfig(10, 10))
     assert "greedy –, beam 5 – (– sentences)" in text

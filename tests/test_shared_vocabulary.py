@@ -110,3 +110,30 @@ def test_what_should_be_copied_is_numbers_and_names_found_in_a_reference():
     assert result.wanted == {"numbers": 4, "names": 1}
     assert result.written == {"numbers": 2, "names": 1}  # "10h30" is neither "10" nor "30"
     assert result.share("numbers") == 50 and result.share("names") == 100
+
+
+def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
+    """The toy ``names`` language: held-out sentences bring names made of random syllables.
+    With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
+    recipe copies almost none at this budget: benchmarks/copy_toy.py)."""
+    from attnviz.data import held_out, read_corpus, split_of
+    from attnviz.train import TrainConfig, train
+
+    path = tmp_path / "names.txt"
+    pairs = toy.corpus(4000, seed=0, language="names")
+    toy.write_plain(path, pairs)
+    trained = {source.split()[-4] for source, _, _ in pairs if split_of(source) == "train"}
+    out = tmp_path / "m.safetensors"
+    config = TrainConfig(
+        epochs=8, lr=0.005, test_beam=0, join_fraction=0, precision="fp32", bleu_sentences=50
+    )
+    model = dict(attention="general", embed=32, hidden=64, dropout=0.1, tie_embeddings=True)
+    data = DataConfig(subwords=500, joint_subwords=True)
+    train(path, out, model, TextConfig(), data, config, log=lambda *_: None)
+    sources, refs = held_out(read_corpus(path), data.valid_percent, data.test_percent)
+    outputs = [t.text for t in attnviz.load(out).translate_batch(sources)]
+    result = copy_rate(sources, outputs, refs)
+    assert result.wanted["names"] == result.wanted["numbers"] == len(sources) >= 50
+    assert result.share("numbers") >= 90 and result.share("names") >= 80
+    unseen = [s for s in sources if s.split()[-4] not in trained]
+    assert len(unseen) >= 0.8 * len(sources)  # most held-out names are new
