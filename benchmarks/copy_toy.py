@@ -39,6 +39,8 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--attention", default="general")
     ap.add_argument("--subwords", type=int, default=500, help="pieces per vocabulary")
+    ap.add_argument("--lr", type=float, default=0.005)
+    ap.add_argument("--recipes", nargs="+", default=list(RECIPES), choices=list(RECIPES))
     a = ap.parse_args()
     torch.set_num_threads(1)
     folder = Path(tempfile.mkdtemp())
@@ -48,7 +50,8 @@ def main() -> None:
     print("| recipe | seed | held-out BLEU | numbers copied | names copied | seconds |")
     print("|---|---|---|---|---|---|")
     for seed in a.seeds:
-        for name, (data, model) in RECIPES.items():
+        for name in a.recipes:
+            data, model = RECIPES[name]
             t0 = time.perf_counter()
             out = folder / f"{name}-{seed}.safetensors"
             train(
@@ -57,7 +60,7 @@ def main() -> None:
                 dict(attention=a.attention, embed=32, hidden=64, dropout=0.1, **model),
                 TextConfig(),
                 DataConfig(subwords=a.subwords, **data),
-                TrainConfig(epochs=a.epochs, lr=0.005, seed=seed, test_beam=0, join_fraction=0),
+                TrainConfig(epochs=a.epochs, lr=a.lr, seed=seed, test_beam=0, join_fraction=0),
                 log=lambda *_: None,
             )
             outputs = [t.text for t in load(out).translate_batch(sources)]
@@ -69,7 +72,9 @@ def main() -> None:
                 f"{copied.wanted['names']} | {time.perf_counter() - t0:.0f} |",
                 flush=True,
             )
-    print(f"\n{a.pairs} pairs, {len(sources)} held out, {a.epochs} epochs, {a.attention}")
+    print(
+        f"\n{a.pairs} pairs, {len(sources)} held out, {a.epochs} epochs, lr {a.lr}, {a.attention}"
+    )
 
 
 if __name__ == "__main__":
