@@ -1,0 +1,59 @@
+"""What should be copied, and is: numbers and names carried through verbatim, next to BLEU.
+
+    python benchmarks/copy_rate.py --data ../shared/data/fra-eng/fra.txt checkpoints/*.safetensors
+    python benchmarks/copy_rate.py --pairs my-pairs.txt checkpoints/*.safetensors
+
+On each checkpoint's held-out test split of --data (every reference of a sentence used), or on
+the `English<TAB>French[<TAB>...]` lines of --pairs, finds the source tokens a translation should
+write unchanged (`attnviz.evaluate.should_copy`: tokens with a digit, and capitalised words
+after the first, each only where a reference has it verbatim) and reports the share that greedy
+decoding (int8, as the command line decodes) writes verbatim, by kind, with corpus BLEU. With
+--show N it prints the first N sentences where something was not copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from attnviz import load
+from attnviz.data import group_references, held_out, read_corpus
+from attnviz.evaluate import WORD, bleu, copy_rate, should_copy
+from attnviz.trace import Trace
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkpoints", nargs="+")
+    source = ap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--data", help="the training corpus: score its held-out test split")
+    source.add_argument("--pairs", help="English<TAB>reference lines to score")
+    ap.add_argument("--show", type=int, default=0, help="sentences with a miss to print")
+    a = ap.parse_args()
+    corpus = read_corpus(a.data or a.pairs)
+    print("| checkpoint | BLEU | numbers copied | names copied |")
+    print("|---|---|---|---|")
+    misses = []
+    for path in a.checkpoints:
+        tr = load(path)
+        if a.data:
+            sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
+        else:
+            sources, refs = group_references(corpus.pairs)
+        outputs = [t.text if isinstance(t, Trace) else "" for t in tr.translate_each(sources)]
+        score, signature = bleu(outputs, refs, tr.text.lowercase)
+        r = copy_rate(sources, outputs, refs)
+        print(
+            f"| `{Path(path).stem}` | {score:.2f} | {r.share('numbers'):.1f}% of "
+            f"{r.wanted['numbers']} | {r.share('names'):.1f}% of {r.wanted['names']} |"
+        )
+        for s, out, rs in zip(sources, outputs, refs, strict=True):
+            wanted = [w for ws in should_copy(s, rs).values() for w in ws]
+            if len(misses) < a.show * len(a.checkpoints) and set(wanted) - set(WORD.findall(out)):
+                misses.append(f"{Path(path).stem}: {s} -> {out}")
+    print(f"\n{len(sources)} sentences; greedy, {tr.precision}; {signature}")
+    print("\n".join(misses))
+
+
+if __name__ == "__main__":
+    main()
