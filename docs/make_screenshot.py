@@ -1,4 +1,5 @@
-"""The README's dashboard screenshot: the shipped checkpoints in headless Chromium.
+"""The README's dashboard screenshot: the shipped checkpoints in headless Chromium, as a new
+visitor first sees them (the opening example translated, nothing typed).
 
 python docs/make_screenshot.py     # writes docs/dashboard.png
 """
@@ -14,7 +15,7 @@ ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from dashboard_latency import DRAWN, streamlit  # noqa: E402
 
-SENTENCE = "She lives in a white house with a big garden."
+from attnviz_ui.sentence_page import EXAMPLES  # noqa: E402
 
 
 def typed(p, url: str, sentence: str, height: int):
@@ -33,7 +34,10 @@ def typed(p, url: str, sentence: str, height: int):
 
 def main() -> None:
     with sync_playwright() as p, streamlit(ROOT / "dashboard.py", {}) as url:
-        browser, page = typed(p, url, SENTENCE, 1250)
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+        page = browser.new_page(viewport={"width": 1500, "height": 1250})
+        page.goto(url)
+        page.wait_for_function(DRAWN, arg=EXAMPLES[0].split()[0], timeout=120_000)
         page.wait_for_timeout(1500)
         page.mouse.wheel(0, 420)
         page.wait_for_timeout(800)

@@ -1,7 +1,8 @@
 """The README's Training-page screenshots, in headless Chromium.
 
-python docs/make_training_screenshots.py FOLDER
-    # FOLDER: bahdanau.safetensors and luong.safetensors trained with a history
+python docs/make_training_screenshots.py [FOLDER [PROBE]]
+    # FOLDER: checkpoints with a history (default: the shipped ones, as the page opens on them)
+    # PROBE: text of the probe sentence to show (default: the page's own choice)
     # writes docs/training-early.png, docs/training-late.png and docs/training-live.png
 """
 
@@ -16,7 +17,6 @@ ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from dashboard_latency import streamlit  # noqa: E402
 
-PROBE = "they need toys"  # a Hansards probe whose alignment forms within the first epoch
 DRAWN = "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length >= {n}"
 
 
@@ -28,15 +28,16 @@ def pick(page, label: str, text: str) -> None:
     page.wait_for_timeout(2500)
 
 
-def main(folder: str) -> None:
-    env = {"ATTNVIZ_CHECKPOINTS": folder, "OMP_NUM_THREADS": "1"}
+def main(folder: str | None = None, probe: str | None = None) -> None:
+    env = {"ATTNVIZ_CHECKPOINTS": folder, "OMP_NUM_THREADS": "1"} if folder else {}
     with sync_playwright() as p, streamlit(ROOT / "dashboard.py", env) as url:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
         page = browser.new_page(viewport={"width": 1500, "height": 1150})
         page.goto(url)
         page.get_by_text("Training", exact=True).click(timeout=120_000)
         page.wait_for_function(DRAWN.format(n=2), timeout=120_000)
-        pick(page, "Probe sentence", PROBE)
+        if probe:
+            pick(page, "Probe sentence", probe)
         slider = page.get_by_role("slider").first
         for key, name in (("ArrowRight", "early"), ("End", "late")):
             slider.focus()
@@ -58,4 +59,4 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])
