@@ -4,9 +4,9 @@
 
 Prints Markdown tables: the checkpoints' test BLEU as training recorded it, size and training
 time (from their cards), the sentences a new user types first, ten examples, the long
-out-of-domain sentences of issue 12 and ten sentences in other styles (with a check that no
-example is in the corpus), decoded in fp32 as the dashboard does; writes
-docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
+out-of-domain sentences of issue 12, ten sentences in other styles and six with names and
+numbers (with a check that no example is in the corpus), decoded in fp32 as the dashboard
+does; writes docs/heatmap-MODEL.png with the project's own plot code (kaleido; needs Chromium).
 """
 
 from __future__ import annotations
@@ -59,6 +59,14 @@ STYLES = [  # captions, news, instructions, textbook and letter sentences (none 
     "The neural network translates each word while looking at the whole source sentence.",
     "Thank you very much for your letter, which arrived yesterday morning.",
 ]
+NAMES = [  # names, dates and numbers that should come through verbatim (none in the corpus)
+    "Ramirez arrived in Lisbon in 2003 with 14 suitcases.",
+    "Einstein published his theory of relativity in 1905.",
+    "My flight to Tokyo leaves at 7:45 on March 3.",
+    "Angela Merkel met Emmanuel Macron in Berlin in 2019.",
+    "The train from Amsterdam arrives at platform 12.",
+    "Dr. Okafor has lived in Nairobi for 25 years.",
+]
 REORDERING = "She lives in a white house with a big garden."  # adjective after noun in French
 
 
@@ -78,7 +86,9 @@ def main() -> None:
     if a.data:
         seen = {normalize(src).lower() for src, _ in read_corpus(a.data).pairs}
         inside = [
-            s for s in [*EXAMPLES, *HARD, *STYLES, REORDERING] if normalize(s).lower() in seen
+            s
+            for s in [*EXAMPLES, *HARD, *STYLES, *NAMES, REORDERING]
+            if normalize(s).lower() in seen
         ]
         first = [s for s in FIRST if normalize(s).lower() in seen]
         print(f"first sentences found in the corpus: {first or 'none'}")
@@ -95,7 +105,7 @@ def main() -> None:
             f"(best {card.get('best_epoch')}) | {card.get('train_seconds', 0) / 60:.0f} min |"
         )
     print()
-    for sentences in (FIRST, EXAMPLES, HARD, STYLES):
+    for sentences in (FIRST, EXAMPLES, HARD, STYLES, NAMES):
         print("| English | " + " | ".join(MODELS) + " |")
         print("|---" * (len(MODELS) + 1) + "|")
         outputs = {m: tr.translate_batch(sentences) for m, tr in models.items()}
