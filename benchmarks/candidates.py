@@ -133,6 +133,9 @@ def main() -> None:
     ap.add_argument("--timed", type=int, default=200, help="test sentences timed one by one")
     ap.add_argument("--sample", type=int, default=0, help="test sentences scored (0: all)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument(
+        "--time-also", nargs="*", default=[], help="checkpoints timed beside them, not scored"
+    )
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     corpus = read_corpus(a.data)
@@ -155,13 +158,14 @@ def main() -> None:
     first = load(a.checkpoints[0], precision="fp32")
     sources, _ = held_out(corpus, first.data.valid_percent, first.data.test_percent)
     step = max(1, len(sources) // a.timed)
-    for path, figures in speed(a.checkpoints, sources[::step][: a.timed]).items():
-        rows[path].update(figures)
+    timed = [*a.checkpoints, *a.time_also]
+    for path, figures in speed(timed, sources[::step][: a.timed]).items():
+        rows.setdefault(path, {}).update(figures)
     columns = list(rows[a.checkpoints[0]])
-    print("| figure | " + " | ".join(f"`{Path(p).stem}`" for p in a.checkpoints) + " |")
-    print("|---" * (len(a.checkpoints) + 1) + "|")
+    print("| figure | " + " | ".join(f"`{Path(p).stem}`" for p in timed) + " |")
+    print("|---" * (len(timed) + 1) + "|")
     for column in columns:
-        print(f"| {column} | " + " | ".join(rows[p][column] for p in a.checkpoints) + " |")
+        print(f"| {column} | " + " | ".join(rows[p].get(column, "") for p in timed) + " |")
     print(f"\ntorch threads {a.threads}, {len(sources[::step][: a.timed])} sentences timed")
 
 
