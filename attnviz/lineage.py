@@ -21,13 +21,8 @@ from .translator import Translator
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.
 CHANGEABLE = {"dropout"}
-VOCABULARY = (
-    "min_freq",
-    "max_vocab",
-    "subwords",
-    "subword_model",
-    "joint_subwords",
-)  # DataConfig: the vocabularies
+# DataConfig's fields that make the vocabularies.
+VOCABULARY = ("min_freq", "max_vocab", "subwords", "subword_model", "joint_subwords")
 
 
 def inherited_values(parent: Translator) -> dict[str, object]:

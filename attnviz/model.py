@@ -386,8 +386,9 @@ class Seq2Seq(nn.Module):
         return self.decoder.features(tgt_in, state, memory)
 
     @property
-    def generator(self) -> nn.Linear:
-        """The output layer: features (..., H) -> logits (..., V)."""
+    def generator(self) -> nn.Module:
+        """The output layer: features (..., H) -> logits (..., V); a Linear, or with tied
+        embeddings a :class:`TiedOutput` (for decoding in int8 or bf16, its untied copy)."""
         return self.decoder.generator
 
     def forward(self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor) -> Output:
