@@ -9,6 +9,7 @@ from pathlib import Path
 import torch
 
 from . import checkpoint
+from .data import DataConfig
 from .history import History
 from .model import ModelConfig
 from .train_config import TrainConfig
@@ -39,19 +40,20 @@ def save_state(path: Path, model, opt, epoch: int, history: History, settings: d
 
 
 def with_defaults(settings: dict | None) -> dict | None:
-    """Stored run settings with the model and training fields added since they were written
-    set to their defaults, so that a run can resume under a newer attnviz. (A state written
+    """Stored run settings with the model, data and training fields added since they were
+    written set to their defaults, so that a run can resume under a newer attnviz. (A state written
     before the training history and subword models existed cannot resume: its settings name
     neither the probes nor the sentencepiece models, which decide the run.)"""
     if not settings:
         return settings
     try:
         model = asdict(ModelConfig(**settings["model"]))
+        data = asdict(DataConfig(**settings["data"]))
         train = asdict(TrainConfig(**{**settings["train"], "epochs": 1}))
     except (KeyError, TypeError, ValueError):
         return settings  # not ours to repair: it will not match
     del train["epochs"]
-    return {**settings, "model": model, "train": train}
+    return {**settings, "model": model, "data": data, "train": train}
 
 
 def load_state(path: Path, model, opt, settings: dict, dev) -> tuple[int, History]:

@@ -71,13 +71,15 @@ def test_the_learning_rate_decays_per_epoch_after_decay_after():
 def test_settings_written_before_a_field_existed_resume_with_its_default():
     from dataclasses import asdict
 
+    from attnviz.data import DataConfig
     from attnviz.model import ModelConfig
     from attnviz.train_state import with_defaults
 
     train = {k: v for k, v in asdict(TrainConfig()).items() if k != "epochs"}
-    now = {"model": asdict(ModelConfig(10, 10)), "train": train, "data_sha256": "abc"}
-    old = {**now, "model": dict(now["model"]), "train": dict(train)}
-    del old["model"]["scaled"], old["train"]["decay_after"]
+    now = {"model": asdict(ModelConfig(10, 10)), "data": asdict(DataConfig()), "train": train}
+    old = {**now, "model": dict(now["model"]), "data": dict(now["data"]), "train": dict(train)}
+    del old["model"]["scaled"], old["model"]["tie_embeddings"], old["train"]["decay_after"]
+    del old["data"]["joint_subwords"]  # a run started before joint vocabularies existed
     assert with_defaults(old) == now
     assert with_defaults({**old, "model": {**old["model"], "hidden": 32}}) != now
     assert with_defaults({**old, "model": {**old["model"], "unknown": 1}}) != now
