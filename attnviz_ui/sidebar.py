@@ -10,9 +10,10 @@ from .models import Choice, checkpoint_folder
 
 PAIRS = (
     "*-pieces* models read and write subword pieces: they never copy English into the French "
-    "and keep their place in long sentences, but may invent names and numbers. *-words* "
-    "models read whole words: a little higher BLEU on short everyday sentences, and a word "
-    "they do not know is copied through as `<unk>`. Any two can be compared side by side."
+    "and keep their place in long sentences, but may misspell a name or a number. *-words* "
+    "models read whole words: as good on short everyday sentences, a word they do not know "
+    "is copied through `<unk>` (names, numbers, and English too), and they lose their place in "
+    "long sentences. Any two can be compared side by side."
 )
 
 
