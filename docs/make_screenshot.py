@@ -39,7 +39,8 @@ def main() -> None:
         page.goto(url)
         page.wait_for_function(DRAWN, arg=EXAMPLES[0].split()[0], timeout=120_000)
         page.wait_for_timeout(1500)
-        page.mouse.wheel(0, 420)
+        page.mouse.move(800, 600)  # over the page, not the sidebar, so that the wheel scrolls it
+        page.mouse.wheel(0, 640)
         page.wait_for_timeout(800)
         page.screenshot(path=ROOT / "docs" / "dashboard.png")
         browser.close()
