@@ -41,7 +41,7 @@ def attribution_of(
     trace = translate(checkpoint, sentence, beam, reference)
     if isinstance(trace, str):
         return trace
-    if method == "integrated_gradients" and len(trace.src_tokens) > IG_MAX_WORDS:
+    if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
         return (
             f"integrated gradients are computed here for sentences of up to {IG_MAX_WORDS} "
             "words (their cost grows with the square of the length); choose erasure or "

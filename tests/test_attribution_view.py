@@ -119,10 +119,13 @@ def test_chart_builders_show_the_values_they_are_given(method):
 def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):
     from attnviz_ui.attribution_view import IG_MAX_WORDS
 
-    _type(app, " ".join(["the red cat sees a dog ."] * (IG_MAX_WORDS // 7 + 1)))
+    _type(app, " ".join(["cat"] * IG_MAX_WORDS))  # exactly the limit: computed
     app.toggle(key="attribution_on").set_value(True).run()
     app.radio(key="attribution_method").set_value("integrated_gradients").run()
     assert not app.exception
+    assert not any("up to" in w.value for w in app.warning)
+    assert len(_titled(app, "integrated_gradients")) == 2
+    _type(app, " ".join(["cat"] * (IG_MAX_WORDS + 1)))  # one word over: refused
     assert any(f"up to {IG_MAX_WORDS} words" in w.value for w in app.warning)
     assert not _titled(app, "integrated_gradients")
     app.radio(key="attribution_method").set_value("erasure").run()
