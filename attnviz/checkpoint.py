@@ -60,6 +60,7 @@ def atomic_write(path: str | Path, data: bytes) -> None:
     tmp = Path(name)
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o666 & ~_umask())  # mkstemp's 0600, as open() would not
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -71,6 +72,13 @@ def atomic_write(path: str | Path, data: bytes) -> None:
             os.close(folder)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it: set it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:

@@ -171,6 +171,12 @@ def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path):
         attnviz.load(path)
 
 
+def test_a_saved_file_gets_the_permissions_a_plain_write_would(saved):
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert saved.stat().st_mode & 0o777 == 0o666 & ~mask  # not the temporary's 0600
+
+
 def test_a_crash_while_saving_leaves_the_previous_file_intact(saved, monkeypatch):
     before = saved.read_bytes()
 
