@@ -20,6 +20,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from .swap import name
+
 Pair = tuple[str, str, list[tuple[int, int]]]  # source, target, gold links
 
 NOUNS = {  # English: (French, gender)
@@ -95,14 +97,6 @@ def copy(rng: random.Random) -> Pair:
     """The sentence itself: word i goes to position i."""
     words = _words(rng)
     return " ".join(words), " ".join(words), [(i, i) for i in range(len(words))]
-
-
-SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
-
-
-def name(rng: random.Random) -> str:
-    """A capitalised name of two to four random syllables."""
-    return "".join(rng.choices(SYLLABLES, k=rng.randint(2, 4))).capitalize()
 
 
 def names(rng: random.Random) -> Pair:

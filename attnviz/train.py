@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 import platform
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from .history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
 from .model import ModelConfig, Seq2Seq
 from .precision import autocast, resolve_training
 from .subwords import Subwords
+from .swap import swap_examples
 from .text import TextConfig
 from .train_config import TrainConfig
 from .translator import BETA, Translator
@@ -331,6 +333,15 @@ class _Run:
         self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
         self.offset = 0  # epochs before this run's first: the parent's, with --init-from
 
+    def tokenize(self, pairs: list[tuple[str, str]]) -> list[Example]:
+        """Text pairs as training examples, made as the corpus's were (pieces for a subword
+        model); pairs over ``max_len`` tokens are dropped, as in the training split."""
+        examples = tokenize_pairs(pairs, self.text)
+        if self.p.subwords:
+            examples = to_pieces(examples, self.p.subwords)
+        limit = self.data.max_len
+        return [e for e in examples if max(len(e.src_tokens), len(e.tgt_tokens)) <= limit]
+
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
         loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
@@ -348,7 +359,10 @@ class _Run:
         config, t0, main = self.config, time.perf_counter(), self.group.main
         distributed.seed_dropout(config.seed, epoch, self.group)
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        examples = join_examples(self.p.splits["train"], config.join_fraction, gen)
+        train = self.p.splits["train"]
+        rng = random.Random(config.seed * 100_003 + epoch)
+        train = [*train, *swap_examples(train, config.swap_fraction, rng, self.tokenize)]
+        examples = join_examples(train, config.join_fraction, gen)
         batches = bucket_batches(examples, config.batch_size, gen)
         for group in self.opt.param_groups:
             group["lr"] = config.lr_at(epoch)

@@ -40,6 +40,12 @@ class TrainConfig:
         "anew each epoch, so that the model learns long sentences (0: none); a joined pair "
         "may be up to three times --max-len",
     )
+    swap_fraction: float = option(
+        0.0,
+        "share of the training pairs that carry a name or a number verbatim on both sides "
+        "added again each epoch with them swapped for new ones, the same on both sides, so "
+        "that the model learns to copy what it has not seen (0: none; see attnviz.swap)",
+    )
     probe_sentences: int = option(
         20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
     )
@@ -55,8 +61,9 @@ class TrainConfig:
                 f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
                 f"{self.lr_decay}"
             )
-        if not 0 <= self.join_fraction <= 1:
-            raise ValueError(f"join_fraction must be in [0, 1], got {self.join_fraction}")
+        for name in ("join_fraction", "swap_fraction"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 

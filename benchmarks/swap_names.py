@@ -1,5 +1,6 @@
 """A corpus where names and numbers vary: each training pair that carries a name or a number
-through verbatim is added again with them swapped for new ones, the same on both sides.
+through verbatim is added again with them swapped for new ones, the same on both sides
+(`attnviz.swap.swap_pair`; `train --swap-fraction` does it afresh each epoch instead).
 
     python benchmarks/swap_names.py fra.txt swapped.txt [--copies 1] [--seed 0]
 
@@ -15,29 +16,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 
-from attnviz import toy
 from attnviz.data import read_corpus, split_of
-
-TOKEN = re.compile(r"\w+")
-
-
-def swapped(source: str, target: str, rng: random.Random) -> tuple[str, str] | None:
-    """The pair with every name and number found verbatim on both sides replaced (the same
-    replacement on both), or None when it has none."""
-    shared = set(TOKEN.findall(source)) & set(TOKEN.findall(target))
-    swap = {}
-    for word in sorted(shared):
-        if word.isdigit():
-            swap[word] = str(rng.randint(10 ** (len(word) - 1) if len(word) > 1 else 0,
-                                         10 ** len(word) - 1))  # fmt: skip
-        elif word[:1].isupper() and len(word) > 1 and word.isalpha():
-            swap[word] = toy.name(rng)
-    if not swap:
-        return None
-    pattern = re.compile(r"\b(" + "|".join(map(re.escape, swap)) + r")\b")
-    return tuple(pattern.sub(lambda m: swap[m.group(1)], side) for side in (source, target))
+from attnviz.swap import swap_pair
 
 
 def main() -> None:
@@ -56,7 +37,7 @@ def main() -> None:
             if split_of(s) != "train":
                 continue
             for _ in range(a.copies):
-                pair = swapped(s, t, rng)
+                pair = swap_pair(s, t, rng)
                 if pair:
                     f.write(f"{pair[0]}\t{pair[1]}\n")
                     added += 1

@@ -137,3 +137,45 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     assert result.share("numbers") >= 90 and result.share("names") >= 80
     unseen = [s for s in sources if s.split()[-4] not in trained]
     assert len(unseen) >= 0.8 * len(sources)  # most held-out names are new
+
+
+def test_swapping_replaces_names_and_numbers_the_same_on_both_sides():
+    import random
+
+    from attnviz.swap import swap_pair
+
+    source, target = "Tom met Mary in 1992.", "Tom a rencontré Mary en 1992."
+    new_source, new_target = swap_pair(source, target, random.Random(0))
+    names = new_source.split()[0], new_source.split()[2]
+    year = new_source.split()[-1].rstrip(".")
+    assert "Tom" not in new_source + new_target and "Mary" not in new_source + new_target
+    assert new_target == f"{names[0]} a rencontré {names[1]} en {year}."
+    assert len(year) == 4 and year.isdigit() and all(n[:1].isupper() for n in names)
+    assert swap_pair("I am cold.", "J'ai froid.", random.Random(0)) is None
+    assert swap_pair("Paris is big.", "Paris est grande.", random.Random(1)) != swap_pair(
+        "Paris is big.", "Paris est grande.", random.Random(2)
+    )
+
+
+def test_a_swapped_epoch_adds_the_share_of_pairs_that_carry_names():
+    import random
+
+    from attnviz.data import Example
+    from attnviz.swap import swap_examples
+    from attnviz.train_config import TrainConfig
+
+    examples = [Example(s, t, s.split(), t.split()) for s, t, _ in toy.corpus(40, language="names")]
+    examples += [Example("a cat .", "un chat .", ["a", "cat", "."], ["un", "chat", "."])] * 10
+
+    def tokenize(pairs):
+        return [Example(s, t, s.split(), t.split()) for s, t in pairs]
+
+    added = swap_examples(examples, 0.5, random.Random(0), tokenize)
+    assert len(added) == 20  # half of the 40 that carry a name and a number
+    originals = {e.src for e in examples}
+    for e in added:
+        assert e.src not in originals and e.src.split()[-3:] == e.src_tokens[-3:]
+        assert e.src.split()[-4] == e.tgt.split()[-4]  # the same new name on both sides
+    assert swap_examples(examples, 0.0, random.Random(0), tokenize) == []
+    with pytest.raises(ValueError, match="swap_fraction"):
+        TrainConfig(swap_fraction=1.5)
