@@ -131,6 +131,17 @@ def to_pieces(examples: list[Example], subwords: Subwords) -> list[Example]:
     ]
 
 
+def training_examples(
+    pairs: list[tuple[str, str]], text: TextConfig, data: DataConfig, subwords: Subwords | None
+) -> list[Example]:
+    """Text pairs as training examples, made as a corpus's are (tokens, then pieces for a
+    subword model); pairs over ``data.max_len`` tokens are dropped, as from the training split."""
+    examples = tokenize_pairs(pairs, text)
+    if subwords:
+        examples = to_pieces(examples, subwords)
+    return [e for e in examples if max(len(e.src_tokens), len(e.tgt_tokens)) <= data.max_len]
+
+
 def join_examples(
     examples: list[Example], fraction: float, generator: torch.Generator
 ) -> list[Example]:

@@ -37,6 +37,7 @@ from .data import (
     spread_sample,
     to_pieces,
     tokenize_pairs,
+    training_examples,
 )
 from .evaluate import corpus_bleu
 from .history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
@@ -333,15 +334,6 @@ class _Run:
         self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
         self.offset = 0  # epochs before this run's first: the parent's, with --init-from
 
-    def tokenize(self, pairs: list[tuple[str, str]]) -> list[Example]:
-        """Text pairs as training examples, made as the corpus's were (pieces for a subword
-        model); pairs over ``max_len`` tokens are dropped, as in the training split."""
-        examples = tokenize_pairs(pairs, self.text)
-        if self.p.subwords:
-            examples = to_pieces(examples, self.p.subwords)
-        limit = self.data.max_len
-        return [e for e in examples if max(len(e.src_tokens), len(e.tgt_tokens)) <= limit]
-
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
         loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
@@ -361,7 +353,8 @@ class _Run:
         gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
         train = self.p.splits["train"]
         rng = random.Random(config.seed * 100_003 + epoch)
-        train = [*train, *swap_examples(train, config.swap_fraction, rng, self.tokenize)]
+        make = partial(training_examples, text=self.text, data=self.data, subwords=self.p.subwords)
+        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
         examples = join_examples(train, config.join_fraction, gen)
         batches = bucket_batches(examples, config.batch_size, gen)
         for group in self.opt.param_groups:
