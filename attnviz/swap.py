@@ -39,9 +39,11 @@ def swap_pair(source: str, target: str, rng: random.Random) -> tuple[str, str] |
     if not swap:
         return None
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, swap)) + r")\b")
-    return pattern.sub(lambda m: swap[m.group(1)], source), pattern.sub(
-        lambda m: swap[m.group(1)], target
-    )
+
+    def replace(side: str) -> str:
+        return pattern.sub(lambda m: swap[m.group(1)], side)
+
+    return replace(source), replace(target)
 
 
 def swap_examples(
