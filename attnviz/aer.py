@@ -157,3 +157,33 @@ def score(gold: list[Gold], hyps: list[Links]) -> AerResult:
     recall = a_s / s if s else 0.0
     aer = 1 - (a_s + a_p) / (a + s) if a + s else 0.0
     return AerResult(100 * precision, 100 * recall, 100 * aer, len(gold), a)
+
+
+PAIR_FORMAT = "expected `source ||| target`"  # fast_align's format of the pairs gold aligns
+
+
+def parse_pair(line: str) -> tuple[str, str] | None:
+    """A `source ||| target` line as (source, target), or None if it has no `|||`."""
+    source, sep, target = line.partition("|||")
+    return (source.strip(), target.strip()) if sep else None
+
+
+def read_pairs(path: str | Path) -> list[tuple[str, str]]:
+    """The `source ||| target` lines of ``path``; ValueError naming a line without `|||`."""
+    pairs = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        pair = parse_pair(line)
+        if pair is None:
+            raise ValueError(f"{path}:{n}: {PAIR_FORMAT}")
+        pairs.append(pair)
+    return pairs
+
+
+def gold_for(path: str | Path, reversed_links: bool, pairs: list[tuple[str, str]]) -> list[Gold]:
+    """The gold alignments of ``pairs`` in ``path`` (target-first links turned round with
+    ``reversed_links``), (source, target) links each checked to lie inside its pair."""
+    gold = read_gold(path, len(pairs))
+    gold = reverse(gold) if reversed_links else gold
+    if len(gold) == len(pairs):
+        check_bounds(gold, [(len(s.split()), len(t.split())) for s, t in pairs], str(path))
+    return gold

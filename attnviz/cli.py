@@ -10,6 +10,7 @@ import shlex
 import sys
 from dataclasses import asdict, fields
 
+from .aer import PAIR_FORMAT, gold_for, parse_pair, read_pairs
 from .cli_options import parser, typed_train_options
 from .data import DataConfig
 from .model import ModelConfig
@@ -100,15 +101,6 @@ def _model_options(args, argv: list[str]) -> dict:
     return {k: v for k, v in given.items() if k in model_fields}
 
 
-PAIR_FORMAT = "expected `source ||| target`"
-
-
-def _pair(line: str) -> tuple[str, str] | None:
-    """A `source ||| target` line as (source, target), or None if it has no `|||`."""
-    source, sep, target = line.partition("|||")
-    return (source.strip(), target.strip()) if sep else None
-
-
 def _lines():
     for line in sys.stdin:
         yield line.rstrip("\n")
@@ -165,7 +157,7 @@ def _align(args) -> int:
         links_of = _attribution_links
     tr = load(args.checkpoint, precision=args.precision)
     for n, line in enumerate(_lines(), 1):
-        pair, links = _pair(line), []
+        pair, links = parse_pair(line), []
         if pair is None:
             print(f"line {n}: {PAIR_FORMAT}", file=sys.stderr)
         else:
@@ -231,29 +223,6 @@ def _evaluate_bleu(tr, args) -> None:
     print(f"signature {r.signature}")
 
 
-def _read_pairs(path: str) -> list[tuple[str, str]]:
-    from pathlib import Path
-
-    pairs = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        pair = _pair(line)
-        if pair is None:
-            raise ValueError(f"{path}:{n}: {PAIR_FORMAT}")
-        pairs.append(pair)
-    return pairs
-
-
-def _read_gold(path: str, reversed_links: bool, pairs: list[tuple[str, str]]):
-    """The gold alignments of ``pairs``, (source, target) links each inside its pair."""
-    from .aer import check_bounds, read_gold, reverse
-
-    gold = read_gold(path, len(pairs))
-    gold = reverse(gold) if reversed_links else gold
-    if len(gold) == len(pairs):
-        check_bounds(gold, [(len(s.split()), len(t.split())) for s, t in pairs], path)
-    return gold
-
-
 def _probes(args):
     """The --probe-pairs with their --probe-gold, as training-history probes."""
     from .history import Probe
@@ -262,10 +231,10 @@ def _probes(args):
         if args.probe_gold:
             raise ValueError("--probe-gold needs --probe-pairs")
         return []
-    pairs = _read_pairs(args.probe_pairs)
+    pairs = read_pairs(args.probe_pairs)
     gold = None
     if args.probe_gold:
-        gold = _read_gold(args.probe_gold, args.probe_reverse_gold, pairs)
+        gold = gold_for(args.probe_gold, args.probe_reverse_gold, pairs)
     if gold is not None and len(gold) != len(pairs):
         raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
     return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
@@ -274,8 +243,8 @@ def _probes(args):
 def _evaluate_aer(tr, args) -> None:
     from .evaluate import corpus_aer
 
-    pairs = _read_pairs(args.pairs)
-    gold = _read_gold(args.gold, args.reverse_gold, pairs)
+    pairs = read_pairs(args.pairs)
+    gold = gold_for(args.gold, args.reverse_gold, pairs)
     results = corpus_aer(tr, pairs, gold, args.threshold)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")

@@ -137,6 +137,7 @@ def should_copy(source: str, refs: list[str]) -> dict[str, list[str]]:
 class CopyResult:
     written: dict[str, int]  # by kind: tokens the translations wrote verbatim
     wanted: dict[str, int]  # by kind: tokens that should have been
+    missed: tuple[int, ...] = ()  # the sentences (by index) with a token not written
 
     def share(self, kind: str) -> float:
         """Percent of ``kind`` written verbatim (100 when there was none to write)."""
@@ -147,9 +148,12 @@ def copy_rate(sources: list[str], outputs: list[str], refs: list[list[str]]) -> 
     """How many of the tokens each source should pass through (:func:`should_copy`) its
     output writes verbatim, by kind, over a corpus."""
     written, wanted = {"numbers": 0, "names": 0}, {"numbers": 0, "names": 0}
-    for source, output, rs in zip(sources, outputs, refs, strict=True):
+    missed = []
+    for k, (source, output, rs) in enumerate(zip(sources, outputs, refs, strict=True)):
         out = set(WORD.findall(output))
         for kind, tokens in should_copy(source, rs).items():
             wanted[kind] += len(tokens)
             written[kind] += sum(w in out for w in tokens)
-    return CopyResult(written, wanted)
+            if not set(tokens) <= out and missed[-1:] != [k]:
+                missed.append(k)
+    return CopyResult(written, wanted, tuple(missed))

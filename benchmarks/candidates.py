@@ -33,7 +33,7 @@ import torch
 from joined_bleu import joined_items
 
 from attnviz import load
-from attnviz.aer import read_gold, reverse
+from attnviz.aer import gold_for, read_pairs
 from attnviz.data import held_out, read_corpus, spread_sample
 from attnviz.evaluate import WORD, bleu, copy_rate, corpus_aer
 from attnviz.trace import Trace
@@ -56,15 +56,6 @@ def texts(traces: list) -> list[str]:
 
 def remarked(traces: list) -> int:
     return sum(bool(t.warning()) for t in traces if isinstance(t, Trace))
-
-
-def gold_pairs(pairs_path: Path, gold_path: Path, reversed_links: bool):
-    pairs = [
-        tuple(side.strip() for side in line.split("|||"))
-        for line in pairs_path.read_text(encoding="utf-8").splitlines()
-    ]
-    gold = read_gold(gold_path, len(pairs))
-    return pairs, reverse(gold) if reversed_links else gold
 
 
 def quality(path: str, corpus, gold_sets: dict, items: int, sample: int) -> dict[str, str]:
@@ -139,17 +130,15 @@ def main() -> None:
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     corpus = read_corpus(a.data)
-    gold_sets = {
-        "Tatoeba": gold_pairs(GOLD / "tatoeba-test.txt", GOLD / "tatoeba-test.align", False)
-    }
-    if a.hansards:
+    tatoeba = read_pairs(GOLD / "tatoeba-test.txt")
+    gold_sets = {"Tatoeba": (tatoeba, gold_for(GOLD / "tatoeba-test.align", False, tatoeba))}
+    if a.hansards:  # hansards.e/.f, a sentence a line, and hansards.a, French first
         h = Path(a.hansards)
         english, french = (
-            h.joinpath(f"hansards.{x}").read_text("utf-8").split("\n")[:-1] for x in "ef"
+            h.joinpath(f"hansards.{x}").read_text("utf-8").splitlines() for x in "ef"
         )
-        pairs = "".join(f"{e} ||| {f}\n" for e, f in zip(english, french, strict=True))
-        (h / "pairs.txt").write_text(pairs, "utf-8")
-        gold_sets["Hansards"] = gold_pairs(h / "pairs.txt", h / "hansards.a", True)
+        hansards = list(zip(english, french, strict=True))
+        gold_sets["Hansards"] = (hansards, gold_for(h / "hansards.a", True, hansards))
     rows = {}
     for path in a.checkpoints:
         t0 = time.perf_counter()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from attnviz import load
 from attnviz.data import group_references, held_out, read_corpus
-from attnviz.evaluate import WORD, bleu, copy_rate, should_copy
+from attnviz.evaluate import bleu, copy_rate
 from attnviz.trace import Trace
 
 
@@ -47,10 +47,7 @@ def main() -> None:
             f"| `{Path(path).stem}` | {score:.2f} | {r.share('numbers'):.1f}% of "
             f"{r.wanted['numbers']} | {r.share('names'):.1f}% of {r.wanted['names']} |"
         )
-        for s, out, rs in zip(sources, outputs, refs, strict=True):
-            wanted = [w for ws in should_copy(s, rs).values() for w in ws]
-            if len(misses) < a.show * len(a.checkpoints) and set(wanted) - set(WORD.findall(out)):
-                misses.append(f"{Path(path).stem}: {s} -> {out}")
+        misses += [f"{Path(path).stem}: {sources[k]} -> {outputs[k]}" for k in r.missed[: a.show]]
     print(f"\n{len(sources)} sentences; greedy, {tr.precision}; {signature}")
     print("\n".join(misses))
 
