@@ -42,9 +42,10 @@ class TrainConfig:
     )
     swap_fraction: float = option(
         0.0,
-        "share of the training pairs that carry a name or a number verbatim on both sides "
-        "added again each epoch with them swapped for new ones, the same on both sides, so "
-        "that the model learns to copy what it has not seen (0: none; see attnviz.swap)",
+        "copies of the training pairs that carry a name or a number verbatim on both sides, "
+        "per such pair, added each epoch with them swapped for new ones, the same on both "
+        "sides, so that the model learns to copy what it has not seen (0: none; 2: each "
+        "twice; at most 4; see attnviz.swap)",
     )
     probe_sentences: int = option(
         20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
@@ -61,9 +62,9 @@ class TrainConfig:
                 f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
                 f"{self.lr_decay}"
             )
-        for name in ("join_fraction", "swap_fraction"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        for name, most in (("join_fraction", 1), ("swap_fraction", 4)):
+            if not 0 <= getattr(self, name) <= most:
+                raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 

@@ -150,7 +150,13 @@ def test_swapping_replaces_names_and_numbers_the_same_on_both_sides():
     year = new_source.split()[-1].rstrip(".")
     assert "Tom" not in new_source + new_target and "Mary" not in new_source + new_target
     assert new_target == f"{names[0]} a rencontré {names[1]} en {year}."
-    assert len(year) == 4 and year.isdigit() and all(n[:1].isupper() for n in names)
+    assert year.isdigit() and len(year) <= 4 and all(n[:1].isupper() for n in names)
+    lengths = {len(swap_pair("In 1992.", "En 1992.", random.Random(s))[0]) - 4 for s in range(40)}
+    assert lengths == {1, 2, 3, 4}  # a number may grow or shrink, as real numbers differ
+    drawn = {
+        swap_pair("Tom ran.", "Tom a couru.", random.Random(s), ["garden"])[0] for s in range(20)
+    }
+    assert "Garden ran." in drawn and len(drawn) > 2  # words of the corpus and syllables
     assert swap_pair("I am cold.", "J'ai froid.", random.Random(0)) is None
     assert swap_pair("Paris is big.", "Paris est grande.", random.Random(1)) != swap_pair(
         "Paris is big.", "Paris est grande.", random.Random(2)
@@ -177,5 +183,7 @@ def test_a_swapped_epoch_adds_the_share_of_pairs_that_carry_names():
         assert e.src not in originals and e.src.split()[-3:] == e.src_tokens[-3:]
         assert e.src.split()[-4] == e.tgt.split()[-4]  # the same new name on both sides
     assert swap_examples(examples, 0.0, random.Random(0), tokenize) == []
+    twice = swap_examples(examples, 2.5, random.Random(0), tokenize)
+    assert len(twice) == 100 and len({e.src for e in twice}) > 90  # each swapped anew
     with pytest.raises(ValueError, match="swap_fraction"):
-        TrainConfig(swap_fraction=1.5)
+        TrainConfig(swap_fraction=4.5)
