@@ -4,15 +4,27 @@ import attnviz
 tr = attnviz.load("checkpoints/bahdanau-pieces.safetensors")
 trace = tr.translate("I am cold.")
 trace.text, trace.weights  # the translation and its (output x source) attention matrix
+
+The layers, each a subpackage that imports only those above it in this list (and the root's
+``options`` and ``errors``):
+
+    data/       text, vocabularies, subword pieces, corpora, toy languages
+    model/      attention mechanisms, the GRU encoder-decoder, precision
+    decoding/   search, Translator, Trace, the word-level view, steering, playback
+    analysis/   diagnostics, alignment and AER, attribution, evaluation, training history
+    store/      checkpoint files and the shipped catalog
+    training/   the training loop, its configuration and state, distributed runs, live runs
+    plots/      chart builders and explanations for the dashboard (beside store and training)
+    cli/        python -m attnviz
 """
 
-from .checkpoint import CheckpointError, load, save
-from .data import DataConfig
-from .model import ModelConfig, Seq2Seq
-from .text import TextConfig
-from .trace import BeamStep, Candidate, Trace
-from .translator import InputError, Translator
-from .vocab import Vocab
+from .data.corpus import DataConfig
+from .data.text import TextConfig
+from .data.vocab import Vocab
+from .decoding.trace import BeamStep, Candidate, Trace
+from .decoding.translator import InputError, Translator
+from .model.networks import ModelConfig, Seq2Seq
+from .store.checkpoint import CheckpointError, load, save
 
 __all__ = [
     "BeamStep",

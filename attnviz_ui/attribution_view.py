@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from attnviz import attribution, attribution_plots, compare_models, plots
-from attnviz.catalog import Checkpoint
-from attnviz.compare_models import Item
+from attnviz.analysis import attribution, compare_models
+from attnviz.analysis.compare_models import Item
+from attnviz.plots import attribution_charts, charts
+from attnviz.store.catalog import Checkpoint
 
 from .models import Choice, Side, load, translate
 
@@ -57,7 +58,7 @@ def method_ui(key: str) -> str:
     method = st.radio(
         "Attribution method",
         attribution.METHODS,
-        format_func=attribution_plots.NAMES.get,
+        format_func=attribution_charts.NAMES.get,
         horizontal=True,
         key=key,
         index=attribution.METHODS.index("erasure"),
@@ -85,18 +86,18 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
 
 def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     trace = side.trace
-    st.subheader(f"{side.name}: attention and {attribution_plots.NAMES[att.method]}")
+    st.subheader(f"{side.name}: attention and {attribution_charts.NAMES[att.method]}")
     left, right = st.columns(2)
     left.plotly_chart(
-        plots.heatmap(trace, step=t, title="attention"), key=f"attribution-attention-{k}"
+        charts.heatmap(trace, step=t, title="attention"), key=f"attribution-attention-{k}"
     )
     right.plotly_chart(
-        attribution_plots.attribution_heatmap(att, step=t, title=att.method),
+        attribution_charts.attribution_heatmap(att, step=t, title=att.method),
         key=f"attribution-heatmap-{k}",
     )
-    if note := attribution_plots.delta_note(att):
+    if note := attribution_charts.delta_note(att):
         st.caption(note)
-    rho, same = attribution_plots.step_agreement(trace, att, t)
+    rho, same = attribution_charts.step_agreement(trace, att, t)
     whole = attribution.agreement(trace, att)
     cols = st.columns(3)
     cols[0].metric(f"Step {t + 1}: ρ", "–" if np.isnan(rho) else f"{rho:+.2f}")
@@ -104,7 +105,7 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
     cols[2].metric("Sentence: mean ρ · argmax agrees", f"{mean} · {agree}")
-    st.altair_chart(attribution_plots.step_bars(trace, att, t), key=f"attribution-bars-{k}")
+    st.altair_chart(attribution_charts.step_bars(trace, att, t), key=f"attribution-bars-{k}")
 
 
 def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) -> None:

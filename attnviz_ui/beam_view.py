@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import plots
-from attnviz.trace import Trace
+from attnviz.decoding.trace import Trace
+from attnviz.plots import charts
 
 
 def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
@@ -16,7 +16,7 @@ def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
         trace = trace.pieces or trace  # beam search keeps hypotheses of pieces
         if trace.beam:
             st.subheader(name)
-            st.plotly_chart(plots.beam_figure(trace), key=f"beam-{side}")
+            st.plotly_chart(charts.beam_figure(trace), key=f"beam-{side}")
             st.caption(
                 "Each column is a step, each dot a hypothesis kept, with its cumulative "
                 "log-probability on hover; lines go to the hypothesis it extends. Red: the "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import explain, plots
-from attnviz.translator import Translator
+from attnviz.decoding.translator import Translator
+from attnviz.plots import charts, explain
 
 
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
@@ -14,8 +14,8 @@ def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
         card = translator.card
         st.subheader(name)
         st.markdown(explain.card_summary(card, translator.model.config, translator.data))
-        if plots.has_curve(card):
-            st.altair_chart(plots.curve_chart(card))
+        if charts.has_curve(card):
+            st.altair_chart(charts.curve_chart(card))
             st.caption("Validation loss per epoch; the red point is the epoch kept.")
         with st.expander("Full card"):
             st.json(card)

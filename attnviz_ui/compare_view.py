@@ -6,8 +6,9 @@ import math
 
 import streamlit as st
 
-from attnviz import diagnostics, explain, plots
-from attnviz.trace import Trace
+from attnviz.analysis import diagnostics
+from attnviz.decoding.trace import Trace
+from attnviz.plots import charts, explain
 
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
@@ -16,14 +17,14 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
         with col:
             t = min(step, len(trace.tgt_tokens) - 1)
-            fig = plots.heatmap(trace, step=t, title=f"{name}: alignment")
+            fig = charts.heatmap(trace, step=t, title=f"{name}: alignment")
             st.plotly_chart(fig, key=f"compare-heatmap-{side}")
-            st.altair_chart(plots.scores_and_weights(trace, t, name))
+            st.altair_chart(charts.scores_and_weights(trace, t, name))
     st.caption(
         "Raw scores (left) and the softmax weights they become (right) at the current step. "
         "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
     )
-    st.altair_chart(plots.coverage_chart(dict(shown)))
+    st.altair_chart(charts.coverage_chart(dict(shown)))
     st.caption(
         "Coverage: total attention each source word received. Near 0: the word may be left "
         "out (under-translation); well above 1: it may be translated twice."
@@ -43,9 +44,9 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
                 st.session_state.next_reference = trace.text
                 st.rerun()
         return
-    st.plotly_chart(plots.difference_heatmap(a, b, title=f"{left} minus {right}"))
+    st.plotly_chart(charts.difference_heatmap(a, b, title=f"{left} minus {right}"))
     st.caption("Red: the left model attends more; blue: the right model attends more.")
-    st.dataframe(plots.comparison_frame(a, b), hide_index=True)
+    st.dataframe(charts.comparison_frame(a, b), hide_index=True)
     st.caption(
         "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "
         "divergence between them (0 = identical, 1 = disjoint) and whether they agree on the "

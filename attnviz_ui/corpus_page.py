@@ -6,9 +6,10 @@ import os
 
 import streamlit as st
 
-from attnviz import compare_models, plots
-from attnviz.catalog import Checkpoint, corpora
-from attnviz.compare_models import Item, SentenceScore
+from attnviz.analysis import compare_models
+from attnviz.analysis.compare_models import Item, SentenceScore
+from attnviz.plots import charts
+from attnviz.store.catalog import Checkpoint, corpora
 
 from .attribution_view import corpus_agreement_ui
 from .models import Choice, load
@@ -157,7 +158,7 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
     )
     lengths = compare_models.bleu_by_length(items, scores)
     if not lengths.empty:
-        st.altair_chart(plots.length_chart(lengths))
+        st.altair_chart(charts.length_chart(lengths))
         st.caption(
             "Corpus BLEU by source length: attention models usually lose quality on long "
             "sentences; compare how fast each one falls."

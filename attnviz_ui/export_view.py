@@ -6,19 +6,19 @@ import json
 
 import streamlit as st
 
-from attnviz import plots
-from attnviz.align import pharaoh, trace_links
-from attnviz.trace import Trace
+from attnviz.analysis.align import pharaoh, trace_links
+from attnviz.decoding.trace import Trace
+from attnviz.plots import charts
 
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
     """(label, file name, maker) for each file; makers run only when their button is clicked."""
     files = [
-        ("Weights CSV", f"{name}-weights.csv", lambda: plots.weights_frame(trace).to_csv()),
+        ("Weights CSV", f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
         (
             "Weights JSON",
             f"{name}-weights.json",
-            lambda: json.dumps(plots.weights_json(trace), ensure_ascii=False),
+            lambda: json.dumps(charts.weights_json(trace), ensure_ascii=False),
         ),
         ("Alignment (Pharaoh)", f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
     ]
@@ -28,7 +28,7 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
                 (
                     f"Heatmap {fmt.upper()}",
                     f"{name}.{fmt}",
-                    lambda f=fmt: plots.to_image(plots.heatmap(trace, title=name), f),
+                    lambda f=fmt: charts.to_image(charts.heatmap(trace, title=name), f),
                 )
             )
     return files
@@ -37,7 +37,7 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
 def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
     """Download buttons for each (name, trace)."""
     st.caption("Files are made when you click, from what is shown above.")
-    images = plots.can_export_images()
+    images = charts.can_export_images()
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")
         for col, (label, file_name, make) in zip(

@@ -7,11 +7,12 @@ import uuid
 
 import streamlit as st
 
-from attnviz import history_plots, toy
-from attnviz.attention import SCORES
-from attnviz.catalog import Checkpoint
-from attnviz.history import probe_aer
-from attnviz.live import Run, RunRefused, Runs, ToySettings
+from attnviz.analysis.history import probe_aer
+from attnviz.data import toy
+from attnviz.model.attention import SCORES
+from attnviz.plots import history_charts
+from attnviz.store.catalog import Checkpoint
+from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
 REFRESH_SECONDS = 1.0
@@ -81,11 +82,11 @@ def progress_ui(run: Run) -> None:
     cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
     with cols[0]:
         st.plotly_chart(
-            history_plots.snapshot_heatmap(matrix, probes[k], title), key="live-heatmap"
+            history_charts.snapshot_heatmap(matrix, probes[k], title), key="live-heatmap"
         )
     with cols[1]:
-        frame = history_plots.history_frame({s.name: history})
-        st.altair_chart(history_plots.curves_chart(frame, snap["epoch"]), key="live-curves")
+        frame = history_charts.history_frame({s.name: history})
+        st.altair_chart(history_charts.curves_chart(frame, snap["epoch"]), key="live-curves")
 
 
 def live_view_ui() -> None:

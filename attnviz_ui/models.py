@@ -9,8 +9,8 @@ from typing import NamedTuple
 import streamlit as st
 
 import attnviz
-from attnviz.catalog import Checkpoint, Models, checkpoints
-from attnviz.translator import InputError
+from attnviz.decoding.translator import InputError
+from attnviz.store.catalog import Checkpoint, Models, checkpoints
 
 
 def checkpoint_folder() -> Path:

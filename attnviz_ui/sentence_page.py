@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import explain, playback
-from attnviz.align import gold_for
-from attnviz.playback import Playback
+from attnviz.analysis.align import gold_for
+from attnviz.decoding import playback
+from attnviz.decoding.playback import Playback
+from attnviz.plots import explain
 
 from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui

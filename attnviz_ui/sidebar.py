@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.catalog import OPENING, Checkpoint, default_index
+from attnviz.store.catalog import OPENING, Checkpoint, default_index
 
 from .models import Choice, checkpoint_folder
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import explain, plots, steer, step_plots
-from attnviz.step_math import step_math
+from attnviz.decoding import steer
+from attnviz.decoding.step_math import step_math
+from attnviz.plots import charts, explain, step_charts
 
 from .models import Side
 
@@ -57,7 +58,7 @@ def step_view_ui(
         unsafe_allow_html=True,
     )
     st.plotly_chart(
-        plots.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
+        charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
@@ -91,8 +92,8 @@ def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
     st.markdown(f"**Step {t + 1}: writing “{word}”**\n\n{shaded}", unsafe_allow_html=True)
     if t in trace.edited:
         st.info(EDITED)
-    st.altair_chart(plots.step_bars(trace, t))
-    st.dataframe(plots.candidates_frame(trace, t), hide_index=True)
+    st.altair_chart(charts.step_bars(trace, t))
+    st.dataframe(charts.candidates_frame(trace, t), hide_index=True)
     if numbers:
         _numbers_ui(s, t)
 
@@ -107,11 +108,11 @@ def _numbers_ui(s: Side, t: int) -> None:
         st.caption(
             f"Over the model's subword pieces: the step that wrote “{own.tgt_tokens[piece]}”."
         )
-    st.dataframe(step_plots.terms_frame(m).style.format(precision=3), hide_index=True)
+    st.dataframe(step_charts.terms_frame(m).style.format(precision=3), hide_index=True)
     query = explain.query_name(s.trace.attention)
     scale = "" if m.scale == 1.0 else f" The dot products are multiplied by 1/√H = {m.scale:.4f}."
-    st.plotly_chart(step_plots.strips(step_plots.query_strips(m), f"The score: query {query}"))
+    st.plotly_chart(step_charts.strips(step_charts.query_strips(m), f"The score: query {query}"))
     st.caption(explain.parts_note(s.trace.attention) + scale)
-    st.plotly_chart(step_plots.strips(step_plots.output_strips(m), "From c_t to the output"))
-    st.dataframe(step_plots.next_word_frame(m).style.format(precision=3), hide_index=True)
+    st.plotly_chart(step_charts.strips(step_charts.output_strips(m), "From c_t to the output"))
+    st.dataframe(step_charts.next_word_frame(m).style.format(precision=3), hide_index=True)
     st.caption(NUMBERS)

@@ -7,9 +7,10 @@ import time
 
 import streamlit as st
 
-from attnviz import history_plots, playback
-from attnviz.history import History, Probe, moments, most_changed, probe_aer
-from attnviz.playback import Playback
+from attnviz.analysis.history import History, Probe, moments, most_changed, probe_aer
+from attnviz.decoding import playback
+from attnviz.decoding.playback import Playback
+from attnviz.plots import history_charts
 
 from .live_view import live_view_ui
 from .models import Choice, load
@@ -86,7 +87,7 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
     title = f"{name} · epoch {snap['epoch']:g}"
     if probe.gold is not None:
         title += f" · AER {probe_aer(matrix, probe.gold):.0f}%"
-    st.plotly_chart(history_plots.snapshot_heatmap(matrix, probe, title), key=f"history-{k}")
+    st.plotly_chart(history_charts.snapshot_heatmap(matrix, probe, title), key=f"history-{k}")
 
 
 def history_ui(histories: dict[str, History]) -> list[float]:
@@ -114,7 +115,7 @@ def history_ui(histories: dict[str, History]) -> list[float]:
         "column = source word (and its end). Orange crosses: the gold alignment's sure links; "
         "AER scores each output word's most-attended source word against them."
     )
-    st.altair_chart(history_plots.curves_chart(history_plots.history_frame(histories), epoch))
+    st.altair_chart(history_charts.curves_chart(history_charts.history_frame(histories), epoch))
     st.caption(
         "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "
         "snapshot: at the start, at 10, 25 and 50% of the first epoch and after each epoch. "

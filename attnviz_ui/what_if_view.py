@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz import explain, plots, steer
-from attnviz.trace import Trace
+from attnviz.decoding import steer
+from attnviz.decoding.trace import Trace
+from attnviz.plots import charts, explain
 
 from .models import Checkpoint, Choice, Side, steered
 
@@ -103,10 +104,10 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
         with col:
             st.markdown(f"**{side.name}, {label}:** {explain.markdown_text(trace.text)}")
             st.dataframe(
-                plots.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1)), hide_index=True
+                charts.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1)), hide_index=True
             )
             st.plotly_chart(
-                plots.heatmap(trace, step=t, title=f"{side.name}, {label}"),
+                charts.heatmap(trace, step=t, title=f"{side.name}, {label}"),
                 key=f"what-if-att-{label}",
             )
     st.caption(
@@ -135,7 +136,7 @@ def _outcomes_ui(sides: list[Side], outcomes: list, given: int) -> None:
                 continue
             st.markdown(f"**{side.name}, its own:** {explain.markdown_text(side.trace.text)}")
             st.markdown(f"**{side.name}, from the prefix:** {explain.markdown_text(outcome.text)}")
-            fig = plots.heatmap(outcome, step=given, title=f"{side.name} from the prefix")
+            fig = charts.heatmap(outcome, step=given, title=f"{side.name} from the prefix")
             fig.add_hline(y=given + 0.5, line_dash="dash", line_color="#ff7f0e")
             st.plotly_chart(fig, key=f"what-if-word-{k}")
     st.caption(

@@ -17,7 +17,7 @@ import time
 import torch
 
 import attnviz
-from attnviz.attribution import METHODS, attribute
+from attnviz.analysis.attribution import METHODS, attribute
 
 SENTENCE = "I think that we should go to the station before it rains ."  # 12 words and "."
 TARGETS = {"saliency": 1.0, "erasure": 1.0, "integrated_gradients": 5.0}  # s, both models

@@ -7,8 +7,8 @@ table. Move the Step slider: the same charts again, on the new step."""
 import numpy as np
 import streamlit as st
 
-from attnviz import plots
-from attnviz.trace import Candidate, Trace
+from attnviz.decoding.trace import Candidate, Trace
+from attnviz.plots import charts
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:
@@ -42,7 +42,7 @@ if sentence:
     for seed, col in enumerate(st.columns(2)):
         with col:
             trace = fake_trace(words, seed)
-            st.plotly_chart(plots.heatmap(trace, step=step, title="alignment", reveal=True))
+            st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
             st.markdown(f"**Step {step + 1}: writing “{trace.tgt_tokens[step]}”**")
-            st.altair_chart(plots.step_bars(trace, step))
-            st.dataframe(plots.candidates_frame(trace, step), hide_index=True)
+            st.altair_chart(charts.step_bars(trace, step))
+            st.dataframe(charts.candidates_frame(trace, step), hide_index=True)

@@ -12,9 +12,9 @@ Tatoeba's, every French translation a reference):
 - `<unk>`: source words outside the vocabulary, and output words copied through `<unk>`;
 - English left in the output: output words that are source words and in none of the
   references (a cased word of two letters or more), per output word;
-- what should be copied and is (`attnviz.evaluate.copy_rate`): numbers and capitalised words
-  (not sentence-initial) of the source that appear verbatim in a reference, and the share the
-  greedy output writes verbatim;
+- what should be copied and is (`attnviz.analysis.evaluate.copy_rate`): numbers and capitalised
+  words (not sentence-initial) of the source that appear verbatim in a reference, and the share
+  the greedy output writes verbatim;
 - AER of the argmax links (fp32) on the 25 hand-aligned Tatoeba test sentences of
   `benchmarks/gold/` and, with --hansards, the 37 Hansards sentences (see aer_hansards.sh);
 - greedy decoding time per sentence, fp32 and int8, median over --timed test sentences
@@ -33,10 +33,10 @@ import torch
 from joined_bleu import joined_items
 
 from attnviz import load
-from attnviz.aer import gold_for, read_pairs
-from attnviz.data import held_out, read_corpus, spread_sample
-from attnviz.evaluate import WORD, bleu, copy_rate, corpus_aer
-from attnviz.trace import Trace
+from attnviz.analysis.aer import gold_for, read_pairs
+from attnviz.analysis.evaluate import WORD, bleu, copy_rate, corpus_aer
+from attnviz.data.corpus import held_out, read_corpus, spread_sample
+from attnviz.decoding.trace import Trace
 
 GOLD = Path(__file__).parent / "gold"
 

@@ -5,7 +5,7 @@
 
 On each checkpoint's held-out test split of --data (every reference of a sentence used), or on
 the `English<TAB>French[<TAB>...]` lines of --pairs, finds the source tokens a translation should
-write unchanged (`attnviz.evaluate.should_copy`: tokens with a digit, and capitalised words
+write unchanged (`attnviz.analysis.evaluate.should_copy`: tokens with a digit, and capitalised words
 after the first, each only where a reference has it verbatim) and reports the share that greedy
 decoding (int8, as the command line decodes) writes verbatim, by kind, with corpus BLEU. With
 --show N it prints the first N sentences where something was not copied.
@@ -17,9 +17,9 @@ import argparse
 from pathlib import Path
 
 from attnviz import load
-from attnviz.data import group_references, held_out, read_corpus
-from attnviz.evaluate import bleu, copy_rate
-from attnviz.trace import Trace
+from attnviz.analysis.evaluate import bleu, copy_rate
+from attnviz.data.corpus import group_references, held_out, read_corpus
+from attnviz.decoding.trace import Trace
 
 
 def main() -> None:

@@ -6,8 +6,8 @@ language, where every sentence carries a name and a number through unchanged.
 Trains, at the same budget and seed, the separate-vocabulary recipe (one sentencepiece model
 per language, as the first subword checkpoints), one joint vocabulary, and one joint vocabulary
 with tied embeddings, then reports held-out BLEU and the share of names and numbers each writes
-verbatim (``attnviz.evaluate.copy_rate``). Held-out names are mostly never seen in training:
-they are drawn from random syllables.
+verbatim (``attnviz.analysis.evaluate.copy_rate``). Held-out names are mostly never seen in
+training: they are drawn from random syllables.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from pathlib import Path
 
 import torch
 
-from attnviz import load, toy
-from attnviz.data import DataConfig, held_out, read_corpus
-from attnviz.evaluate import bleu, copy_rate
-from attnviz.text import TextConfig
-from attnviz.train import TrainConfig, train
+from attnviz import load
+from attnviz.analysis.evaluate import bleu, copy_rate
+from attnviz.data import toy
+from attnviz.data.corpus import DataConfig, held_out, read_corpus
+from attnviz.data.text import TextConfig
+from attnviz.training.train import TrainConfig, train
 
 RECIPES = {  # name: (data options, model options)
     "separate": ({}, {}),

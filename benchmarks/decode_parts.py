@@ -19,11 +19,11 @@ from collections.abc import Callable
 
 import torch
 
-from attnviz.attention import SCORES
-from attnviz.decode import greedy
-from attnviz.model import ModelConfig, Seq2Seq
-from attnviz.precision import DECODING, for_decoding, resolve_decoding
-from attnviz.vocab import EOS_ID
+from attnviz.data.vocab import EOS_ID
+from attnviz.decoding.decode import greedy
+from attnviz.model.attention import SCORES
+from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.precision import DECODING, for_decoding, resolve_decoding
 
 
 def median_us(f: Callable[[], object], repeats: int) -> float:

@@ -16,8 +16,8 @@ import argparse
 import random
 
 from attnviz import load
-from attnviz.data import held_out, read_corpus
-from attnviz.evaluate import bleu
+from attnviz.analysis.evaluate import bleu
+from attnviz.data.corpus import held_out, read_corpus
 
 
 def joined_items(sources, refs, items: int, seed: int = 0):

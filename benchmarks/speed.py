@@ -16,8 +16,7 @@ import time
 
 import torch
 
-from attnviz.attention import SCORES
-from attnviz.data import (
+from attnviz.data.corpus import (
     DataConfig,
     bucket_batches,
     make_batch,
@@ -25,18 +24,19 @@ from attnviz.data import (
     split_examples,
     tokenize_pairs,
 )
-from attnviz.model import ModelConfig, Seq2Seq
-from attnviz.precision import (
+from attnviz.data.text import TextConfig
+from attnviz.data.vocab import EOS_ID, Vocab
+from attnviz.decoding.translator import Translator
+from attnviz.model.attention import SCORES
+from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.precision import (
     DECODING,
     TRAINING,
     for_decoding,
     resolve_decoding,
     resolve_training,
 )
-from attnviz.text import TextConfig
-from attnviz.train import Prepared, TrainConfig, evaluate_loss, optimizer, train_step
-from attnviz.translator import Translator
-from attnviz.vocab import EOS_ID, Vocab
+from attnviz.training.train import Prepared, TrainConfig, evaluate_loss, optimizer, train_step
 
 SENTENCE = "I am not sure that he will come tomorrow."  # the peer's sentence: 10 tokens
 

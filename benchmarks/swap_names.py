@@ -1,6 +1,6 @@
 """A corpus where names and numbers vary: each training pair that carries a name or a number
 through verbatim is added again with them swapped for new ones, the same on both sides
-(`attnviz.swap.swap_pair`; `train --swap-fraction` does it afresh each epoch instead).
+(`attnviz.data.swap.swap_pair`; `train --swap-fraction` does it afresh each epoch instead).
 
     python benchmarks/swap_names.py fra.txt swapped.txt [--copies 1] [--seed 0]
 
@@ -8,7 +8,7 @@ Tatoeba's names are nearly all "Tom" and "Mary", and it has few numbers, so a mo
 translate them, not to copy them. In the swapped copies a capitalised word found verbatim on
 both sides becomes a name of random syllables (as the toy ``names`` language makes them), and a
 number becomes a random number of as many digits, so copying is what the data asks for. Only
-pairs of the training split are copied (`attnviz.data.split_of`, default percentages), so the
+pairs of the training split are copied (`attnviz.data.corpus.split_of`, default percentages), so the
 held-out sentences stay unseen; the original lines come first, unchanged.
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from attnviz.data import read_corpus, split_of
-from attnviz.swap import swap_pair
+from attnviz.data.corpus import read_corpus, split_of
+from attnviz.data.swap import swap_pair
 
 
 def main() -> None:

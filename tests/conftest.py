@@ -10,9 +10,9 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
-from attnviz.attention import SCORES
-from attnviz.data import DataConfig
-from attnviz.train import TrainConfig, train
+from attnviz.data.corpus import DataConfig
+from attnviz.model.attention import SCORES
+from attnviz.training.train import TrainConfig, train
 
 from .synthetic import corpus, write_corpus
 

@@ -8,8 +8,8 @@ Rank FAIL_RANK raises at its first training batch; every other rank trains as us
 import os
 import sys
 
-import attnviz.train
-from attnviz.cli import main
+import attnviz.training.train
+from attnviz.cli.main import main
 
 BROKEN = "broken on purpose"
 
@@ -21,5 +21,5 @@ def _broken(*_):
 if __name__ == "__main__":
     fail_rank, *argv = sys.argv[1:]
     if os.environ["RANK"] == fail_rank:
-        attnviz.train.make_batch = _broken
+        attnviz.training.train.make_batch = _broken
     sys.exit(main(argv))

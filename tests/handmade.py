@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz.trace import Candidate, Trace
+from attnviz.decoding.trace import Candidate, Trace
 
 
 def hand_trace(weights, src_tokens: list[str], tgt_tokens: list[str], **fields) -> Trace:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from attnviz import aer
-from attnviz.cli import main
+from attnviz.analysis import aer
+from attnviz.cli.main import main
 
 
 def _files(tmp_path, gold: str, hyp: str):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz.align import extract_links, trace_links, word_weights
+from attnviz.analysis.align import extract_links, trace_links, word_weights
 
 from .conftest import tiny_translator
 

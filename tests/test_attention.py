@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz import explain
-from attnviz.attention import make_attention, mask_scores
-from attnviz.data import pad
-from attnviz.model import ModelConfig
+from attnviz.data.corpus import pad
+from attnviz.model.attention import make_attention, mask_scores
+from attnviz.model.networks import ModelConfig
+from attnviz.plots import explain
 
 from .conftest import tiny_translator
 

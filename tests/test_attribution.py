@@ -11,9 +11,9 @@ import torch
 
 import attnviz
 from attnviz import Translator
-from attnviz.aer import Gold, score
-from attnviz.align import word_trace
-from attnviz.attribution import (
+from attnviz.analysis.aer import Gold, score
+from attnviz.analysis.align import word_trace
+from attnviz.analysis.attribution import (
     METHODS,
     agreement,
     argmax_agreement,
@@ -24,8 +24,8 @@ from attnviz.attribution import (
     step_correlations,
     word_links,
 )
-from attnviz.cli import main
-from attnviz.vocab import EOS_ID, PAD_ID
+from attnviz.cli.main import main
+from attnviz.data.vocab import EOS_ID, PAD_ID
 
 from .conftest import tiny_translator
 from .synthetic import ADJECTIVES, corpus
@@ -213,7 +213,7 @@ def test_align_by_attention_is_the_default_and_unchanged(trained, monkeypatch, c
     _, default, _ = _run(monkeypatch, capsys, ["align", path], PAIR)
     _, chosen, _ = _run(monkeypatch, capsys, ["align", path, "--source", "attention"], PAIR)
     tr = attnviz.load(path, precision="fp32")
-    from attnviz.align import align_words, pharaoh
+    from attnviz.analysis.align import align_words, pharaoh
 
     assert default == chosen == pharaoh(align_words(tr, *PAIR.split(" ||| "))).strip() + "\n"
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz import attribution_plots, plots
-from attnviz.attribution import attribute
-from attnviz.compare_models import Item, agreement_table, attribution_agreement
+from attnviz.analysis.attribution import attribute
+from attnviz.analysis.compare_models import Item, agreement_table, attribution_agreement
+from attnviz.plots import attribution_charts, charts
 
 from .conftest import tiny_translator
 from .synthetic import corpus
@@ -37,7 +37,7 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
     _turn_on(app)
     assert app.radio(key="attribution_method").value == "erasure"  # the default
     assert app.radio(key="attribution_method").options == [
-        attribution_plots.NAMES[m] for m in ("saliency", "integrated_gradients", "erasure")
+        attribution_charts.NAMES[m] for m in ("saliency", "integrated_gradients", "erasure")
     ]
     beside, shown = _titled(app, "attention"), _titled(app, "erasure")
     assert len(beside) == len(shown) == 2
@@ -46,7 +46,7 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
         expected = attribute(tr, tr.translate(SENTENCE), "erasure").values
         np.testing.assert_allclose(_array(fig["data"][0]["z"]), expected, atol=1e-5)
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # words, no <eos>
-        assert plots.framed_step(fig) == 0
+        assert charts.framed_step(fig) == 0
     labels = [m.label for m in app.metric]
     assert labels.count("Step 1: ρ") == 2 and labels.count("Same argmax word") == 2
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
@@ -58,16 +58,16 @@ def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monk
     assert len(_titled(app, "saliency")) == 2
     _turn_on(app, "integrated_gradients")
     assert any("completeness gap" in c.value for c in app.caption)  # IG states its delta
-    import attnviz.attribution
+    import attnviz.analysis.attribution
 
     def refuse(*args, **kwargs):
         raise AssertionError("attributed again")
 
-    monkeypatch.setattr(attnviz.attribution, "attribute", refuse)
+    monkeypatch.setattr(attnviz.analysis.attribution, "attribute", refuse)
     app.radio(key="attribution_method").set_value("saliency").run()
     app.slider[0].set_value(3).run()
     assert not app.exception, app.exception
-    assert all(plots.framed_step(f) == 2 for f in _titled(app, "saliency"))
+    assert all(charts.framed_step(f) == 2 for f in _titled(app, "saliency"))
     assert [m.label for m in app.metric].count("Step 3: ρ") == 2
 
 
@@ -104,16 +104,16 @@ def test_chart_builders_show_the_values_they_are_given(method):
     tr = tiny_translator("bahdanau")
     trace = tr.translate("the big cat sees a small house .")
     att = attribute(tr, trace, method)
-    fig = attribution_plots.attribution_heatmap(att, step=1).to_plotly_json()
+    fig = attribution_charts.attribution_heatmap(att, step=1).to_plotly_json()
     np.testing.assert_allclose(_array(fig["data"][0]["z"]), att.values)
     top = np.abs(att.values).max()
     assert fig["data"][0]["zmin"] == -top and fig["data"][0]["zmax"] == top  # 0 is white
-    assert plots.framed_step(fig) == 1
-    frame = attribution_plots.step_frame(trace, att, 2)
+    assert charts.framed_step(fig) == 1
+    frame = attribution_charts.step_frame(trace, att, 2)
     np.testing.assert_allclose(frame[frame.measure == method]["value"], att.values[2])
     np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])
-    spec = json.dumps(attribution_plots.step_bars(trace, att, 2).to_dict(), ensure_ascii=False)
-    assert "attention weight" in spec and attribution_plots.NAMES[method] in spec
+    spec = json.dumps(attribution_charts.step_bars(trace, att, 2).to_dict(), ensure_ascii=False)
+    assert "attention weight" in spec and attribution_charts.NAMES[method] in spec
 
 
 def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):

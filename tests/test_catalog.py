@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.catalog import OPENING, Checkpoint, Models, checkpoints, default_index
-from attnviz.checkpoint import CheckpointError
+from attnviz.store.catalog import OPENING, Checkpoint, Models, checkpoints, default_index
+from attnviz.store.checkpoint import CheckpointError
 
 
 def test_checkpoints_are_the_safetensors_files_by_name(tmp_path):
@@ -41,7 +41,7 @@ def test_the_columns_open_on_the_subword_pair_then_the_word_pair_or_fall_back():
 
 
 def test_the_page_offers_only_configured_corpus_files(tmp_path):
-    from attnviz.catalog import corpora
+    from attnviz.store.catalog import corpora
 
     (tmp_path / "a.txt").write_text("x\ty\n")
     (tmp_path / "b.tsv").write_text("x\ty\n")

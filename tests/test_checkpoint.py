@@ -8,8 +8,8 @@ import torch
 from safetensors.torch import save_file
 
 import attnviz
-from attnviz import checkpoint
-from attnviz.data import DataConfig
+from attnviz.data.corpus import DataConfig
+from attnviz.store import checkpoint
 
 from .conftest import tiny_translator
 

@@ -8,10 +8,10 @@ import pytest
 import sacrebleu
 from safetensors import safe_open
 
-from attnviz.cli import main
-from attnviz.history import FIRST_EPOCH_POINTS
-from attnviz.lineage import file_sha256
-from attnviz.precision import resolve_decoding
+from attnviz.analysis.history import FIRST_EPOCH_POINTS
+from attnviz.cli.main import main
+from attnviz.model.precision import resolve_decoding
+from attnviz.training.lineage import file_sha256
 
 from .synthetic import corpus, write_corpus
 
@@ -91,7 +91,7 @@ def test_resume_refuses_a_run_with_other_settings(small_corpus, tmp_path, capsys
 
 
 def test_resume_from_a_state_of_another_layout_says_what_to_do(small_corpus, tmp_path, capsys):
-    from attnviz import checkpoint
+    from attnviz.store import checkpoint
 
     out = tmp_path / "m.safetensors"
     assert _train(small_corpus, out, "--epochs", "1", "--test-beam", "1") == 0
@@ -230,8 +230,8 @@ def test_bad_arguments_exit_non_zero(capsys):
 
 
 def test_a_held_out_sentence_over_the_length_limit_scores_as_empty_not_a_crash(tmp_path):
-    from attnviz.data import split_of
-    from attnviz.translator import MAX_SOURCE_TOKENS
+    from attnviz.data.corpus import split_of
+    from attnviz.decoding.translator import MAX_SOURCE_TOKENS
 
     words = ["cat"] * (MAX_SOURCE_TOKENS + 20)
     while split_of(" ".join(words) + " .") != "test":
@@ -278,7 +278,7 @@ def test_evaluate_reports_the_aer_of_every_method_against_gold(trained, tmp_path
 
 
 def test_align_reads_fp32_attention_unless_asked_and_translate_takes_the_fast_default():
-    from attnviz.cli import parser
+    from attnviz.cli.main import parser
 
     assert parser().parse_args(["align", "m.safetensors"]).precision == "fp32"
     assert parser().parse_args(["align", "m.safetensors", "--precision", "int8"]).precision == (
@@ -289,8 +289,8 @@ def test_align_reads_fp32_attention_unless_asked_and_translate_takes_the_fast_de
 
 def test_init_from_continues_the_parent_and_learns_new_pairs(trained, tmp_path):
     from attnviz import load
-    from attnviz.toy import corpus as toy_corpus
-    from attnviz.toy import write_plain
+    from attnviz.data.toy import corpus as toy_corpus
+    from attnviz.data.toy import write_plain
 
     parent = trained("general")[0]  # learnt the adjectives language (tests/conftest.py)
     # The new pairs: the same words in reversed order, beside some of the old kind (as a

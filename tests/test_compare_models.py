@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from attnviz import load
-from attnviz.aer import Gold
-from attnviz.compare_models import (
+from attnviz.analysis.aer import Gold
+from attnviz.analysis.compare_models import (
     Item,
     SentenceScore,
     aer_of,
@@ -20,7 +20,7 @@ from attnviz.compare_models import (
     table,
     totals,
 )
-from attnviz.data import DataConfig, split_of
+from attnviz.data.corpus import DataConfig, split_of
 
 from .synthetic import corpus
 
@@ -136,7 +136,7 @@ def test_score_sentences_scores_a_trained_model_and_refuses_nothing_silently(tra
 
 
 def test_uploads_must_be_utf8_and_a_run_is_bounded():
-    from attnviz.compare_models import MAX_ITEMS, decode_upload, parse_items
+    from attnviz.analysis.compare_models import MAX_ITEMS, decode_upload, parse_items
 
     assert decode_upload("\ufeffJe\tI\n".encode(), "f") == "Je\tI\n"
     with pytest.raises(ValueError, match="not UTF-8"):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz import plots
+from attnviz.plots import charts
 
 from .synthetic import corpus
 
@@ -65,7 +65,7 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
     for fig in heatmaps:
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # as typed
         np.testing.assert_allclose(_array(fig["data"][0]["z"])[0].sum(), 1, atol=1e-3)
-        assert plots.framed_step(fig) == 0  # step 1 framed
+        assert charts.framed_step(fig) == 0  # step 1 framed
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
     assert sum('"attention weight"' in spec for spec in specs) == 2  # the step bars
     assert len(app.dataframe) >= 2  # the candidates of each model
@@ -74,15 +74,15 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
 
 def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app, monkeypatch):
     _type(app, SENTENCE)
-    import attnviz.translator
+    import attnviz.decoding.translator
 
     def refuse(*args, **kwargs):
         raise AssertionError("decoded again")
 
-    monkeypatch.setattr(attnviz.translator.Translator, "translate", refuse)
+    monkeypatch.setattr(attnviz.decoding.translator.Translator, "translate", refuse)
     app.slider[0].set_value(3).run()
     assert not app.exception
-    assert all(plots.framed_step(fig) == 2 for fig in _heatmaps(app))
+    assert all(charts.framed_step(fig) == 2 for fig in _heatmaps(app))
     assert any("Step 3" in m.value for m in app.markdown)
 
 
@@ -102,7 +102,7 @@ def test_beam_search_draws_the_hypothesis_tree(app):
     trees = _figures(app, "scatter")
     assert len(trees) == 2
     # the winning path has one node at every step
-    winner = plots.beam_winner(trees[0])
+    winner = charts.beam_winner(trees[0])
     assert [t for t, _ in winner] == list(range(len(winner))) and len(winner) >= 2
 
 
@@ -233,7 +233,7 @@ def test_the_corpus_view_explains_gold_that_does_not_fit(app):
 def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
     checkpoints, corpus_file, monkeypatch
 ):
-    from attnviz.data import DataConfig, held_out, read_corpus
+    from attnviz.data.corpus import DataConfig, held_out, read_corpus
 
     monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
     monkeypatch.setenv("ATTNVIZ_CORPUS", str(corpus_file))

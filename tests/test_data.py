@@ -1,6 +1,6 @@
 import torch
 
-from attnviz.data import (
+from attnviz.data.corpus import (
     DataConfig,
     bucket_batches,
     make_batch,
@@ -9,8 +9,8 @@ from attnviz.data import (
     split_of,
     tokenize_pairs,
 )
-from attnviz.text import TextConfig
-from attnviz.vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, Vocab
+from attnviz.data.text import TextConfig
+from attnviz.data.vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, Vocab
 
 
 def test_two_and_three_columns_are_read_and_malformed_lines_counted(tmp_path):
@@ -80,7 +80,7 @@ def test_bucketing_covers_every_example_once_with_little_padding():
 def test_joined_examples_keep_every_token_once_in_longer_sentences():
     import torch
 
-    from attnviz.data import Example, join_examples
+    from attnviz.data.corpus import Example, join_examples
 
     examples = [Example(f"s{i}", f"t{i}", [f"s{i}"], [f"t{i}", "."]) for i in range(100)]
     joined = join_examples(examples, 0.5, torch.Generator().manual_seed(0))

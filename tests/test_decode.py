@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz import decode
-from attnviz.data import encode_source, pad
-from attnviz.translator import MAX_SOURCE_TOKENS, InputError
-from attnviz.vocab import BOS, PAD
+from attnviz.data.corpus import encode_source, pad
+from attnviz.data.vocab import BOS, PAD
+from attnviz.decoding import decode
+from attnviz.decoding.translator import MAX_SOURCE_TOKENS, InputError
 
 from .conftest import tiny_translator
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from attnviz import diagnostics as d
+from attnviz.analysis import diagnostics as d
 
 from .handmade import hand_trace
 

@@ -19,11 +19,13 @@ import torch.multiprocessing as mp
 from safetensors import safe_open
 
 import attnviz
-from attnviz import TextConfig, checkpoint, distributed
-from attnviz.cli import main
-from attnviz.data import DataConfig, Example, make_batch
-from attnviz.train import target_tokens, train
-from attnviz.vocab import Vocab
+from attnviz import TextConfig
+from attnviz.cli.main import main
+from attnviz.data.corpus import DataConfig, Example, make_batch
+from attnviz.data.vocab import Vocab
+from attnviz.store import checkpoint
+from attnviz.training import distributed
+from attnviz.training.train import target_tokens, train
 
 from . import conftest
 from .ddp_worker import BROKEN

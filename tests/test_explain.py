@@ -1,6 +1,7 @@
 """The dashboard's words: captions and card summaries, built from Traces and cards."""
 
-from attnviz import ModelConfig, explain
+from attnviz import ModelConfig
+from attnviz.plots import explain
 
 from .handmade import hand_trace
 
@@ -39,7 +40,7 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
 
 
 def test_a_card_summary_names_the_vocabularies_and_the_parent():
-    from attnviz.data import DataConfig
+    from attnviz.data.corpus import DataConfig
 
     def first(config, data) -> str:
         return explain.card_summary({}, config, data).split("  \n")[0]
@@ -65,7 +66,7 @@ def test_a_card_summary_marks_what_the_card_lacks():
 def test_typed_markup_reaches_markdown_as_plain_text():
     import re
 
-    from attnviz.explain import markdown_text
+    from attnviz.plots.explain import markdown_text
 
     for text in ["a`b`c", "**x**", ":red[hi]", "$x^2$", "<b>bold</b>", "# title", "1. item", "\\"]:
         escaped = markdown_text(text)

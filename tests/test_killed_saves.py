@@ -9,7 +9,7 @@ import signal
 import time
 
 import attnviz
-from attnviz.data import DataConfig
+from attnviz.data.corpus import DataConfig
 
 from .conftest import tiny_translator
 

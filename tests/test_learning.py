@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz.align import align_words
-from attnviz.data import split_of
+from attnviz.analysis.align import align_words
+from attnviz.data.corpus import split_of
 
 from .synthetic import ADJECTIVES
 

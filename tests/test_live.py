@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from attnviz.align import pharaoh
-from attnviz.checkpoint import load
-from attnviz.cli import main
-from attnviz.live import RunRefused, Runs, ToySettings, train_toy
+from attnviz.analysis.align import pharaoh
+from attnviz.cli.main import main
+from attnviz.store.checkpoint import load
+from attnviz.training.live import RunRefused, Runs, ToySettings, train_toy
 
 SMALL = ToySettings("adjectives", "general", sentences=800, epochs=2)
 

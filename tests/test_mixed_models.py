@@ -9,10 +9,10 @@ import shutil
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from attnviz import checkpoint
-from attnviz.data import DataConfig
-from attnviz.text import TextConfig
-from attnviz.train import train
+from attnviz.data.corpus import DataConfig
+from attnviz.data.text import TextConfig
+from attnviz.store import checkpoint
+from attnviz.training.train import train
 from attnviz_ui.pages import VIEWS
 
 from .conftest import DASHBOARD, TINY, TINY_TRAIN

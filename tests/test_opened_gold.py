@@ -2,7 +2,7 @@
 
 import pytest
 
-from attnviz.align import gold_for
+from attnviz.analysis.align import gold_for
 
 from .conftest import tiny_translator
 

@@ -1,6 +1,6 @@
 """The play button: one step further on each run, stopping at the last, restarting from it."""
 
-from attnviz.playback import Playback, after_run, before_run, toggled
+from attnviz.decoding.playback import Playback, after_run, before_run, toggled
 
 
 def test_paused_shows_the_chosen_step_but_never_past_the_last():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz import explain, plots
+from attnviz.plots import charts, explain
 
 from .conftest import tiny_translator
 from .handmade import hand_trace
@@ -15,20 +15,20 @@ def trace():
 
 
 def test_labels_keep_repeated_words_apart():
-    assert plots.labels(["the", "cat", "the"]) == ["1:the", "2:cat", "3:the"]
+    assert charts.labels(["the", "cat", "the"]) == ["1:the", "2:cat", "3:the"]
 
 
 def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace):
-    fig = plots.heatmap(trace, step=2, gold=[(1, 0), (99, 0)])
+    fig = charts.heatmap(trace, step=2, gold=[(1, 0), (99, 0)])
     hm = fig.data[0]
     np.testing.assert_array_equal(np.asarray(hm.z), trace.weights)
     np.testing.assert_array_equal(np.asarray(hm.customdata), trace.scores)
-    assert list(hm.x) == plots.labels(trace.src_tokens)
+    assert list(hm.x) == charts.labels(trace.src_tokens)
     assert len(set(hm.x)) == len(hm.x)  # "the" twice, two columns
-    assert list(hm.y) == plots.labels(trace.tgt_tokens)
+    assert list(hm.y) == charts.labels(trace.tgt_tokens)
     assert "raw score" in hm.hovertemplate
-    assert plots.framed_step(fig) == 2
-    assert plots.framed_step(plots.heatmap(trace)) is None
+    assert charts.framed_step(fig) == 2
+    assert charts.framed_step(charts.heatmap(trace)) is None
     gold = fig.data[1]  # the out-of-range link is dropped, not drawn off the axis
     assert list(gold.x) == [hm.x[1]] and list(gold.y) == [hm.y[0]]
 
@@ -36,14 +36,14 @@ def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace
 def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):
     a = tiny_translator("general").align(trace.source, trace.text)
     b = tiny_translator("bahdanau").align(trace.source, trace.text)
-    fig = plots.difference_heatmap(a, b)
+    fig = charts.difference_heatmap(a, b)
     np.testing.assert_allclose(np.asarray(fig.data[0].z), a.weights - b.weights)
     shorter = tiny_translator("bahdanau").translate(trace.source, max_len=2)
     with pytest.raises(ValueError, match="reference"):
-        plots.difference_heatmap(a, shorter)
+        charts.difference_heatmap(a, shorter)
     other_words = hand_trace(a.weights, a.src_tokens, ["X", *a.tgt_tokens[1:]])
     with pytest.raises(ValueError, match="reference"):  # one shape, another output
-        plots.difference_heatmap(a, other_words)
+        charts.difference_heatmap(a, other_words)
 
 
 def test_shaded_tokens_escape_markup_and_shade_by_value():
@@ -57,15 +57,15 @@ def test_every_attention_type_has_its_formula():
 
 
 def test_weights_exports_keep_the_matrix_and_labels(trace):
-    frame = plots.weights_frame(trace)
+    frame = charts.weights_frame(trace)
     np.testing.assert_array_equal(frame.to_numpy(), trace.weights)
-    assert list(frame.columns) == plots.labels(trace.src_tokens)
-    data = plots.weights_json(trace)
+    assert list(frame.columns) == charts.labels(trace.src_tokens)
+    data = charts.weights_json(trace)
     assert data["weights"] == trace.weights.tolist() and data["output_tokens"] == trace.tgt_tokens
 
 
 def test_comparison_frame_per_step(trace):
-    frame = plots.comparison_frame(trace, trace)
+    frame = charts.comparison_frame(trace, trace)
     assert len(frame) == len(trace.tgt_tokens)
     np.testing.assert_allclose(frame["JS divergence"], 0, atol=1e-12)
     assert frame["same argmax"].all()
@@ -73,14 +73,14 @@ def test_comparison_frame_per_step(trace):
 
 def test_the_beam_figure_marks_the_winning_path(trace):
     beamed = tiny_translator("general").translate(trace.source, beam=3, max_len=6)
-    fig = plots.beam_figure(beamed)
-    assert plots.beam_winner(fig) == list(enumerate(beamed.beam_path))
-    assert plots.beam_winner(fig.to_plotly_json()) == plots.beam_winner(fig)  # as sent
+    fig = charts.beam_figure(beamed)
+    assert charts.beam_winner(fig) == list(enumerate(beamed.beam_path))
+    assert charts.beam_winner(fig.to_plotly_json()) == charts.beam_winner(fig)  # as sent
     with pytest.raises(ValueError, match="beam"):
-        plots.beam_figure(trace)
+        charts.beam_figure(trace)
 
 
 def test_a_card_has_a_curve_only_with_validation_losses():
-    assert plots.has_curve({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
-    assert not plots.has_curve({"history": {"valid_loss": []}})
-    assert not plots.has_curve({})
+    assert charts.has_curve({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
+    assert not charts.has_curve({"history": {"valid_loss": []}})
+    assert not charts.has_curve({})

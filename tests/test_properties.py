@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator
-from attnviz.aer import parse_gold, parse_pharaoh
-from attnviz.align import align_words
-from attnviz.compare_models import parse_items
-from attnviz.subwords import Subwords
-from attnviz.translator import InputError
+from attnviz.analysis.aer import parse_gold, parse_pharaoh
+from attnviz.analysis.align import align_words
+from attnviz.analysis.compare_models import parse_items
+from attnviz.data.subwords import Subwords
+from attnviz.decoding.translator import InputError
 
 from .synthetic import corpus
 

@@ -9,14 +9,15 @@ import pytest
 import torch
 
 import attnviz
-from attnviz import checkpoint, toy
-from attnviz.cli import main
-from attnviz.data import DataConfig
-from attnviz.evaluate import copy_rate, should_copy
-from attnviz.model import ModelConfig, Seq2Seq
-from attnviz.subwords import Subwords
-from attnviz.text import TextConfig
-from attnviz.translator import Translator
+from attnviz.analysis.evaluate import copy_rate, should_copy
+from attnviz.cli.main import main
+from attnviz.data import toy
+from attnviz.data.corpus import DataConfig
+from attnviz.data.subwords import Subwords
+from attnviz.data.text import TextConfig
+from attnviz.decoding.translator import Translator
+from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.store import checkpoint
 
 PAIRS = [(en.split(), fr.split()) for en, fr, _ in toy.corpus(400, seed=1, language="names")]
 
@@ -116,8 +117,8 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     """The toy ``names`` language: held-out sentences bring names made of random syllables.
     With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
     recipe copies almost none at this budget: benchmarks/copy_toy.py)."""
-    from attnviz.data import held_out, read_corpus, split_of
-    from attnviz.train import TrainConfig, train
+    from attnviz.data.corpus import held_out, read_corpus, split_of
+    from attnviz.training.train import TrainConfig, train
 
     path = tmp_path / "names.txt"
     pairs = toy.corpus(4000, seed=0, language="names")
@@ -142,7 +143,7 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
 def test_swapping_replaces_names_and_numbers_the_same_on_both_sides():
     import random
 
-    from attnviz.swap import swap_pair
+    from attnviz.data.swap import swap_pair
 
     source, target = "Tom met Mary in 1992.", "Tom a rencontré Mary en 1992."
     new_source, new_target = swap_pair(source, target, random.Random(0))
@@ -166,9 +167,9 @@ def test_swapping_replaces_names_and_numbers_the_same_on_both_sides():
 def test_a_swapped_epoch_adds_the_share_of_pairs_that_carry_names():
     import random
 
-    from attnviz.data import Example
-    from attnviz.swap import swap_examples
-    from attnviz.train_config import TrainConfig
+    from attnviz.data.corpus import Example
+    from attnviz.data.swap import swap_examples
+    from attnviz.training.config import TrainConfig
 
     examples = [Example(s, t, s.split(), t.split()) for s, t, _ in toy.corpus(40, language="names")]
     examples += [Example("a cat .", "un chat .", ["a", "cat", "."], ["un", "chat", "."])] * 10

@@ -115,7 +115,7 @@ def test_edits_need_greedy_search_and_prefixes_need_words_the_model_can_write():
 
 
 def test_the_numbers_of_a_step_add_up_to_what_the_decoding_recorded(model):
-    from attnviz.step_math import step_math
+    from attnviz.decoding.step_math import step_math
 
     trace = model.translate(SENTENCE).pieces
     for t in range(len(trace.tgt_tokens)):
@@ -137,7 +137,7 @@ def test_the_numbers_of_a_step_add_up_to_what_the_decoding_recorded(model):
 
 
 def test_the_numbers_of_an_edited_step_are_the_edit_s(model):
-    from attnviz.step_math import step_math
+    from attnviz.decoding.step_math import step_math
 
     n_src = len(model.translate(SENTENCE).pieces.src_tokens)
     trace = model.translate(SENTENCE, attention={1: np.eye(n_src)[0]}).pieces

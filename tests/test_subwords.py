@@ -6,8 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnviz import load
-from attnviz.align import align_words
-from attnviz.subwords import Subwords, words_attention
+from attnviz.analysis.align import align_words
+from attnviz.data.subwords import Subwords
+from attnviz.decoding.words import words_attention
 
 from .synthetic import corpus
 
@@ -98,7 +99,7 @@ def test_a_bare_word_mark_starts_the_next_word_and_special_tokens_stand_alone(su
 
 
 def test_alignment_reads_the_decoder_steps_of_each_piece(trained):
-    from attnviz.align import word_trace
+    from attnviz.analysis.align import word_trace
 
     tr = load(trained("general")[0])
     wt = word_trace(tr, "the strangest horses sees a café .", "le cheval voit un café .")

@@ -1,4 +1,4 @@
-from attnviz.text import TextConfig, normalize
+from attnviz.data.text import TextConfig, normalize
 
 TEXT = TextConfig()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from attnviz import toy
+from attnviz.data import toy
 
 
 @pytest.mark.parametrize("language", sorted(toy.LANGUAGES))

@@ -4,9 +4,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attnviz.data import Example, make_batch, spread_sample
-from attnviz.train import TrainConfig, batch_loss
-from attnviz.vocab import PAD_ID
+from attnviz.data.corpus import Example, make_batch, spread_sample
+from attnviz.data.vocab import PAD_ID
+from attnviz.training.train import TrainConfig, batch_loss
 
 from .conftest import WORDS, tiny_translator
 
@@ -71,9 +71,9 @@ def test_the_learning_rate_decays_per_epoch_after_decay_after():
 def test_settings_written_before_a_field_existed_resume_with_its_default():
     from dataclasses import asdict
 
-    from attnviz.data import DataConfig
-    from attnviz.model import ModelConfig
-    from attnviz.train_state import with_defaults
+    from attnviz.data.corpus import DataConfig
+    from attnviz.model.networks import ModelConfig
+    from attnviz.training.resume import with_defaults
 
     train = {k: v for k, v in asdict(TrainConfig()).items() if k != "epochs"}
     now = {"model": asdict(ModelConfig(10, 10)), "data": asdict(DataConfig()), "train": train}

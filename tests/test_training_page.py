@@ -10,8 +10,9 @@ import time
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attnviz import checkpoint, history_plots
-from attnviz.history import History, Probe, most_changed
+from attnviz.analysis.history import History, Probe, most_changed
+from attnviz.plots import history_charts
+from attnviz.store import checkpoint
 
 from .test_dashboard import DASHBOARD, _array, _heatmaps
 
@@ -29,7 +30,7 @@ def _open(folder, monkeypatch) -> AppTest:
 
 def _curves_moment(at: AppTest) -> float | None:
     specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
-    return next(m for m in map(history_plots.moment_of, specs) if m is not None)
+    return next(m for m in map(history_charts.moment_of, specs) if m is not None)
 
 
 def test_the_page_opens_on_the_probe_whose_attention_moved_most(checkpoints, monkeypatch):

@@ -1,0 +1,4 @@
+"""What a translation's attention says: diagnostics, word alignments and AER, attribution,
+evaluation (BLEU, copying), model comparison, and the history of alignment over training.
+Imports ``decoding``, ``model`` and ``data``.
+"""

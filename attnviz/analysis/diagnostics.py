@@ -1,0 +1,104 @@
+"""Diagnostics of attention matrices: how peaked, how spread, how two models differ.
+
+The measures take plain (T, S) weight matrices, rows summing to 1 (a Trace's ``weights``),
+and return numpy arrays or floats, so they are easy to test on small hand-made matrices.
+:func:`summary` is the one place that turns them into a sentence's figures: every page of the
+dashboard and every table shows those, so a sentence gets the same entropy and tau everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..decoding.trace import Trace
+
+
+def entropy(weights: np.ndarray) -> np.ndarray:
+    """Entropy in bits of each step's weights, (T,): 0 when all attention is on one word,
+    log2(S) when it is spread evenly over S words."""
+    w = np.asarray(weights, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, -w * np.log2(w), 0.0)
+    return terms.sum(-1)
+
+
+def coverage(weights: np.ndarray) -> np.ndarray:
+    """Attention each source word received over all steps, (S,). About 1 per word for a
+    one-to-one translation; near 0 hints at a word left out, well above 1 at one repeated."""
+    return np.asarray(weights, dtype=np.float64).sum(0)
+
+
+def js_divergence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Jensen-Shannon divergence in bits between the rows of two (T, S) matrices, (T,).
+    0 for identical rows, 1 for rows with no source word in common."""
+    p, q = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if p.shape != q.shape:
+        raise ValueError(f"the matrices must have one shape, got {p.shape} and {q.shape}")
+    m = (p + q) / 2
+
+    def kl(x):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(x > 0, x * np.log2(x / m), 0.0).sum(-1)
+
+    return (kl(p) + kl(q)) / 2
+
+
+def argmax_agreement(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether two (T, S) matrices attend most to the same source word at each step, (T,)."""
+    if np.shape(a) != np.shape(b):
+        raise ValueError(f"the matrices must have one shape, got {np.shape(a)} and {np.shape(b)}")
+    return np.argmax(a, -1) == np.argmax(b, -1)
+
+
+def monotonicity(weights: np.ndarray) -> float:
+    """Kendall's tau between output position and the argmax source position: 1 when the
+    attention moves left to right through the source, -1 right to left, NaN below 2 steps."""
+    pos = np.argmax(np.asarray(weights), -1)
+    n = len(pos)
+    if n < 2:
+        return float("nan")
+    i, j = np.triu_indices(n, 1)
+    sign = np.sign(pos[j] - pos[i])  # output order is strictly increasing
+    concordant, discordant = int((sign > 0).sum()), int((sign < 0).sum())
+    ties = int((sign == 0).sum())
+    pairs = n * (n - 1) // 2
+    denom = np.sqrt(pairs * (pairs - ties))  # tau-b: ties only on the source side
+    return float((concordant - discordant) / denom) if denom else float("nan")
+
+
+def eos_mass(weights: np.ndarray, tokens: list[str]) -> np.ndarray:
+    """Share of each step's attention on the source ``<eos>``, (T,): where a model parks
+    attention it has no use for."""
+    pick = np.array([t == "<eos>" for t in tokens], dtype=bool)
+    return np.asarray(weights, dtype=np.float64)[:, pick].sum(-1)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A sentence's attention in three figures, over the steps that wrote a word."""
+
+    entropy: float  # mean entropy per step, in bits; NaN without a word
+    monotonicity: float  # Kendall's tau of the argmax source positions; NaN below 2 words
+    eos_mass: float  # mean share of attention on the source <eos>; NaN without a word
+
+
+def summary(trace: Trace) -> Summary:
+    """The figures of one translation, over ``trace.output_weights``: a final ``<eos>`` step
+    writes no word, and its attention (often spread, or parked on the source ``<eos>``) would
+    otherwise move every mean with the sentence's length."""
+    words = trace.output_weights
+    if not len(words):
+        return Summary(float("nan"), float("nan"), float("nan"))
+    return Summary(
+        float(entropy(words).mean()),
+        monotonicity(words),
+        float(eos_mass(words, trace.src_tokens).mean()),
+    )
+
+
+def comparable(a: Trace, b: Trace) -> bool:
+    """Whether two traces' matrices can be compared cell by cell: the same source tokens and
+    the same output tokens (two models force-decoded on one reference)."""
+    return a.src_tokens == b.src_tokens and a.tgt_tokens == b.tgt_tokens

@@ -1,0 +1,159 @@
+"""Scores over a corpus: BLEU with sacreBLEU, every reference translation of a source used;
+AER of the alignments read off attention, against gold links."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sacrebleu.metrics import BLEU
+
+from ..data.text import normalize
+from ..decoding.trace import Trace
+from ..decoding.translator import InputError, Translator
+from . import attribution
+from .aer import AerResult, Gold, score
+from .align import METHODS, WordTrace, word_trace
+
+
+@dataclass(frozen=True)
+class BleuResult:
+    score: float  # corpus BLEU, 0-100
+    signature: str  # sacreBLEU's signature: how to reproduce the number
+    sentences: int  # source sentences scored
+    refused: int  # sources the translator refused (over its length limit): scored as empty output
+
+
+def reference_streams(refs: list[list[str]]) -> list[list[str | None]]:
+    """sacreBLEU wants one stream per reference slot; sources with fewer references get None."""
+    width = max(map(len, refs), default=0)
+    return [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+
+
+def corpus_bleu(
+    translator: Translator,
+    sources: list[str],
+    refs: list[list[str]],
+    beam: int = 1,
+    batch_size: int = 64,
+    **options,
+) -> BleuResult:
+    """Translate ``sources`` and score them against all their references ``refs``; ``options``
+    go to :meth:`Translator.translate_each` (``alpha``, ``beta`` of beam search).
+
+    A source the translator refuses (longer than its limit) counts as an empty translation, so
+    the score never looks better for skipping it.
+    """
+    results = translator.translate_each(sources, beam=beam, batch_size=batch_size, **options)
+    hyps = [r.text if isinstance(r, Trace) else "" for r in results]
+    score, signature = bleu(hyps, refs, translator.text.lowercase)
+    refused = sum(not isinstance(r, Trace) for r in results)
+    return BleuResult(round(score, 2), signature, len(sources), refused)
+
+
+def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tuple[float, str]:
+    """Corpus BLEU of ``hyps`` against every reference of each (normalized as the training
+    text is), and sacreBLEU's signature."""
+    metric = BLEU(lowercase=lowercase)
+    clean = [[normalize(r) for r in rs] for rs in refs]
+    return metric.corpus_score(hyps, reference_streams(clean)).score, str(metric.get_signature())
+
+
+def word_traces(
+    translator: Translator, pairs: list[tuple[str, str]], gold: list[Gold]
+) -> list[WordTrace | None]:
+    """Each pair force-decoded once, word by word; None for a pair the translator refuses."""
+    if len(pairs) != len(gold):
+        raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
+    traces = []
+    for source, target in pairs:
+        try:
+            traces.append(word_trace(translator, source, target))
+        except InputError:
+            traces.append(None)
+    return traces
+
+
+def corpus_aer(
+    translator: Translator,
+    pairs: list[tuple[str, str]],
+    gold: list[Gold],
+    threshold: float = 0.5,
+) -> dict[tuple[str, bool], AerResult]:
+    """AER of every way :mod:`attnviz.align` reads links off attention, keyed by
+    (method, shift), over whitespace-tokenized (source, target) ``pairs`` with ``gold`` links.
+
+    Each pair is force-decoded once; a pair the translator refuses counts as no links.
+    """
+    traces = word_traces(translator, pairs, gold)
+    return {
+        (method, shift): score(
+            gold, [set(t.links(method, threshold, shift)) if t else set() for t in traces]
+        )
+        for method in METHODS
+        for shift in (False, True)
+    }
+
+
+def attribution_aer(
+    translator: Translator,
+    pairs: list[tuple[str, str]],
+    gold: list[Gold],
+    methods: tuple[str, ...] = attribution.METHODS,
+    steps: int = attribution.STEPS,
+) -> dict[str, AerResult]:
+    """AER of the links read off attribution (:func:`attnviz.attribution.word_links`) by each
+    of ``methods``, over the same pairs and gold as :func:`corpus_aer`."""
+    traces = word_traces(translator, pairs, gold)
+    return {
+        method: score(
+            gold,
+            [
+                set(attribution.word_links(translator, t, method, steps)) if t else set()
+                for t in traces
+            ],
+        )
+        for method in methods
+    }
+
+
+WORD = re.compile(r"\w[\w'-]*")  # words of running text, with inner apostrophes and hyphens
+
+
+def should_copy(source: str, refs: list[str]) -> dict[str, list[str]]:
+    """The source's tokens that a translation should write unchanged, by kind: ``numbers``
+    (any token with a digit) and ``names`` (capitalised words after the first), each only where
+    it appears verbatim in a reference."""
+    words = WORD.findall(source)
+    in_refs = {w for r in refs for w in WORD.findall(r)}
+    kept = [(k, w) for k, w in enumerate(words) if w in in_refs]
+    return {
+        "numbers": [w for _, w in kept if any(c.isdigit() for c in w)],
+        "names": [w for k, w in kept if k and w[:1].isupper() and not any(c.isdigit() for c in w)],
+    }
+
+
+@dataclass(frozen=True)
+class CopyResult:
+    written: dict[str, int]  # by kind: tokens the translations wrote verbatim
+    wanted: dict[str, int]  # by kind: tokens that should have been
+    missed: tuple[int, ...] = ()  # the sentences (by index) with a token not written
+
+    def share(self, kind: str) -> float:
+        """Percent of ``kind`` written verbatim (100 when there was none to write)."""
+        return 100 * self.written[kind] / self.wanted[kind] if self.wanted[kind] else 100.0
+
+
+def copy_rate(sources: list[str], outputs: list[str], refs: list[list[str]]) -> CopyResult:
+    """How many of the tokens each source should pass through (:func:`should_copy`) its
+    output writes verbatim, by kind, over a corpus."""
+    written, wanted = {"numbers": 0, "names": 0}, {"numbers": 0, "names": 0}
+    missed = []
+    for k, (source, output, rs) in enumerate(zip(sources, outputs, refs, strict=True)):
+        out = set(WORD.findall(output))
+        for kind, tokens in should_copy(source, rs).items():
+            wanted[kind] += len(tokens)
+            written[kind] += sum(w in out for w in tokens)
+            if not set(tokens) <= out and missed[-1:] != [k]:
+                missed.append(k)
+    return CopyResult(written, wanted, tuple(missed))

@@ -1,0 +1,263 @@
+"""The command line's options: one subcommand per job, each with the options it takes.
+
+The train command's options come from the configuration dataclasses (see
+:mod:`attnviz.options`), so each training default is written once, beside its field.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..data.corpus import DataConfig
+from ..data.text import TextConfig
+from ..decoding.translator import BETA
+from ..model.networks import ModelConfig
+from ..options import add_options, typed
+from ..training.config import TrainConfig
+
+CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings
+ATTRIBUTIONS = ("saliency", "integrated_gradients", "erasure")  # as attnviz.attribution.METHODS
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Show defaults, except the None of options that have no default."""
+
+    def _get_help_string(self, action):
+        if action.default is None or action.required:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's parser: one subcommand per job."""
+    ap = argparse.ArgumentParser(
+        prog="attnviz", description="Train, run and inspect attention-based GRU translators."
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_train_command, _translate_command, _align_command, _evaluate_command):
+        add(sub)
+    _inspect_commands(sub)
+    return ap
+
+
+def _train_command(sub) -> None:
+    t = sub.add_parser(
+        "train",
+        help="train a model on a tab-separated parallel corpus",
+        formatter_class=_Help,
+        description="Train on `source<TAB>target[<TAB>...]` lines. The best epoch "
+        "(lowest validation loss) is saved to --out; the full training state is saved "
+        "to OUT.state after every epoch for --resume. Under torchrun (`torchrun "
+        "--nproc_per_node N -m attnviz train ...`) N processes train one model with "
+        "DistributedDataParallel, gloo on CPUs and NCCL on GPUs; rank 0 alone validates and "
+        "writes the files (see the README).",
+    )
+    t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
+    t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
+    t.add_argument(
+        "--init-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="start from this checkpoint's weights, with its architecture, text settings, "
+        "vocabularies and sentencepiece models (options that contradict them are refused; "
+        "--dropout may change), a fresh optimizer and the schedule given here, on --data (its "
+        "corpus or another); the history goes on from its history, and the card records the "
+        "lineage",
+    )
+    for config in CONFIGS:
+        add_options(t, config)
+    t.add_argument(
+        "--probe-pairs",
+        default=None,
+        help="more probes for the history: `source ||| target` lines, whitespace-tokenized",
+    )
+    t.add_argument(
+        "--probe-gold", default=None, help="gold alignments of --probe-pairs (Pharaoh lines)"
+    )
+    t.add_argument(
+        "--probe-reverse-gold",
+        action="store_true",
+        help="--probe-gold lists target-source links (f-e), as the Hansards data does",
+    )
+    t.add_argument(
+        "--device",
+        default="cpu",
+        help="torch device: cpu, cuda, cuda:1, ...; under torchrun cpu or cuda (each process "
+        "on cuda:LOCAL_RANK)",
+    )
+    t.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="CPU threads per process (default: torch's, one per core; 1 under a torchrun of "
+        "several processes); "
+        "results are reproducible for a given thread count",
+    )
+    t.add_argument(
+        "--half", action="store_true", help="store weights as float16 (half the file size)"
+    )
+    t.add_argument(
+        "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
+    )
+    t.add_argument(
+        "--tatoeba",
+        action="store_true",
+        help="record the Tatoeba license and attribution (CC-BY 2.0) in the model card",
+    )
+    t.add_argument("--license", default=None, help="the corpus license, for the model card")
+    t.add_argument("--attribution", default=None, help="the corpus attribution, for the model card")
+
+
+def typed_train_options(argv: list[str]) -> dict[str, object]:
+    """The configuration options a train command line (after ``train``) gives, by field name,
+    defaults left out: what ``--init-from`` compares with the checkpoint."""
+    t = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    for config in CONFIGS:
+        add_options(t, config, defaults=False)
+    return typed(t, argv)
+
+
+def _translate_command(sub) -> None:
+    tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
+    tr.add_argument("checkpoint")
+    tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
+    _beam_options(tr)
+    tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
+    _precision_option(tr)
+
+
+def _align_command(sub) -> None:
+    al = sub.add_parser(
+        "align", help="align `source ||| target` lines from stdin (Pharaoh i-j out)"
+    )
+    al.add_argument("checkpoint")
+    al.add_argument(
+        "--method",
+        choices=("argmax", "threshold", "intersect"),
+        default="argmax",
+        help="argmax: each target word to its most attended source word; threshold: every "
+        "pair with weight >= --threshold; intersect: argmax of both row and column",
+    )
+    al.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    al.add_argument(
+        "--shift",
+        action="store_true",
+        help="read step t's attention as belonging to its input word y_{t-1}",
+    )
+    al.add_argument(
+        "--source",
+        choices=("attention", "attribution"),
+        default="attention",
+        help="read links off the attention weights, or off attribution (--attribution): "
+        "each target word to its most important source word",
+    )
+    al.add_argument(
+        "--attribution",
+        choices=ATTRIBUTIONS,
+        default="erasure",
+        help="with --source attribution: gradient x input (saliency), integrated gradients "
+        "from all-zero embeddings, or the log-probability lost when a word becomes <unk> "
+        "(default: erasure)",
+    )
+    _steps_option(al)
+    _precision_option(al, "fp32")
+
+
+def _steps_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ig-steps",
+        type=int,
+        default=50,
+        help="integrated gradients: points on the path from the baseline (default: 50)",
+    )
+
+
+def _evaluate_command(sub) -> None:
+    ev = sub.add_parser(
+        "evaluate",
+        help="test BLEU on the held-out split of a corpus; AER against gold alignments",
+        description="With --data: sacreBLEU of the checkpoint on the held-out split of the "
+        "corpus it was trained on, every reference of a source used. With --gold and --pairs: "
+        "the alignment error rate of each way `align` reads links off attention (--method, "
+        "with and without --shift), then of links read off attribution (--attribution).",
+    )
+    ev.add_argument("checkpoint")
+    ev.add_argument("--data", help="the corpus the checkpoint was trained on")
+    ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
+    _beam_options(ev)
+    ev.add_argument("--split", choices=("test", "valid"), default="test")
+    ev.add_argument(
+        "--gold", help="gold alignments of --pairs: Pharaoh or HLT-NAACL 2003, as `aer` reads"
+    )
+    ev.add_argument(
+        "--pairs", help="`source ||| target` lines (whitespace-separated words), one per gold line"
+    )
+    ev.add_argument(
+        "--reverse-gold",
+        action="store_true",
+        help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
+    )
+    ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    ev.add_argument(
+        "--attribution",
+        nargs="*",
+        choices=ATTRIBUTIONS,
+        default=["saliency", "erasure"],
+        help="with --gold: also the AER of links read off these attribution methods (as "
+        "`align --source attribution`); integrated_gradients runs the model --ig-steps times "
+        "over, so it is by far the slowest; none given: attention only (default: saliency "
+        "erasure)",
+    )
+    _steps_option(ev)
+    _precision_option(ev, None)
+
+
+def _inspect_commands(sub) -> None:
+    aer = sub.add_parser(
+        "aer",
+        help="alignment error rate of Pharaoh hypotheses against gold alignments",
+        description="Prints precision, recall and AER (percent; Och & Ney 2003), counted over "
+        "the whole file. Gold: Pharaoh lines (`i-j` sure, `i?j` possible, 0-based) or the "
+        "HLT-NAACL 2003 format (`sentid e f [S|P]`, 1-based, no label = sure).",
+    )
+    aer.add_argument("--gold", required=True, help="gold alignments, one sentence per line")
+    aer.add_argument("--hyp", required=True, help="Pharaoh `i-j` lines, as `align` writes them")
+
+    info = sub.add_parser("info", help="print a checkpoint's model card")
+    info.add_argument("checkpoint")
+    info.add_argument("--json", action="store_true", help="the whole card as JSON")
+
+
+def _beam_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=1.0,
+        help="beam search: length normalization, score/len^alpha",
+    )
+    parser.add_argument(
+        "--coverage",
+        type=float,
+        default=BETA,
+        help="beam search: weight of the coverage penalty (Wu et al., 2016), which ranks down "
+        "hypotheses that skip source words or loop over a few (0: none)",
+    )
+
+
+def _precision_option(parser: argparse.ArgumentParser, default: str | None = "auto") -> None:
+    """``--precision``; ``default`` None means fp32 with --gold, else auto (evaluate)."""
+    help_text = (
+        "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
+        "layer's bytes, bf16 halves the output layer's; auto: int8 on an x86 CPU, bf16 on a GPU "
+        "with native bf16, else fp32"
+    )
+    if default != "auto":  # align, evaluate --gold: links are read off attention
+        help_text += (
+            ". Default: fp32"
+            + (" with --gold, else auto" if default is None else "")
+            + ", so that links come from the trained model's own attention (int8 moves its "
+            "weights by up to a few hundredths)"
+        )
+    parser.add_argument(
+        "--precision", choices=("auto", "fp32", "bf16", "int8"), default=default, help=help_text
+    )

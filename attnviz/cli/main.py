@@ -1,0 +1,325 @@
+"""Command line: ``python -m attnviz {train,translate,align,evaluate,aer,info}``.
+
+The options are declared in :mod:`attnviz.cli_options`; this module runs the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import asdict, fields
+
+from ..analysis.aer import PAIR_FORMAT, gold_for, parse_pair, read_pairs
+from ..data.corpus import DataConfig
+from ..data.text import TextConfig
+from ..model.networks import ModelConfig
+from ..options import from_options
+from ..training.config import TrainConfig
+from .arguments import parser, typed_train_options
+
+TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser().parse_args(argv)
+    from ..store.checkpoint import (
+        CheckpointError,  # heavy imports after argument parsing (fast --help)
+    )
+
+    try:
+        return {
+            "train": lambda args: _train(args, argv),
+            "translate": _translate,
+            "align": _align,
+            "evaluate": _evaluate,
+            "aer": _aer,
+            "info": _info,
+        }[args.command](args)
+    except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
+        print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"attnviz {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _train(args, argv: list[str]) -> int:
+    """Train as ``args`` say; ``argv``, the command as typed, goes into the model card."""
+    import torch
+
+    from ..training.distributed import is_main
+    from ..training.train import train
+
+    if args.threads is not None:
+        if args.threads < 1:
+            raise ValueError(f"--threads must be positive, got {args.threads}")
+        torch.set_num_threads(args.threads)
+    corpus = dict(TATOEBA) if args.tatoeba else {}
+    corpus.update(
+        {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
+    )
+    command = shlex.join(a for a in argv if a != "--resume")
+    about = {"corpus": corpus, "command": f"python -m attnviz {command}"}
+    card = train(
+        args.data,
+        args.out,
+        _model_options(args, argv),
+        text=from_options(TextConfig, args),
+        data=from_options(DataConfig, args),
+        config=from_options(TrainConfig, args),
+        device=args.device,
+        resume=args.resume,
+        about=about,
+        half=args.half,
+        probes=_probes(args),
+        log=lambda msg: print(msg, file=sys.stderr),
+        init_from=args.init_from,
+    )
+    if is_main():  # under torchrun, rank 0 alone wrote the file
+        print(
+            f"saved {args.out}: best epoch {card.get('best_epoch')}, "
+            f"test BLEU {card.get('test_bleu')}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _model_options(args, argv: list[str]) -> dict:
+    """The model's options for ``train``: all of them, or with --init-from only those typed,
+    once checked against the checkpoint."""
+    if not args.init_from:
+        if args.attention is None:
+            raise ValueError("--attention is required (unless --init-from gives it)")
+        model = from_options(ModelConfig, args, src_vocab=1, tgt_vocab=1)  # sizes from data
+        return {k: v for k, v in asdict(model).items() if k not in ("src_vocab", "tgt_vocab")}
+    from ..store.checkpoint import load
+    from ..training.lineage import check_options
+
+    given = typed_train_options(argv[1:])
+    check_options(load(args.init_from, precision="fp32"), given, args.init_from)
+    model_fields = {f.name for f in fields(ModelConfig)}
+    return {k: v for k, v in given.items() if k in model_fields}
+
+
+def _lines():
+    for line in sys.stdin:
+        yield line.rstrip("\n")
+
+
+def _translate(args) -> int:
+    """Translate stdin line by line, a chunk of lines at a time: output streams out, and
+    memory stays the same whatever the length of the input."""
+    from itertools import islice
+
+    from ..store.checkpoint import load
+
+    tr = load(args.checkpoint, precision=args.precision)
+    lines, first = _lines(), 1
+    while chunk := list(islice(lines, 16 * max(args.batch_size, 1))):
+        _translate_chunk(tr, chunk, first, args)
+        first += len(chunk)
+    return 0
+
+
+def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
+    """Print the translations of ``lines`` (line ``first`` onwards; a blank line gives a blank
+    line); refusals and warnings go to stderr with their line numbers."""
+    from ..decoding.translator import InputError
+
+    ok = [i for i, s in enumerate(lines) if s.strip()]
+    texts = [""] * len(lines)
+    results = tr.translate_each(
+        [lines[i] for i in ok],
+        beam=args.beam,
+        alpha=args.alpha,
+        beta=args.coverage,
+        batch_size=args.batch_size,
+    )
+    for i, result in zip(ok, results, strict=True):
+        if isinstance(result, InputError):
+            print(f"line {first + i}: {result}", file=sys.stderr)
+            continue
+        texts[i] = result.text
+        if note := result.warning():
+            print(f"line {first + i}: {note}", file=sys.stderr)
+    print("\n".join(texts), flush=True)
+
+
+def _align(args) -> int:
+    from ..analysis.align import pharaoh
+    from ..decoding.translator import InputError
+    from ..store.checkpoint import load
+
+    links_of = _attention_links
+    if args.source == "attribution":
+        if args.method != "argmax" or args.shift:
+            raise ValueError("--source attribution reads argmax links only (no --method, --shift)")
+        links_of = _attribution_links
+    tr = load(args.checkpoint, precision=args.precision)
+    for n, line in enumerate(_lines(), 1):
+        pair, links = parse_pair(line), []
+        if pair is None:
+            print(f"line {n}: {PAIR_FORMAT}", file=sys.stderr)
+        else:
+            try:
+                links = links_of(tr, pair, args)
+            except InputError as e:
+                print(f"line {n}: {e}", file=sys.stderr)
+        print(pharaoh(links), flush=True)
+    return 0
+
+
+def _attention_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
+    from ..analysis.align import align_words
+
+    return align_words(tr, *pair, args.method, args.threshold, args.shift)
+
+
+def _attribution_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
+    from ..analysis.align import word_trace
+    from ..analysis.attribution import word_links
+
+    return word_links(tr, word_trace(tr, *pair), args.attribution, args.ig_steps)
+
+
+def _evaluate(args) -> int:
+    from ..store.checkpoint import load
+
+    if bool(args.gold) != bool(args.pairs):
+        raise ValueError("--gold and --pairs go together")
+    if not args.data and not args.gold:
+        raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
+    tr = load(args.checkpoint, precision=args.precision or ("fp32" if args.gold else "auto"))
+    if args.data:
+        _evaluate_bleu(tr, args)
+    if args.gold:
+        _evaluate_aer(tr, args)
+    print(f"precision {tr.precision}")
+    return 0
+
+
+def _evaluate_bleu(tr, args) -> None:
+    from ..analysis.evaluate import corpus_bleu
+    from ..data.corpus import held_out, read_corpus
+
+    data = tr.data
+    if data is None:
+        raise ValueError(
+            f"{args.checkpoint}: the checkpoint does not record how its data was split"
+        )
+    corpus = read_corpus(args.data)
+    recorded = tr.card.get("corpus", {}).get("sha256")
+    if recorded and recorded != corpus.sha256:
+        print(
+            f"warning: {args.data} is not the file the model was trained on (sha256 differs)",
+            file=sys.stderr,
+        )
+    sources, refs = held_out(corpus, data.valid_percent, data.test_percent, args.split)
+    if not sources:
+        raise ValueError(f"{args.data}: the {args.split} split is empty")
+    for beam in args.beam:
+        r = corpus_bleu(tr, sources, refs, beam=beam, alpha=args.alpha, beta=args.coverage)
+        print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
+    print(f"signature {r.signature}")
+
+
+def _probes(args):
+    """The --probe-pairs with their --probe-gold, as training-history probes."""
+    from ..analysis.history import Probe
+
+    if not args.probe_pairs:
+        if args.probe_gold:
+            raise ValueError("--probe-gold needs --probe-pairs")
+        return []
+    pairs = read_pairs(args.probe_pairs)
+    gold = None
+    if args.probe_gold:
+        gold = gold_for(args.probe_gold, args.probe_reverse_gold, pairs)
+    if gold is not None and len(gold) != len(pairs):
+        raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
+    return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
+
+
+def _evaluate_aer(tr, args) -> None:
+    from ..analysis.evaluate import corpus_aer
+
+    pairs = read_pairs(args.pairs)
+    gold = gold_for(args.gold, args.reverse_gold, pairs)
+    results = corpus_aer(tr, pairs, gold, args.threshold)
+    for (method, shift), r in results.items():
+        name = method + (" --shift" if shift else "")
+        print(
+            f"AER {r.aer:.2f}  {name:<19} precision {r.precision:.2f}, recall {r.recall:.2f}, "
+            f"{r.links} links"
+        )
+    print(f"({len(pairs)} sentence pairs, threshold {args.threshold})")
+    if args.attribution:
+        _evaluate_attribution(tr, pairs, gold, args)
+
+
+def _evaluate_attribution(tr, pairs, gold, args) -> None:
+    from ..analysis.evaluate import attribution_aer
+
+    methods = tuple(dict.fromkeys(args.attribution))
+    for method, r in attribution_aer(tr, pairs, gold, methods, args.ig_steps).items():
+        print(
+            f"AER {r.aer:.2f}  {method:<20} precision {r.precision:.2f}, recall "
+            f"{r.recall:.2f}, {r.links} links  (attribution, argmax)"
+        )
+    if "integrated_gradients" in methods:
+        print(f"(integrated gradients: {args.ig_steps} steps)")
+
+
+def _aer(args) -> int:
+    from ..analysis.aer import read_gold, read_hypotheses, score
+
+    hyps = read_hypotheses(args.hyp)
+    r = score(read_gold(args.gold, len(hyps)), hyps)
+    print(f"precision {r.precision:.2f}")
+    print(f"recall {r.recall:.2f}")
+    print(f"AER {r.aer:.2f}")
+    print(f"({r.sentences} sentences, {r.links} hypothesis links)")
+    return 0
+
+
+def _info(args) -> int:
+    import numpy as np
+
+    from ..store.checkpoint import load
+
+    tr = load(args.checkpoint)
+    card = {
+        "model": asdict(tr.model.config),
+        "text": asdict(tr.text),
+        "data": asdict(tr.data) if tr.data else None,
+        **tr.card,
+    }
+    if tr.history is not None and tr.history.snapshots:
+        card["history"] = {
+            **tr.history.to_json(),
+            "attention": [  # per snapshot, per probe: (target words, source words + <eos>)
+                [np.round(m, 4).tolist() for m in tr.history.matrices(k)]
+                for k in range(len(tr.history.snapshots))
+            ],
+        }
+    if args.json:
+        print(json.dumps(card, indent=2, ensure_ascii=False))
+        return 0
+    if tr.history is not None and tr.history.snapshots:
+        h = tr.history
+        card["history"] = (
+            f"{len(h.snapshots)} snapshots, epochs {h.snapshots[0]['epoch']} to "
+            f"{h.snapshots[-1]['epoch']}, of {len(h.probes)} probe sentences "
+            f"({sum(p.gold is not None for p in h.probes)} with gold alignments); "
+            "--json shows them"
+        )
+    for key, value in card.items():
+        shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+        print(f"{key}: {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,3 @@
+"""Text in and out: tokenization, vocabularies, subword pieces, corpora and their splits, and
+the toy languages. Imports nothing else of attnviz but ``options`` and ``errors``.
+"""

@@ -1,0 +1,181 @@
+"""Subword pieces under the words: sentencepiece models that split words into pieces and
+read pieces back as words.
+
+A sentence is normalized and split into words by the Moses tokenizer (:mod:`attnviz.data.text`);
+sentencepiece then splits each word into pieces from a fixed vocabulary. A word's first piece
+starts with ``▁``, so pieces never straddle two words and every piece has one owner word.
+Characters never seen in training fall back to their UTF-8 bytes (``<0xF0>`` ...), so no input
+becomes ``<unk>``. How a decoding over pieces is read as words is :mod:`attnviz.decoding.words`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+from collections.abc import Iterable
+
+import sentencepiece as spm
+
+from .vocab import SPECIALS, Vocab
+
+WORD_START = "\u2581"  # "▁", sentencepiece's mark of a word's first piece
+MODEL_TYPES = ("unigram", "bpe")
+
+
+def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "bpe") -> bytes:
+    """A sentencepiece model (serialized) trained on whitespace-tokenized ``sentences``.
+
+    Ids 0-3 are attnviz's ``<pad> <unk> <bos> <eos>``, so sentencepiece's ids are the model's.
+    The text is taken as it is (attnviz normalized it already), and ``vocab_size`` is an upper
+    bound: a small corpus gets the pieces it has. One thread, so the same text gives the same
+    model on every machine.
+    """
+    if model_type not in MODEL_TYPES:
+        raise ValueError(f"subword model must be one of {MODEL_TYPES}, not {model_type!r}")
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences),
+        model_writer=out,
+        vocab_size=vocab_size,
+        model_type=model_type,
+        character_coverage=0.9999,
+        byte_fallback=True,
+        hard_vocab_limit=False,
+        normalization_rule_name="identity",
+        split_digits=True,
+        pad_id=0,
+        unk_id=1,
+        bos_id=2,
+        eos_id=3,
+        pad_piece=SPECIALS[0],
+        unk_piece=SPECIALS[1],
+        bos_piece=SPECIALS[2],
+        eos_piece=SPECIALS[3],
+        num_threads=1,
+        minloglevel=2,
+    )
+    return out.getvalue()
+
+
+class Pieces:
+    """One side's sentencepiece model: words to pieces and back."""
+
+    def __init__(self, proto: bytes):
+        self.proto = bytes(proto)
+        try:
+            self.sp = spm.SentencePieceProcessor(model_proto=self.proto)
+        except Exception as e:  # sentencepiece raises RuntimeError or OSError on a bad proto
+            raise ValueError(f"not a sentencepiece model: {e}") from e
+        self.vocab = Vocab(self.sp.id_to_piece(i) for i in range(self.sp.get_piece_size()))
+
+    def split(self, words: list[str]) -> tuple[list[str], list[int]]:
+        """The pieces of ``words`` and, for each piece, the index of its word.
+
+        Words of text (what tokenizers and ``str.split`` give) are encoded as one line, each
+        starting a new piece with ``▁``: five times faster than encoding them as a list, which
+        sentencepiece hands to a thread pool. An empty word, or one holding whitespace, has the
+        words encoded one by one instead."""
+        # U+2581 typed by a user would read as a word boundary; it is a plain character here.
+        words = [w.replace(WORD_START, "_") for w in words]
+        if all(w and not any(c.isspace() for c in w) for w in words):
+            pieces = self.sp.encode(" ".join(words), out_type=str)
+            starts = [p.startswith(WORD_START) for p in pieces]
+            if sum(starts) == len(words) and (not pieces or starts[0]):
+                return pieces, [i - 1 for i in itertools.accumulate(starts)]
+        per_word = self.sp.encode(words, out_type=str)
+        return [p for word in per_word for p in word], [
+            i for i, word in enumerate(per_word) for _ in word
+        ]
+
+    def encode(self, words: list[str]) -> list[str]:
+        """The pieces of ``words``."""
+        return self.split(words)[0]
+
+    def join(self, pieces: list[str]) -> tuple[list[str], list[int]]:
+        """The words that ``pieces`` spell and, for each piece, its word's index.
+
+        A piece starting with ``▁`` starts a word (so does the first piece, whatever it is,
+        and a special token such as ``<unk>``), except after a bare ``▁``, which starts the
+        word its next piece spells; byte pieces are decoded as UTF-8, invalid sequences as
+        U+FFFD.
+        """
+        owner, groups = [], []
+        for piece in pieces:
+            special = piece in SPECIALS
+            bare = groups and groups[-1] == [WORD_START]
+            if (
+                not groups
+                or special
+                or groups[-1][-1] in SPECIALS
+                or (piece.startswith(WORD_START) and not bare)
+            ):
+                groups.append([])
+            groups[-1].append(piece)
+            owner.append(len(groups) - 1)
+        words = [self.sp.decode_pieces(g).strip() or g[0] for g in groups]
+        return words, owner
+
+    def is_byte(self, piece: str) -> bool:
+        """True for a byte-fallback piece (a character never seen in training)."""
+        i = self.vocab.stoi.get(piece)
+        return i is not None and self.sp.is_byte(i)
+
+
+class Subwords:
+    """The source and target sentencepiece models of one translator: two, or one model both
+    sides share (joint), under which a name or a number is spelled the same in both languages
+    and copying it is the same piece in and out."""
+
+    def __init__(self, src: bytes, tgt: bytes | None = None):
+        """``tgt`` None: ``src`` is the joint model of both sides."""
+        self.src = Pieces(src)
+        self.tgt = self.src if tgt is None else Pieces(tgt)
+
+    @property
+    def joint(self) -> bool:
+        return self.tgt is self.src
+
+    @classmethod
+    def train(
+        cls,
+        pairs: Iterable[tuple[list[str], list[str]]],
+        vocab_size: int,
+        model_type: str = "bpe",
+        joint: bool = False,
+    ) -> Subwords:
+        """Models trained on tokenized (source, target) pairs: one per side, or with ``joint``
+        one of ``vocab_size`` pieces on both sides' sentences."""
+        src, tgt = zip(*((" ".join(s), " ".join(t)) for s, t in pairs), strict=True)
+        if joint:
+            return cls(train_pieces([*src, *tgt], vocab_size, model_type))
+        return cls(
+            train_pieces(src, vocab_size, model_type), train_pieces(tgt, vocab_size, model_type)
+        )
+
+    def sha256(self) -> str:
+        """A fingerprint of both models, so that a resumed run can tell they are the same."""
+        return hashlib.sha256(self.src.proto + b"\0" + self.tgt.proto).hexdigest()
+
+    def protos(self) -> dict[str, bytes]:
+        """The serialized models by name, as a checkpoint stores them: ``joint``, or ``src``
+        and ``tgt``."""
+        if self.joint:
+            return {"joint": self.src.proto}
+        return {"src": self.src.proto, "tgt": self.tgt.proto}
+
+    @classmethod
+    def from_protos(cls, protos: dict[str, bytes]) -> Subwords | None:
+        """The models :meth:`protos` stored; None for none (a whole-word model)."""
+        if not protos:
+            return None
+        if set(protos) == {"joint"}:
+            return cls(protos["joint"])
+        if set(protos) == {"src", "tgt"}:
+            return cls(protos["src"], protos["tgt"])
+        raise ValueError(f"subword models {sorted(protos)}: expected src and tgt, or joint")
+
+    def side(self, side: str) -> Pieces:
+        if side not in ("src", "tgt"):
+            raise ValueError(f"side must be 'src' or 'tgt', not {side!r}")
+        return self.src if side == "src" else self.tgt

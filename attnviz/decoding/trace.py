@@ -1,0 +1,109 @@
+"""A Trace: everything one translation did, step by step, ready to display."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def repetition(
+    tokens: list[str], min_repeats: int = 3, max_n: int = 6
+) -> tuple[int, int, int] | None:
+    """The first n-gram (n <= ``max_n``) that ``tokens`` repeat ``min_repeats`` or more times
+    in a row, as (start, n, times), or None: the mark of a decoder that loops
+    ("de la source de la source de la source ...")."""
+    for start in range(len(tokens)):
+        for n in range(1, max_n + 1):
+            gram, times = tokens[start : start + n], 1
+            if len(gram) < n:
+                break
+            while tokens[start + times * n : start + (times + 1) * n] == gram:
+                times += 1
+            if times >= min_repeats:
+                return start, n, times
+    return None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    token: str
+    prob: float
+
+
+@dataclass(frozen=True)
+class BeamStep:
+    """The hypotheses kept after one beam-search step; ``parents`` index the previous step's."""
+
+    tokens: list[str]
+    scores: list[float]  # cumulative log-probabilities
+    parents: list[int]
+    finished: list[bool]  # already ended in <eos> before this step (extended by <pad> only)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One sentence's translation (or forced alignment), with T output and S source tokens;
+    immutable once built.
+
+    Row t of ``weights`` is the attention the model paid to the source while producing output
+    token t. Source and output tokens both end in ``<eos>`` when the model produced one.
+    """
+
+    source: str  # the sentence as the user gave it
+    src_tokens: list[str]  # (S,) tokens, surface forms, then "<eos>"
+    src_known: list[bool]  # (S,) False where a token is outside the source vocabulary
+    tgt_tokens: list[str]  # (T,) output tokens, "<eos>" last if produced
+    text: str  # detokenized output, for display
+    weights: np.ndarray  # (T, S) attention weights; each row sums to 1
+    scores: np.ndarray  # (T, S) raw attention scores before the softmax
+    probs: np.ndarray  # (T,) probability the model gave each output token
+    candidates: list[list[Candidate]]  # (T, k) the most probable next tokens at each step
+    replaced: list[int | None]  # (T,) source position copied in place of an <unk>, else None
+    mode: str  # "greedy", "beam" or "forced"
+    attention: str  # the model's attention type
+    log_prob: float  # summed log-probability of the output
+    query: np.ndarray | None = None  # (T, H) the query of each step: s_{t-1} or h_t
+    context: np.ndarray | None = None  # (T, H) the context vector c_t of each step
+    beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
+    beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
+    pieces: Trace | None = None  # a subword model's decoding over pieces, of which this is
+    # the view over words (see attnviz.subwords); None when the model's tokens are words
+    prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
+    edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
+
+    @property
+    def ended(self) -> bool:
+        """True when the model ended the output itself (``<eos>``), False when the length
+        limit cut it."""
+        return self.tgt_tokens[-1:] == ["<eos>"]
+
+    @property
+    def loop(self) -> tuple[int, int, int] | None:
+        """(start, n, times) where the output repeats an n-gram three or more times in a row,
+        the mark of a decoder that loops; None otherwise."""
+        return repetition([t for t in self.tgt_tokens if t != "<eos>"])
+
+    def warning(self) -> str | None:
+        """What a reader should know before trusting this output, or None."""
+        notes = []
+        if self.loop:
+            start, n, times = self.loop
+            gram = " ".join(self.tgt_tokens[start : start + n])
+            notes.append(f"the output repeats “{gram}” {times} times in a row")
+        if not self.ended and self.mode != "forced":
+            notes.append("the model never ended the sentence, the length limit cut it")
+        text = "; ".join(notes)
+        return text[:1].upper() + text[1:] + "." if notes else None
+
+    @property
+    def output_weights(self) -> np.ndarray:
+        """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's."""
+        return self.weights[:-1] if self.tgt_tokens[-1:] == ["<eos>"] else self.weights
+
+    def __post_init__(self):
+        T, S = len(self.tgt_tokens), len(self.src_tokens)
+        if self.weights.shape != (T, S) or self.scores.shape != (T, S):
+            raise ValueError(
+                f"weights {self.weights.shape} and scores {self.scores.shape} must be ({T}, {S})"
+            )

@@ -1,0 +1,306 @@
+"""The Translator: a trained model with its vocabularies and tokenizer, from text to Traces."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import torch
+
+from ..data.corpus import DataConfig, encode_source, pad
+from ..data.subwords import WORD_START, Subwords
+from ..data.text import TextConfig
+from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
+from ..errors import InputError
+from ..model.networks import Seq2Seq
+from . import decode, steer
+from .trace import BeamStep, Candidate, Trace
+from .words import words_trace
+
+MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
+MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
+BETA = 0.0  # beam search's coverage-penalty weight by default: off (see the README)
+
+
+class Translator:
+    """Translate and align sentences with one model; safe to share between threads."""
+
+    def __init__(
+        self,
+        model: Seq2Seq,
+        src_vocab: Vocab,
+        tgt_vocab: Vocab,
+        text: TextConfig,
+        card: dict | None = None,
+        data: DataConfig | None = None,
+        subwords: Subwords | None = None,
+        precision: str = "fp32",
+    ):
+        self.model = model.eval()
+        self.src_vocab, self.tgt_vocab, self.text = src_vocab, tgt_vocab, text
+        self.card = card or {}  # the model card: corpus, training, scores
+        self.data = data  # how the training data was prepared, when known
+        self.subwords = subwords  # sentencepiece models under the words, or None
+        self.precision = precision  # how the weights are stored for decoding: fp32, bf16, int8
+        self.history = None  # the training history (attnviz.history.History), once loaded
+
+    @property
+    def attention(self) -> str:
+        return self.model.config.attention
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def tokenize_source(self, sentence: str) -> list[str]:
+        """Source tokens of ``sentence``; raises :class:`InputError` if empty or too long."""
+        if not isinstance(sentence, str):
+            raise InputError(f"a sentence must be text, not {type(sentence).__name__}")
+        tokens = self.text.tokenize(sentence, "src")
+        if not tokens:
+            raise InputError("Nothing to translate: the sentence is empty.")
+        self._check_size(tokens, "src")
+        return tokens
+
+    def _check_size(self, tokens: list[str], side: str, what: str = "") -> None:
+        """Refuse a sentence (``side`` "src") or reference ("tgt"; ``what`` names another
+        kind of target text) over the limits, in tokens and in pieces, before any work is
+        done on it."""
+        what = what or ("sentence" if side == "src" else "reference")
+        if len(tokens) > MAX_SOURCE_TOKENS:
+            raise InputError(
+                f"The {what} has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
+                "Split it into shorter sentences."
+            )
+        if (
+            self.subwords
+            and (n := len(self.subwords.side(side).encode(tokens))) > MAX_SOURCE_PIECES
+        ):
+            raise InputError(
+                f"The {what} splits into {n} subword pieces; the limit is "
+                f"{MAX_SOURCE_PIECES}. Split it into shorter sentences."
+            )
+
+    def pieces(self, tokens: list[str], side: str = "src") -> list[str]:
+        """What the model reads or writes for ``tokens``: their subword pieces, or themselves
+        for a whole-word model."""
+        return self.subwords.side(side).encode(tokens) if self.subwords else list(tokens)
+
+    def translate(
+        self,
+        sentence: str,
+        beam: int = 1,
+        prefix: str | Sequence[str] | None = None,
+        attention: Mapping[int, Sequence[float]] | None = None,
+        **options,
+    ) -> Trace:
+        """Translate one sentence; see :meth:`translate_batch` for the other options.
+
+        ``prefix`` (target text, or target words as a Trace shows them): the output starts
+        with it and the model's own search goes on from there; ``Trace.prefix`` counts them.
+        ``attention`` ({step: weights}, greedy only) replaces the model's attention at those
+        decoding steps: weights over the source tokens it attends to, ``<eos>`` included (a
+        subword model's pieces, :meth:`pieces`), normalized here; the context is recomputed
+        from them and decoding goes on. ``Trace.edited`` lists the steps edited and their
+        rows of ``Trace.weights`` are the edited weights.
+        """
+        if prefix is None and not attention:
+            return self.translate_batch([sentence], beam=beam, **options)[0]
+        if attention and beam != 1:
+            raise InputError("Attention edits work with greedy search only (beam 1).")
+        tokens = [self.tokenize_source(sentence)]
+        return self._decode([sentence], tokens, beam, prefix=prefix, edits=attention, **options)[0]
+
+    def translate_batch(
+        self,
+        sentences: Sequence[str],
+        beam: int = 1,
+        max_len: int | None = None,
+        topk: int = 5,
+        alpha: float = 1.0,
+        beta: float = BETA,
+        replace_unk: bool = True,
+        batch_size: int = 64,
+    ) -> list[Trace]:
+        """Translate many sentences, batched by length; one Trace each, in the input order.
+
+        ``beam`` 1 is greedy search. ``max_len`` caps the output (default: twice the source
+        length plus 10, in the model's tokens). ``alpha`` is the length-normalization exponent
+        of beam search and ``beta`` the weight of its coverage penalty (0: none).
+        ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``.
+        """
+        tokens = [self.tokenize_source(s) for s in sentences]
+        return self._decode(
+            sentences, tokens, beam, max_len, topk, alpha, beta, replace_unk, batch_size
+        )
+
+    def translate_each(
+        self, sentences: Sequence[str], beam: int = 1, **options
+    ) -> list[Trace | InputError]:
+        """Like :meth:`translate_batch`, but a refused sentence gives its :class:`InputError`
+        in its place instead of stopping the others."""
+        outcome: list[Trace | InputError | None] = [None] * len(sentences)
+        ok, tokens = [], []
+        for i, sentence in enumerate(sentences):
+            try:
+                tokens.append(self.tokenize_source(sentence))
+                ok.append(i)
+            except InputError as e:
+                outcome[i] = e
+        traces = self._decode([sentences[i] for i in ok], tokens, beam, **options)
+        for i, trace in zip(ok, traces, strict=True):
+            outcome[i] = trace
+        return outcome  # type: ignore[return-value]
+
+    def _decode(
+        self,
+        sentences: Sequence[str],
+        tokens: list[list[str]],
+        beam: int = 1,
+        max_len: int | None = None,
+        topk: int = 5,
+        alpha: float = 1.0,
+        beta: float = BETA,
+        replace_unk: bool = True,
+        batch_size: int = 64,
+        prefix: str | Sequence[str] | None = None,
+        edits: Mapping[int, Sequence[float]] | None = None,
+    ) -> list[Trace]:
+        """Decode ``tokens`` of ``sentences``; ``prefix`` and ``edits`` (see :meth:`translate`)
+        steer every sentence alike, so they come with one sentence."""
+        if beam < 1:
+            raise ValueError(f"beam must be at least 1, got {beam}")
+        mode = "greedy" if beam == 1 else "beam"
+        traces: list[Trace | None] = [None] * len(sentences)
+        order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
+        for k in range(0, len(order), batch_size):
+            chunk = order[k : k + batch_size]
+            src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
+            given = self._prefix(prefix, len(chunk))
+            steered = steer.edit_weights(edits or {}, src.size(1), self.device)
+            limits = decode.default_limits(src_lens, max_len).clamp(min=given.size(1) + 1)
+            if beam == 1:
+                results = decode.greedy(self.model, src, src_lens, limits, topk, given, steered)
+            else:
+                results = decode.beam_search(
+                    self.model, src, src_lens, beam, limits, topk, alpha, beta, given
+                )
+            for i, d in zip(chunk, results, strict=True):
+                edited = tuple(t for t in sorted(steered) if t < len(d.ids))
+                traces[i] = self._trace(
+                    sentences[i], tokens[i], d, mode, replace_unk, None, given.size(1), edited
+                )
+        return traces  # type: ignore[return-value]
+
+    def _prefix(self, prefix: str | Sequence[str] | None, rows: int) -> torch.Tensor:
+        """The ids (rows, P) of the pieces of ``prefix`` for each of ``rows`` sentences."""
+        if prefix is None:
+            return torch.zeros(rows, 0, dtype=torch.long, device=self.device)
+        words = steer.prefix_words(prefix, lambda text: self.text.tokenize(text, "tgt"))
+        self._check_size(words, "tgt", "prefix")
+        if not self.subwords:
+            steer.check_known(words, self.tgt_vocab)
+        ids = self.tgt_vocab.encode(self.pieces(words, "tgt"))
+        return torch.tensor([ids] * rows, dtype=torch.long, device=self.device).view(rows, -1)
+
+    def align(self, source: str, target: str, topk: int = 5) -> Trace:
+        """Force-decode ``target`` as the translation of ``source`` (alignment mode)."""
+        return self.align_tokens(
+            self.tokenize_source(source), self.text.tokenize(target, "tgt"), topk, source
+        )
+
+    def align_tokens(
+        self, src_tokens: list[str], tgt_tokens: list[str], topk: int = 5, source: str | None = None
+    ) -> Trace:
+        """Forced decoding over already tokenized text; the target gets ``<eos>`` appended."""
+        if not src_tokens:
+            raise InputError("Nothing to align: the source is empty.")
+        self._check_size(src_tokens, "src")
+        self._check_size(tgt_tokens, "tgt")
+        src, src_lens = self.source_batch([self.pieces(src_tokens)])
+        tgt_ids = self.tgt_vocab.encode(self.pieces(tgt_tokens, "tgt"))
+        tgt = torch.tensor([[*tgt_ids, EOS_ID]], device=self.device)
+        (d,) = decode.forced(self.model, src, src_lens, tgt, topk)
+        source = source if source is not None else " ".join(src_tokens)
+        return self._trace(source, src_tokens, d, "forced", False, tgt_tokens)
+
+    def source_batch(self, tokens: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Source ids (B, S) of sentences of the model's own tokens, padded and each ending
+        in ``<eos>``, and their lengths (B,)."""
+        ids = [encode_source(t, self.src_vocab) for t in tokens]
+        return pad(ids).to(self.device), torch.tensor([len(i) for i in ids])
+
+    def written_ids(self, trace: Trace) -> list[int]:
+        """The ids a decoding over the model's own tokens wrote, step by step: a source word
+        copied in place of an ``<unk>`` was that ``<unk>``."""
+        return [
+            UNK_ID if copied is not None else self.tgt_vocab.stoi.get(tok, UNK_ID)
+            for tok, copied in zip(trace.tgt_tokens, trace.replaced, strict=True)
+        ]
+
+    def _trace(
+        self,
+        source: str,
+        words: list[str],
+        d: decode.Decoded,
+        mode: str,
+        replace_unk: bool,
+        tgt_words: list[str] | None = None,
+        prefix: int = 0,
+        edited: tuple[int, ...] = (),
+    ) -> Trace:
+        """The Trace of decoding ``d`` of ``words``; for a subword model, its view over words
+        with the decoding over pieces inside. ``tgt_words``: the forced target's words."""
+        src_tokens = self.pieces(words)
+        src = [*src_tokens, EOS]
+        out = self.tgt_vocab.decode(d.ids)
+        replaced: list[int | None] = [None] * len(out)
+        if replace_unk:  # Luong et al. (2015b): copy the source word the <unk> attends to most
+            for t, i in enumerate(d.ids):
+                if i == UNK_ID:
+                    j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
+                    out[t], replaced[t] = src[j], j
+        out_words = out[:-1] if out and out[-1] == EOS else out
+        if self.subwords:
+            out_words = self.subwords.tgt.join(out_words)[0]
+        if tgt_words is not None:  # keep the surface forms of out-of-vocabulary words
+            if not self.subwords:
+                out[: len(tgt_words)] = tgt_words
+            out_words = tgt_words
+        beam = None
+        if d.beam_tokens is not None:
+            beam = []
+            for ids, scores, parents in zip(
+                d.beam_tokens, d.beam_scores, d.beam_parents, strict=True
+            ):
+                tokens = self.tgt_vocab.decode(ids.tolist())
+                finished = [tok == PAD for tok in tokens]
+                beam.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
+        trace = Trace(
+            source=source,
+            src_tokens=src,
+            src_known=[tok in self.src_vocab for tok in src_tokens] + [True],
+            tgt_tokens=out,
+            text=self.text.detokenize([w for w in out_words if w != WORD_START]),
+            weights=d.weights,
+            scores=d.scores,
+            query=d.query,
+            context=d.context,
+            probs=d.probs,
+            candidates=[
+                [Candidate(self.tgt_vocab.itos[i], float(p)) for i, p in zip(ids, ps, strict=True)]
+                for ids, ps in zip(d.top_ids, d.top_probs, strict=True)
+            ],
+            replaced=replaced,
+            mode=mode,
+            attention=self.attention,
+            log_prob=d.log_prob,
+            beam=beam,
+            beam_path=d.beam_path or None,
+            prefix=prefix,
+            edited=edited,
+        )
+        return words_trace(trace, self.subwords, words, tgt_words) if self.subwords else trace
+
+
+__all__ = ["MAX_SOURCE_PIECES", "MAX_SOURCE_TOKENS", "InputError", "Translator"]

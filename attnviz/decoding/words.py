@@ -1,0 +1,104 @@
+"""A decoding over pieces read as words: the word-level view the user sees.
+
+The model attends over pieces; the user reads words. Attention between words is the
+attention between their pieces, **summed over a source word's pieces** (the share of the
+source it took) and **averaged over a target word's pieces** (each piece's step counts the
+same), so every row still sums to 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data.subwords import WORD_START, Subwords
+from ..data.vocab import EOS
+from .trace import Candidate, Trace
+
+
+def group_rows(matrix: np.ndarray, owner: list[int], n: int, how: str) -> np.ndarray:
+    """Rows of ``matrix`` combined by ``owner`` into ``n`` rows: "sum" or "mean"."""
+    out = np.zeros((n, *matrix.shape[1:]), dtype=np.float64)
+    np.add.at(out, np.asarray(owner, dtype=int), matrix)
+    if how == "mean":
+        out /= np.maximum(np.bincount(np.asarray(owner, dtype=int), minlength=n), 1).reshape(
+            -1, *([1] * (matrix.ndim - 1))
+        )
+    return out
+
+
+def words_attention(
+    weights: np.ndarray, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
+) -> np.ndarray:
+    """Attention (T pieces, S pieces) as attention (n_tgt words, n_src words): summed over a
+    source word's pieces, averaged over a target word's pieces; rows keep summing to 1."""
+    by_src = group_rows(weights.T, src_owner, n_src, "sum").T  # (T, n_src)
+    return group_rows(by_src, tgt_owner, n_tgt, "mean")
+
+
+def words_scores(
+    scores: np.ndarray, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
+) -> np.ndarray:
+    """Raw scores of words: a source word's is the log-sum-exp of its pieces' scores (so that
+    one step's softmax over words gives the summed weights), averaged over a target word's
+    pieces."""
+    S = scores.shape[1]
+    by_src = np.full((scores.shape[0], n_src), -np.inf)
+    for j in range(S):
+        by_src[:, src_owner[j]] = np.logaddexp(by_src[:, src_owner[j]], scores[:, j])
+    return group_rows(by_src, tgt_owner, n_tgt, "mean")
+
+
+def words_trace(
+    trace: Trace, subwords: Subwords, src_words: list[str], tgt_words: list[str] | None = None
+) -> Trace:
+    """The word-level view of ``trace``, a decoding over pieces: the same steps read as words
+    (see the module docstring), with ``trace`` kept as its ``pieces``.
+
+    ``src_words`` are the words the source pieces came from; ``tgt_words``, when given (forced
+    decoding), the words the target pieces came from, else words are read off the pieces.
+    Per target word: its probability is the product of its pieces' (the word's probability),
+    its candidates are those of its first step, its query and context the mean of its steps'.
+    """
+    _, src_owner = subwords.src.split(src_words)
+    n_src = len(src_words) + 1  # the source <eos>
+    src_owner = [*src_owner, n_src - 1]
+    ended = trace.tgt_tokens[-1:] == [EOS]
+    pieces = trace.tgt_tokens[:-1] if ended else trace.tgt_tokens
+    if tgt_words is None:
+        tgt_words, tgt_owner = subwords.tgt.join(pieces)
+    else:
+        tgt_owner = subwords.tgt.split(tgt_words)[1]
+    n_tgt = len(tgt_words) + ended
+    tgt_owner = [*tgt_owner, *([n_tgt - 1] if ended else [])]
+    first = [tgt_owner.index(i) for i in range(n_tgt)]
+    known = [True] * n_src
+    for j, piece in zip(src_owner, trace.src_tokens, strict=True):
+        known[j] &= not subwords.src.is_byte(piece)
+    log_probs = group_rows(np.log(np.maximum(trace.probs, 1e-45))[:, None], tgt_owner, n_tgt, "sum")
+
+    def mean(matrix):
+        return None if matrix is None else group_rows(matrix, tgt_owner, n_tgt, "mean")
+
+    return Trace(
+        source=trace.source,
+        src_tokens=[*src_words, EOS],
+        src_known=known,
+        tgt_tokens=[*tgt_words, *([EOS] if ended else [])],
+        text=trace.text,
+        weights=words_attention(trace.weights, src_owner, tgt_owner, n_src, n_tgt),
+        scores=words_scores(trace.scores, src_owner, tgt_owner, n_src, n_tgt),
+        probs=np.exp(log_probs[:, 0]),
+        candidates=[
+            [Candidate(c.token.lstrip(WORD_START) or c.token, c.prob) for c in trace.candidates[t]]
+            for t in first
+        ],
+        replaced=[None] * n_tgt,
+        mode=trace.mode,
+        attention=trace.attention,
+        log_prob=trace.log_prob,
+        query=mean(trace.query),
+        context=mean(trace.context),
+        pieces=trace,
+        prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
+        edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
+    )

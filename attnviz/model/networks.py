@@ -1,0 +1,397 @@
+"""GRU encoder-decoder translation models with Bahdanau or Luong attention.
+
+Shapes, batch-first everywhere: B batch, S source length, T target length, E embedding size,
+H hidden size, L layers, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from ..data.vocab import PAD_ID
+from ..options import option
+from .attention import SCORES, Attended, Memory, make_attention
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Everything needed to rebuild a model: ``Seq2Seq(ModelConfig(**asdict(config)))``."""
+
+    src_vocab: int  # source vocabulary size, specials included
+    tgt_vocab: int  # target vocabulary size, specials included
+    attention: str = option(
+        "bahdanau",
+        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t "
+        "(required, unless --init-from gives it)",
+        choices=SCORES,
+        no_default=True,
+    )
+    embed: int = option(256, "embedding size E, both sides")
+    hidden: int = option(256, "GRU state size H; the encoder outputs have this size too")
+    layers: int = option(1, "GRU layers in encoder and decoder")
+    dropout: float = option(
+        0.2, "dropout on embeddings, between GRU layers and before the output layer"
+    )
+    bidirectional: bool = option(
+        True, "bidirectional encoder as in Bahdanau et al., H/2 per direction, tanh bridge"
+    )
+    input_feeding: bool = option(
+        True, "Luong: feed h~_{t-1} into the next step (ignored for bahdanau)"
+    )
+    attn_dim: int = option(0, "hidden size of the additive scores (bahdanau, concat); 0: H")
+    scaled: bool = option(
+        False,
+        "dot/general: divide the scores by sqrt(hidden) (Vaswani et al., 2017) so that "
+        "attention does not saturate into one-hot weights during training",
+        flag="--scaled-scores",
+    )
+    tie_embeddings: bool = option(
+        False,
+        "one matrix for the source embedding, the target embedding and the output layer "
+        "(Press & Wolf, 2017), with a projection from the output layer's input to the "
+        "embedding size; needs one vocabulary for both languages (--joint-subwords)",
+    )
+
+    def __post_init__(self):
+        if self.attention not in SCORES:
+            raise ValueError(f"attention must be one of {SCORES}, not {self.attention!r}")
+        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers", "attn_dim"):
+            if type(getattr(self, name)) is not int:
+                raise ValueError(f"{name} must be an integer, got {getattr(self, name)!r}")
+        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if not 0 <= self.dropout < 1:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if self.bidirectional and self.hidden % 2:
+            raise ValueError(
+                f"a bidirectional encoder needs an even hidden size, got {self.hidden}"
+            )
+        if self.attn_dim < 0:
+            raise ValueError(
+                f"attn_dim must be 0 (same as hidden) or positive, got {self.attn_dim}"
+            )
+        if self.tie_embeddings and self.src_vocab != self.tgt_vocab:
+            raise ValueError(
+                "tied embeddings need one vocabulary for both languages, got "
+                f"{self.src_vocab} source and {self.tgt_vocab} target entries"
+            )
+
+    @property
+    def is_luong(self) -> bool:
+        return self.attention != "bahdanau"
+
+
+class DecoderState(NamedTuple):
+    """The recurrent state carried from one decoding step to the next."""
+
+    rnn: torch.Tensor  # (L, B, H) GRU state; rnn[-1] is s_{t-1} (Bahdanau) or h_{t-1} (Luong)
+    feed: torch.Tensor | None  # (B, H) Luong's h~_{t-1} for input feeding, else None
+
+    def select(self, index: torch.Tensor) -> DecoderState:
+        """Rows ``index`` of the batch (beam search expands and reorders with this)."""
+        feed = None if self.feed is None else self.feed[index]
+        return DecoderState(self.rnn[:, index], feed)
+
+
+class Step(NamedTuple):
+    """What one decoding step computed."""
+
+    logits: torch.Tensor  # (B, V) scores of the next token, before log-softmax
+    state: DecoderState  # state after the step
+    weights: torch.Tensor  # (B, S) attention weights; rows sum to 1, padding gets 0
+    scores: torch.Tensor  # (B, S) raw attention scores before the softmax; -inf at padding
+    query: torch.Tensor  # (B, H) what was scored against the keys: s_{t-1} or h_t
+    context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs
+    features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
+
+
+class Output(NamedTuple):
+    logits: torch.Tensor  # (B, T, V)
+    weights: torch.Tensor  # (B, T, S)
+
+
+def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | None:
+    """(B, S) True at real tokens of ``src``, or None where no sentence is padded (one sentence,
+    or all of one length): then there is nothing to mask, or to pack."""
+    if int(src_lens.min()) == src.size(1):
+        return None
+    return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+
+
+def _one_step(weights: torch.Tensor | None) -> torch.Tensor | None:
+    """A step's replacement weights (B, S) as the attention takes them, (B, 1, S)."""
+    return None if weights is None else weights.unsqueeze(1)
+
+
+class TiedOutput(nn.Module):
+    """The output layer of tied embeddings: logits = E (P f) + b, where E (V, embed) is the
+    embedding matrix both sides read, and P projects the features f (B, H) to the embedding
+    size (none when H = embed). The embedding is not a submodule: it belongs to the encoder."""
+
+    def __init__(self, embedding: nn.Embedding, features: int):
+        super().__init__()
+        size = embedding.embedding_dim
+        self.proj = nn.Linear(features, size, bias=False) if features != size else nn.Identity()
+        self.bias = nn.Parameter(torch.zeros(embedding.num_embeddings))
+        self._embedding = (embedding,)  # a tuple, so that nn.Module does not register it again
+
+    @property
+    def weight(self) -> torch.Tensor:
+        return self._embedding[0].weight
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return nn.functional.linear(self.proj(features), self.weight, self.bias)
+
+    def untied(self) -> nn.Sequential:
+        """The same function as a projection and a Linear of its own (a copy of the
+        embedding), which decoding can store in int8 or bf16 like an untied output layer."""
+        out = nn.Linear(self.weight.size(1), self.weight.size(0), device=self.bias.device)
+        with torch.no_grad():
+            out.weight.copy_(self.weight)
+            out.bias.copy_(self.bias)
+        return nn.Sequential(self.proj, out)
+
+
+class Encoder(nn.Module):
+    """Embedding and GRU; returns the memory values (B, S, H) and the decoder's first state."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        c = config
+        directions = 2 if c.bidirectional else 1
+        self.embed = nn.Embedding(c.src_vocab, c.embed, padding_idx=PAD_ID)
+        self.rnn = nn.GRU(
+            c.embed,
+            c.hidden // directions,
+            c.layers,
+            batch_first=True,
+            dropout=c.dropout if c.layers > 1 else 0.0,
+            bidirectional=c.bidirectional,
+        )
+        self.dropout = nn.Dropout(c.dropout)
+        # Bahdanau et al. start the decoder from tanh(W_s h_1); here from both directions' ends.
+        self.bridge = nn.Linear(c.hidden, c.hidden) if c.bidirectional else None
+
+    def forward(
+        self, src: torch.Tensor, src_lens: torch.Tensor, mask: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``src`` (B, S) ids, ``src_lens`` (B,) and their :func:`padding_mask` -> outputs
+        (B, S, H) and state (L, B, H)."""
+        x = self.dropout(self.embed(src))  # (B, S, E)
+        if mask is None:  # no padding (one sentence): nothing to skip
+            out, state = self.rnn(x)  # state: (L * directions, B, H / directions)
+        else:
+            # Packing makes the final state (and the backward direction) start at each
+            # sentence's real end rather than at its padding.
+            packed = pack_padded_sequence(x, src_lens.cpu(), batch_first=True, enforce_sorted=False)
+            out, state = self.rnn(packed)
+            out, _ = pad_packed_sequence(out, batch_first=True, total_length=src.size(1))
+        if self.bridge is not None:
+            L, B = self.rnn.num_layers, src.size(0)
+            state = state.view(L, 2, B, -1)  # (L, 2, B, H/2)
+            state = torch.tanh(
+                self.bridge(torch.cat([state[:, 0], state[:, 1]], dim=-1))
+            )  # (L, B, H)
+        return out, state.contiguous()
+
+
+class Decoder(nn.Module):
+    """Shared machinery: teacher forcing loops over ``_step``; subclasses define the step."""
+
+    def __init__(self, config: ModelConfig, rnn_input: int):
+        super().__init__()
+        c = config
+        self.config = c
+        self.embed = nn.Embedding(c.tgt_vocab, c.embed, padding_idx=PAD_ID)
+        self.rnn = nn.GRU(
+            rnn_input,
+            c.hidden,
+            c.layers,
+            batch_first=True,
+            dropout=c.dropout if c.layers > 1 else 0.0,
+        )
+        query_dim = c.hidden
+        self.attention = make_attention(
+            c.attention, query_dim, c.hidden, c.attn_dim or c.hidden, c.scaled
+        )
+        self.dropout = nn.Dropout(c.dropout)
+        self.generator = nn.Linear(c.hidden, c.tgt_vocab)
+
+    def init_state(self, enc_state: torch.Tensor) -> DecoderState:
+        return DecoderState(enc_state, None)
+
+    def _step(
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, DecoderState, Attended, torch.Tensor]:
+        """One step -> (features (B, H) for the generator, new state, attention (T = 1),
+        the query (B, H) it scored); ``weights`` (B, S) replace the attention's own."""
+        raise NotImplementedError
+
+    def step(
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> Step:
+        """Feed ``y_prev`` (B,) and return the distribution over the next token; ``weights``
+        (B, S), when given, replace this step's attention weights (see :class:`Attention`)."""
+        features, state, att, query = self._step(y_prev, state, memory, weights)
+        return Step(
+            self.generator(features),
+            state,
+            att.weights.squeeze(1),
+            att.scores.squeeze(1),
+            query,
+            att.context.squeeze(1),
+            features,
+        )
+
+    def features(
+        self, tgt_in: torch.Tensor, state: DecoderState, memory: Memory
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Teacher forcing over ``tgt_in`` (B, T) -> generator inputs (B, T, H), weights."""
+        features, weights = [], []
+        for t in range(tgt_in.size(1)):
+            f, state, att, _ = self._step(tgt_in[:, t], state, memory)
+            features.append(f)
+            weights.append(att.weights.squeeze(1))
+        return torch.stack(features, 1), torch.stack(weights, 1)
+
+
+class BahdanauDecoder(Decoder):
+    """Bahdanau et al. (2015): attend with s_{t-1}, then run the GRU on [y_{t-1}; c_t]."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__(config, rnn_input=config.embed + config.hidden)
+        c = config
+        # Deep output (Bahdanau et al., appendix A.2.2, no maxout): t_i from s_i, c_i, y_{i-1}.
+        self.pre_output = nn.Linear(2 * c.hidden + c.embed, c.hidden)
+
+    def _step(self, y_prev, state, memory, weights=None):
+        emb = self.dropout(self.embed(y_prev))  # (B, E)
+        # The query is s_{t-1}, the top state BEFORE this step: that is what makes it Bahdanau.
+        query = state.rnn[-1]  # (B, H)
+        att = self.attention(query.unsqueeze(1), memory, _one_step(weights))
+        context = att.context.squeeze(1)  # (B, H)
+        out, rnn = self.rnn(torch.cat([emb, context], -1).unsqueeze(1), state.rnn)  # (B, 1, H)
+        features = torch.tanh(self.pre_output(torch.cat([out.squeeze(1), context, emb], -1)))
+        return self.dropout(features), DecoderState(rnn, None), att, query
+
+
+class LuongDecoder(Decoder):
+    """Luong et al. (2015): GRU step first, then attend with h_t; h~_t = tanh(W_c [c_t; h_t])."""
+
+    def __init__(self, config: ModelConfig):
+        c = config
+        super().__init__(c, rnn_input=c.embed + (c.hidden if c.input_feeding else 0))
+        self.W_c = nn.Linear(2 * c.hidden, c.hidden, bias=False)  # eq. (5)
+
+    def init_state(self, enc_state):
+        feed = enc_state.new_zeros(enc_state.shape[1:]) if self.config.input_feeding else None
+        return DecoderState(enc_state, feed)
+
+    def _attend(self, h: torch.Tensor, memory: Memory, weights=None):
+        """Score with h_t, the state AFTER the step: that is what makes it Luong. h (B, T, H)."""
+        att = self.attention(h, memory, weights)
+        h_tilde = torch.tanh(self.W_c(torch.cat([att.context, h], -1)))  # (B, T, H)
+        return h_tilde, att
+
+    def _step(self, y_prev, state, memory, weights=None):
+        x = self.dropout(self.embed(y_prev))  # (B, E)
+        if state.feed is not None:
+            x = torch.cat([x, state.feed], -1)  # input feeding, section 3.3
+        out, rnn = self.rnn(x.unsqueeze(1), state.rnn)  # (B, 1, H)
+        h_tilde, att = self._attend(out, memory, _one_step(weights))
+        h_tilde = h_tilde.squeeze(1)  # (B, H)
+        feed = h_tilde if self.config.input_feeding else None
+        return self.dropout(h_tilde), DecoderState(rnn, feed), att, out.squeeze(1)
+
+    def features(self, tgt_in, state, memory):
+        if self.config.input_feeding:
+            return super().features(tgt_in, state, memory)
+        # Without input feeding no step depends on the previous attention, so the GRU runs over
+        # the whole target at once and all steps attend in one batched product.
+        out, _ = self.rnn(self.dropout(self.embed(tgt_in)), state.rnn)  # (B, T, H)
+        h_tilde, att = self._attend(out, memory)
+        return self.dropout(h_tilde), att.weights
+
+
+class Seq2Seq(nn.Module):
+    """Encoder, attention and decoder built from one :class:`ModelConfig`."""
+
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        self.config = config
+        self.encoder = Encoder(config)
+        self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)
+        if config.tie_embeddings:
+            self._tie()
+
+    def _tie(self) -> None:
+        """Share the encoder's embedding with the decoder and the output layer. The state
+        dict lists the matrix once, as ``encoder.embed.weight``, and loading fills in the
+        decoder's name for it."""
+        # The encoder's N(0, 1) initialization serves all three: on the toy names language a
+        # scale of embed^-0.5 (as fairseq shares embeddings) left 2 of 3 seeds unable to learn.
+        shared = self.encoder.embed
+        self.decoder.embed = shared
+        self.decoder.generator = TiedOutput(shared, self.decoder.generator.in_features)
+        alias, name = "decoder.embed.weight", "encoder.embed.weight"
+
+        def drop(module, state, prefix, meta) -> None:
+            state.pop(prefix + alias, None)
+
+        def fill(module, state, prefix, *_) -> None:
+            if prefix + name in state:
+                state.setdefault(prefix + alias, state[prefix + name])
+
+        self.register_state_dict_post_hook(drop)
+        self.register_load_state_dict_pre_hook(fill)
+
+    def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
+        """Run the encoder once per sentence: the memory to attend to and the first state."""
+        mask = padding_mask(src, src_lens)
+        values, enc_state = self.encoder(src, src_lens, mask)
+        keys = self.decoder.attention.keys(values)  # (B, S, A), once per sentence
+        return Memory(values, keys, mask), self.decoder.init_state(enc_state)
+
+    def step(
+        self,
+        y_prev: torch.Tensor,
+        state: DecoderState,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> Step:
+        return self.decoder.step(y_prev, state, memory, weights)
+
+    def features(
+        self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Teacher forcing up to the generator: its inputs (B, T, H) and the weights (B, T, S).
+
+        Training applies :attr:`generator` to the non-padding positions only.
+        """
+        memory, state = self.encode(src, src_lens)
+        return self.decoder.features(tgt_in, state, memory)
+
+    @property
+    def generator(self) -> nn.Module:
+        """The output layer: features (..., H) -> logits (..., V); a Linear, or with tied
+        embeddings a :class:`TiedOutput` (for decoding in int8 or bf16, its untied copy)."""
+        return self.decoder.generator
+
+    def forward(self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor) -> Output:
+        """Teacher forcing: logits (B, T, V) for the next token at each position of ``tgt_in``."""
+        features, weights = self.features(src, src_lens, tgt_in)
+        return Output(self.generator(features), weights)

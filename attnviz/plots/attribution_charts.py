@@ -1,0 +1,99 @@
+"""Chart builders for attribution beside attention: pure functions of a Trace and its
+:class:`attnviz.attribution.Attribution`, returning plotly figures, altair charts and tables."""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..analysis import attribution
+from ..analysis.attribution import Attribution
+from ..decoding.trace import Trace
+from . import charts
+from .charts import _matrix_layout, labels
+
+NAMES = {
+    "saliency": "saliency (gradient × input)",
+    "integrated_gradients": "integrated gradients",
+    "erasure": "erasure (word → <unk>)",
+}
+
+
+def attribution_heatmap(att: Attribution, step: int | None = None, title: str = "") -> go.Figure:
+    """Output words down, source words across, cell = attribution: red where the source word
+    made the written word likelier, blue where it made it less likely; the colour scale is
+    symmetric about 0 and spans the largest value of the sentence. ``step`` frames a row."""
+    x, y = labels(att.src_words), labels(att.tgt_words)
+    top = float(np.abs(att.values).max()) if att.values.size else 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=att.values,
+            x=x,
+            y=y,
+            **charts.signed_style("attribution", top),
+        )
+    )
+    charts.frame_row(fig, step, len(y), len(x), color="#2ca02c")
+    return _matrix_layout(fig, title, len(y), len(x))
+
+
+def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:
+    """One step's attention and attribution over the source words (no ``<eos>``), long form:
+    columns source, measure ("attention" or the method), value."""
+    words = labels(att.src_words)
+    n = len(words)
+    return pd.DataFrame(
+        {
+            "source": words * 2,
+            "measure": ["attention"] * n + [att.method] * n,
+            "value": np.concatenate([trace.weights[step, :n], att.values[step]]),
+        }
+    )
+
+
+def step_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
+    """One step's attention bars (left) beside its attribution bars (right), per source word
+    in sentence order; attribution bars are red above 0 and blue below."""
+    frame = step_frame(trace, att, step)
+    order = list(dict.fromkeys(frame["source"]))
+    x = alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45))
+    tooltip = ["source", alt.Tooltip("value:Q", format="+.3f")]
+    left = (
+        alt.Chart(frame[frame.measure == "attention"])
+        .mark_bar(color="#1f77b4")
+        .encode(x=x, y=alt.Y("value:Q", title="attention weight"), tooltip=tooltip)
+    )
+    right = (
+        alt.Chart(frame[frame.measure != "attention"])
+        .mark_bar()
+        .encode(
+            x=x,
+            y=alt.Y("value:Q", title=NAMES[att.method]),
+            color=alt.condition("datum.value >= 0", alt.value("#d62728"), alt.value("#1f77b4")),
+            tooltip=tooltip,
+        )
+    )
+    return alt.hconcat(left.properties(height=200), right.properties(height=200))
+
+
+def step_agreement(trace: Trace, att: Attribution, step: int) -> tuple[float, bool]:
+    """Spearman's rho of one step's attention (``<eos>`` left out) against its attribution
+    importance, and whether their argmax source words agree."""
+    weights, values = trace.weights[step : step + 1], att.values[step : step + 1]
+    return (
+        float(attribution.step_correlations(weights, values)[0]),
+        bool(attribution.argmax_agreement(weights, values)[0]),
+    )
+
+
+def delta_note(att: Attribution) -> str | None:
+    """Integrated gradients' convergence: the largest |delta| against the largest row sum."""
+    if att.delta is None:
+        return None
+    return (
+        f"{att.steps} steps; completeness gap (captum's delta) up to "
+        f"{np.abs(att.delta).max():.3f} nats, against row sums up to "
+        f"{np.abs(att.values.sum(1)).max():.3f}."
+    )

@@ -1,0 +1,425 @@
+"""Chart builders: pure functions from Traces to plotly figures, altair charts and tables.
+
+The dashboard only lays these out; tests call them directly. Tokens are labelled with their
+1-based position (``3:the``) so that a repeated word keeps its own row or column.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..analysis import diagnostics
+from ..decoding.trace import Trace
+
+FONT = dict(size=15)  # readable on a laptop and on a projector
+HEATMAP_COLORS = "Blues"
+FRAME = "current step"  # the name of the heatmap's frame around the current step
+WINNER = "winner"  # the name of the beam figure's nodes on the winning path
+WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
+    zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title="weight", thickness=12),
+    xgap=1, ygap=1,
+)  # fmt: skip
+
+
+def signed_style(name: str, top: float) -> dict:
+    """The scale and look of a heatmap of signed values up to ``top`` in size (a difference
+    of weights, an attribution): red positive, blue negative, white 0."""
+    return dict(
+        zmin=-top, zmax=top, colorscale="RdBu", reversescale=True, xgap=1, ygap=1,
+        colorbar=dict(title=name, thickness=12),
+        hovertemplate=f"output %{{y}}<br>source %{{x}}<br>{name} %{{z:+.3f}}<extra></extra>",
+    )  # fmt: skip
+
+
+def labels(tokens: list[str]) -> list[str]:
+    """``["the", "cat", "the"]`` -> ``["1:the", "2:cat", "3:the"]``."""
+    return [f"{i}:{token}" for i, token in enumerate(tokens, 1)]
+
+
+def _finite(a: np.ndarray) -> np.ndarray:
+    """Non-finite values (the -inf score of a masked position) as NaN, which JSON can carry."""
+    return np.where(np.isfinite(a), a, np.nan)
+
+
+def _matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=title, font=dict(size=17)),
+        font=FONT,
+        height=max(320, 26 * n_rows + 170),
+        margin=dict(l=10, r=10, t=50, b=10),
+        xaxis=dict(title="source", side="top", tickangle=-45 if n_cols > 6 else 0),
+        yaxis=dict(title="output", autorange="reversed"),
+        plot_bgcolor="white",
+    )
+    return fig
+
+
+def heatmap(
+    trace: Trace,
+    step: int | None = None,
+    title: str = "",
+    gold: list[tuple[int, int]] | None = None,
+    reveal: bool = False,
+) -> go.Figure:
+    """Alignment heatmap: output tokens down, source tokens across, cell = attention weight.
+
+    Hovering shows both tokens, the weight and the raw score before the softmax. ``step``
+    (0-based output position) draws a frame around that row; with ``reveal``, the rows after
+    it are blank and their words hidden, as the decoder has not written them yet. ``gold``
+    draws (source, output) token links as crosses.
+    """
+    x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
+    z, scores = trace.weights, _finite(trace.scores)
+    if reveal and step is not None:
+        later = np.arange(len(y)) > step
+        z = np.where(later[:, None], np.nan, z)
+        scores = np.where(later[:, None], np.nan, scores)
+        y = [f"{i}:…" if h else label for i, (label, h) in enumerate(zip(y, later, strict=True), 1)]
+        gold = [(i, j) for i, j in gold or [] if j <= step]
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=x,
+            y=y,
+            customdata=scores,
+            hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
+            "<br>raw score %{customdata:.3f}<extra></extra>",
+            **WEIGHTS_STYLE,
+        )
+    )
+    frame_row(fig, step, len(y), len(x))
+    if gold:
+        fig.add_trace(gold_markers(x, y, gold))
+    return _matrix_layout(fig, title, len(y), len(x))
+
+
+def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.Scatter:
+    """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``."""
+    inside = [(i, j) for i, j in gold if i < len(x) and j < len(y)]
+    return go.Scatter(
+        x=[x[i] for i, _ in inside],
+        y=[y[j] for _, j in inside],
+        mode="markers",
+        marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
+        name="gold link",
+        hovertemplate="gold link: %{y} - %{x}<extra></extra>",
+    )
+
+
+def frame_row(fig: go.Figure, step: int | None, n_rows: int, n_cols: int, color="#d62728"):
+    """Frame row ``step`` (0-based; None or out of range: none) of a matrix figure."""
+    if step is not None and 0 <= step < n_rows:
+        fig.add_shape(
+            type="rect",
+            x0=-0.5,
+            x1=n_cols - 0.5,
+            y0=step - 0.5,
+            y1=step + 0.5,
+            line=dict(color=color, width=3),
+            name=FRAME,
+        )
+
+
+def _plain(fig: go.Figure | dict) -> dict:
+    """A figure's layout and data as plain JSON values, from a Figure or its JSON (what the
+    browser, and streamlit's AppTest, receive)."""
+    return fig.to_plotly_json() if isinstance(fig, go.Figure) else fig
+
+
+def framed_step(fig: go.Figure | dict) -> int | None:
+    """The 0-based step a :func:`heatmap` frames, or None when it frames none."""
+    shapes = _plain(fig).get("layout", {}).get("shapes", [])
+    frames = [s for s in shapes if s.get("name") == FRAME]
+    return round(frames[0]["y0"] + 0.5) if frames else None
+
+
+def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
+    """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same tokens
+    (:func:`attnviz.diagnostics.comparable`: force-decode both models on one reference to
+    compare translations that differ)."""
+    if not diagnostics.comparable(a, b):
+        raise ValueError(
+            f"the translations differ ({a.weights.shape} vs {b.weights.shape} tokens); "
+            "give a reference translation so both models are decoded on the same output"
+        )
+    x, y = labels(a.src_tokens), labels(a.tgt_tokens)
+    fig = go.Figure(
+        go.Heatmap(
+            z=a.weights - b.weights,
+            x=x,
+            y=y,
+            **signed_style("difference", 1.0),
+        )
+    )
+    return _matrix_layout(fig, title, len(y), len(x))
+
+
+def can_export_images() -> bool:
+    """Whether :func:`to_image` can work here: kaleido installed and a Chrome or Chromium."""
+    try:
+        import kaleido  # noqa: F401
+    except ImportError:
+        return False
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+    return any(shutil.which(n) for n in names)
+
+
+def to_image(fig: go.Figure, fmt: str = "png", scale: float = 2.0) -> bytes:
+    """A static PNG or SVG of a figure, through kaleido (which needs Chrome or Chromium)."""
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"format must be png or svg, not {fmt!r}")
+    return fig.to_image(format=fmt, scale=scale if fmt == "png" else 1, width=900)
+
+
+def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "position": range(1, len(trace.src_tokens) + 1),
+            "source": labels(trace.src_tokens),
+            "weight": trace.weights[step],
+            "score": _finite(trace.scores[step]),
+        }
+    )
+
+
+def step_bars(trace: Trace, step: int) -> alt.Chart:
+    """The weights of one step as bars over the source words, in sentence order."""
+    frame = _source_frame(trace, step)
+    order = list(frame["source"])
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45)),
+            y=alt.Y("weight:Q", scale=alt.Scale(domain=[0, 1]), title="attention weight"),
+            color=alt.Color(
+                "weight:Q", scale=alt.Scale(scheme="blues", domain=[0, 1]), legend=None
+            ),
+            tooltip=[
+                "source",
+                alt.Tooltip("weight:Q", format=".3f"),
+                alt.Tooltip("score:Q", format=".3f"),
+            ],
+        )
+        .properties(height=220)
+        .configure_axis(labelFontSize=13, titleFontSize=14)
+    )
+
+
+def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
+    """One step's raw scores (left) beside their softmax weights (right), per source word."""
+    frame = _source_frame(trace, step)
+    order = list(frame["source"])
+    base = alt.Chart(frame).encode(
+        y=alt.Y("source:N", sort=order, title=None),
+        tooltip=[
+            "source",
+            alt.Tooltip("score:Q", format=".3f"),
+            alt.Tooltip("weight:Q", format=".3f"),
+        ],
+    )
+    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title="raw score e_tj"))
+    weights = base.mark_bar(color="#1f77b4").encode(
+        x=alt.X("weight:Q", title="weight softmax(e)_j", scale=alt.Scale(domain=[0, 1]))
+    )
+    return (
+        alt.hconcat(scores.properties(width=220), weights.properties(width=220))
+        .properties(title=f"{name or trace.attention}: step {step + 1}")
+        .configure_axis(labelFontSize=13, titleFontSize=14)
+    )
+
+
+def candidates_frame(trace: Trace, step: int) -> pd.DataFrame:
+    """The most probable next words at one step, with the one chosen marked."""
+    chosen = trace.tgt_tokens[step]
+    return pd.DataFrame(
+        {
+            "word": [c.token for c in trace.candidates[step]],
+            "probability": [c.prob for c in trace.candidates[step]],
+            "chosen": [c.token == chosen for c in trace.candidates[step]],
+        }
+    )
+
+
+def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
+    """Per step: each model's output word and entropy, their Jensen-Shannon divergence and
+    whether their argmax agrees (matrices of one shape: same output, e.g. forced decoding)."""
+    return pd.DataFrame(
+        {
+            "step": range(1, len(a.tgt_tokens) + 1),
+            "output": a.tgt_tokens,
+            f"entropy {a.attention}": diagnostics.entropy(a.weights),
+            f"entropy {b.attention}": diagnostics.entropy(b.weights),
+            "JS divergence": diagnostics.js_divergence(a.weights, b.weights),
+            "same argmax": diagnostics.argmax_agreement(a.weights, b.weights),
+        }
+    )
+
+
+def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
+    """Total attention per source word for each model: about 1 for a word translated once,
+    near 0 for a word left out, well above 1 for a word translated twice."""
+    rows = [
+        {"model": name, "source": label, "position": i, "coverage": c}
+        for name, tr in traces.items()
+        for i, (label, c) in enumerate(
+            zip(labels(tr.src_tokens), diagnostics.coverage(tr.weights), strict=True)
+        )
+    ]
+    frame = pd.DataFrame(rows)
+    order = list(dict.fromkeys(frame["source"])) if rows else []
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45)),
+            xOffset="model:N",
+            y=alt.Y("coverage:Q", title="total attention received"),
+            color=alt.Color("model:N", legend=alt.Legend(orient="top")),
+            tooltip=["model", "source", alt.Tooltip("coverage:Q", format=".2f")],
+        )
+        .properties(height=240)
+    )
+
+
+def beam_figure(trace: Trace) -> go.Figure:
+    """The beam-search tree: one column per step, one node per kept hypothesis (its word and
+    cumulative log-probability), edges to its parent; the winning path in red."""
+    if not trace.beam:
+        raise ValueError("this trace has no beam: translate with beam > 1")
+    fig = go.Figure()
+    path = set(enumerate(trace.beam_path or []))
+    for t, step in enumerate(trace.beam):
+        if t == 0:
+            continue
+        for k, parent in enumerate(step.parents):
+            on_path = (t, k) in path and (t - 1, parent) in path
+            fig.add_trace(
+                go.Scatter(
+                    x=[t - 1, t],
+                    y=[parent, k],
+                    mode="lines",
+                    line=dict(color="#d62728" if on_path else "#c7c7c7", width=3 if on_path else 1),
+                    hoverinfo="skip",
+                    showlegend=False,
+                )
+            )
+    fig.add_trace(_beam_nodes(trace, path, on_path=False))
+    fig.add_trace(_beam_nodes(trace, path, on_path=True))
+    fig.update_layout(
+        font=FONT,
+        height=120 + 60 * len(trace.beam[0].tokens),
+        margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(title="step", dtick=1),
+        yaxis=dict(title="hypothesis", autorange="reversed", dtick=1),
+        plot_bgcolor="white",
+    )
+    return fig
+
+
+def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.Scatter:
+    """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it."""
+    xs, ys, text, hover = [], [], [], []
+    for t, step in enumerate(trace.beam or []):
+        for k, (token, score, finished) in enumerate(
+            zip(step.tokens, step.scores, step.finished, strict=True)
+        ):
+            if ((t, k) in path) != on_path:
+                continue
+            xs.append(t)
+            ys.append(k)
+            text.append("·" if finished else token)
+            hover.append(f"step {t + 1}, hypothesis {k + 1}: {token}<br>log-prob {score:.2f}")
+    return go.Scatter(
+        x=xs,
+        y=ys,
+        mode="markers+text",
+        text=text,
+        textposition="top center",
+        marker=dict(size=10, color="#d62728" if on_path else "#1f77b4"),
+        hovertext=hover,
+        hoverinfo="text",
+        name=WINNER if on_path else "hypotheses",
+        showlegend=False,
+    )
+
+
+def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
+    """The (step, hypothesis) nodes a :func:`beam_figure` marks as the winner's, 0-based."""
+    nodes = [d for d in _plain(fig).get("data", []) if d.get("name") == WINNER]
+    return [(int(x), int(y)) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
+
+
+def has_curve(card: dict) -> bool:
+    """Whether a model card records the validation losses that :func:`curve_chart` draws."""
+    return bool(card.get("history", {}).get("valid_loss"))
+
+
+def curve_chart(card: dict) -> alt.Chart:
+    """Validation loss per epoch from a model card, the kept (best) epoch marked."""
+    history = card.get("history", {})
+    losses = history.get("valid_loss", [])
+    frame = pd.DataFrame(
+        {
+            "epoch": range(1, len(losses) + 1),
+            "validation loss": losses,
+            "kept": [i + 1 == card.get("best_epoch") for i in range(len(losses))],
+        }
+    )
+    line = (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(x=alt.X("epoch:O"), y=alt.Y("validation loss:Q", scale=alt.Scale(zero=False)))
+    )
+    best = (
+        alt.Chart(frame[frame["kept"]])
+        .mark_point(size=160, color="#d62728", filled=True)
+        .encode(x="epoch:O", y="validation loss:Q", tooltip=["epoch", "validation loss"])
+    )
+    return (line + best).properties(height=220)
+
+
+def length_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Corpus BLEU per source-length bucket, one bar per model (a
+    :func:`attnviz.compare_models.bleu_by_length` frame)."""
+    order = list(dict.fromkeys(frame["words"]))
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("words:N", sort=order, title="source words"),
+            xOffset="model:N",
+            y=alt.Y("BLEU:Q", title="corpus BLEU"),
+            color=alt.Color("model:N"),
+            tooltip=["model", "words", alt.Tooltip("BLEU:Q", format=".1f"), "sentences"],
+        )
+        .properties(height=260)
+    )
+
+
+def weights_frame(trace: Trace) -> pd.DataFrame:
+    """The attention matrix as a table: one row per output token, one column per source token."""
+    return pd.DataFrame(
+        trace.weights,
+        index=pd.Index(labels(trace.tgt_tokens), name="output"),
+        columns=labels(trace.src_tokens),
+    )
+
+
+def weights_json(trace: Trace) -> dict:
+    """Everything needed to redraw a heatmap elsewhere, as JSON-ready lists."""
+    return {
+        "attention": trace.attention,
+        "mode": trace.mode,
+        "source": trace.source,
+        "source_tokens": trace.src_tokens,
+        "output_tokens": trace.tgt_tokens,
+        "translation": trace.text,
+        "weights": trace.weights.tolist(),
+        "scores": [[float(x) if np.isfinite(x) else None for x in row] for row in trace.scores],
+    }

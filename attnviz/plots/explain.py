@@ -1,0 +1,133 @@
+"""The words beside the pictures: score formulas, how a score's terms add up, safe token markup."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+
+from ..decoding.trace import Trace
+from ..model import attention
+from ..model.attention import formula as attention_formula
+
+FORMULAS = {kind: attention.formula(kind) for kind in attention.SCORES}  # as attention.py says
+WEIGHTS = (
+    r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
+)
+
+QUERY = {
+    "bahdanau": "s_{t-1}, the decoder state before this step",
+    "luong": "h_t, the decoder state after this step's GRU update",
+}
+
+DIFFERENCE = (
+    "**Bahdanau** scores each source word with the decoder state *before* the step "
+    "(s_{t-1}) through a small feed-forward layer (additive), then feeds the context into the "
+    "GRU. **Luong** first updates the GRU, then scores with the *new* state h_t by a dot "
+    "product (dot, general) or a feed-forward layer (concat), and mixes the context into the "
+    "output through h~_t = tanh(W_c[c_t; h_t]). Additive scores pass through tanh and stay in "
+    "a narrow range; dot products grow with the vectors, so Luong's weights are often sharper "
+    "(lower entropy)."
+)
+
+
+def formula(attention: str, scaled: bool = False) -> str:
+    """The score formula (LaTeX) of a model's attention (see :func:`attention.formula`)."""
+    return attention_formula(attention, scaled)
+
+
+def query_name(attention: str) -> str:
+    return QUERY["bahdanau" if attention == "bahdanau" else "luong"]
+
+
+MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
+PARTS = {
+    "bahdanau": "e_tj = v · tanh(W s_{t-1} + U h_j): W s_{t-1} is computed once per step, "
+    "U h_j once per sentence (one row per source token); they add up inside tanh, and v "
+    "weighs each row of the result into one number, the score of that source token.",
+    "concat": "e_tj = v_a · tanh(W_a[h_t; h_j]): W_a is split into the half that multiplies h_t "
+    "(once per step) and the half that multiplies h_j (once per sentence, one row per source "
+    "token); they add up inside tanh, and v_a weighs each row into the score.",
+    "general": "e_tj = h_t · W_a h_j: W_a h_j is computed once per sentence (one row per source "
+    "token); each score is the dot product of its row with h_t.",
+    "dot": "e_tj = h_t · h_j: each score is the dot product of h_t with that source token's "
+    "encoder output (one row per source token).",
+}
+
+
+def markdown_text(text: str) -> str:
+    """``text`` shown literally inside markdown: every character markdown, LaTeX or
+    Streamlit's colour and emoji directives could read as markup is backslash-escaped."""
+    return MARKDOWN.sub(r"\\\1", text)
+
+
+def parts_note(attention: str) -> str:
+    """How the strips of a step's score add up, in the terms of the model's formula."""
+    return PARTS[attention]
+
+
+def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 180") -> str:
+    """HTML spans, each token's background as dark as its value in [0, 1]. Tokens are
+    escaped: what a user typed is never rendered as markup."""
+    spans = []
+    for token, value in zip(tokens, np.clip(np.asarray(values, dtype=float), 0, 1), strict=True):
+        ink = "white" if value > 0.55 else "black"
+        spans.append(
+            f'<span title="{value:.2f}" style="background: rgba({rgb}, {value:.2f}); '
+            f"color: {ink}; padding: 2px 5px; margin: 1px; border-radius: 4px; "
+            f'display: inline-block">{html.escape(token)}</span>'
+        )
+    return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"
+
+
+def unknown_note(trace: Trace) -> str | None:
+    """A caption naming the source tokens the model had never seen, or None when it knew
+    them all: a subword model reads such characters as their UTF-8 bytes, a word model as
+    ``<unk>``."""
+    unknown = [t for t, known in zip(trace.src_tokens, trace.src_known, strict=True) if not known]
+    if not unknown:
+        return None
+    lead = (
+        "Characters never seen in training, read as their UTF-8 bytes: "
+        if trace.pieces
+        else "Not in the vocabulary (each is read as <unk>): "
+    )
+    return lead + ", ".join(f"“{markdown_text(w)}”" for w in unknown)
+
+
+def card_summary(card: dict, config, data=None) -> str:
+    """A model card in markdown lines: sizes and vocabularies, test BLEU, corpus, training, and
+    the checkpoint it was continued from, if any; ``config`` is the model's
+    :class:`attnviz.ModelConfig`, ``data`` its :class:`attnviz.DataConfig` (None: not known);
+    ``–`` stands for what the card lacks."""
+    bleu = card.get("test_bleu", {})
+    corpus = card.get("corpus", {})
+    lines = [
+        f"**{config.attention}** attention · embed {config.embed} · hidden {config.hidden} · "
+        f"{config.layers} layer(s) · {_vocabularies(config, data)}",
+        f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
+        f"({bleu.get('sentences', '–')} sentences)",
+        f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
+        f"{corpus.get('attribution', '')}",
+        f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
+        f"on {card.get('hardware', '–')}",
+    ]
+    for parent in card.get("lineage", [])[-1:]:
+        lines.append(
+            f"Continued from {parent.get('file', '–')} (sha256 {str(parent.get('sha256'))[:12]}…, "
+            f"{parent.get('epochs', '–')} epochs): see the full card for its command"
+        )
+    return "  \n".join(lines)
+
+
+def _vocabularies(config, data) -> str:
+    sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
+    tied = " · embeddings and output layer tied" if config.tie_embeddings else ""
+    if data is None:
+        return f"vocabularies {sizes}{tied}"
+    if not data.subwords:
+        return f"whole-word vocabularies {sizes}"
+    if data.joint_subwords:
+        return f"one vocabulary of {config.src_vocab:,} subword pieces for both languages{tied}"
+    return f"subword vocabularies {sizes}{tied}"

@@ -1,0 +1,94 @@
+"""Chart builders for the training history: a probe's attention at one snapshot, and the
+curves of validation loss, BLEU and AER over training time with the moment shown marked.
+
+Pure functions of :class:`attnviz.history.History` values, like :mod:`attnviz.plots`.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..analysis.history import History, Probe
+from .charts import FONT, WEIGHTS_STYLE, _matrix_layout, gold_markers, labels
+
+EOS = "<eos>"  # the last column: attention to the source's end
+METRICS = {  # snapshot field: what the chart calls it
+    "valid_loss": "validation loss",
+    "valid_bleu": "validation BLEU",
+    "aer": "AER of the probes (%)",
+}
+MOMENT = "shown"  # the name of the curves' rule at the snapshot shown
+
+
+def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Figure:
+    """A probe's word attention at one snapshot: its target words down, its source words
+    (and the source's end) across; the gold's sure links as crosses when it has gold."""
+    x = labels([*probe.source.split(), EOS])
+    y = labels(probe.target.split())
+    fig = go.Figure(
+        go.Heatmap(
+            z=matrix,
+            x=x,
+            y=y,
+            hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}<extra></extra>",
+            **WEIGHTS_STYLE,
+        )
+    )
+    if probe.gold is not None:
+        fig.add_trace(gold_markers(x, y, sorted(probe.gold.sure)))
+    return _matrix_layout(fig, title, len(y), len(x))
+
+
+def history_frame(histories: dict[str, History]) -> pd.DataFrame:
+    """One row per model, snapshot and metric that has a value: model, epoch, metric, value."""
+    rows = [
+        (name, s["epoch"], label, s[key])
+        for name, history in histories.items()
+        for s in history.snapshots
+        for key, label in METRICS.items()
+        if s.get(key) is not None
+    ]
+    return pd.DataFrame(rows, columns=["model", "epoch", "metric", "value"])
+
+
+def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
+    """Each metric of :func:`history_frame` over epochs, one line per model, side by side;
+    a rule marks ``epoch``, the moment shown."""
+    charts = []
+    for label in METRICS.values():
+        part = frame[frame.metric == label]
+        if part.empty:
+            continue
+        lines = (
+            alt.Chart(part)
+            .mark_line(point=True)
+            .encode(
+                x=alt.X("epoch:Q", title="epoch"),
+                y=alt.Y("value:Q", title=label, scale=alt.Scale(zero=label != METRICS["aer"])),
+                color=alt.Color("model:N", legend=alt.Legend(orient="bottom")),
+                tooltip=["model", "epoch", alt.Tooltip("value:Q", title=label, format=".2f")],
+            )
+            .properties(width=190, height=200)
+        )
+        if epoch is not None:  # the epoch in the spec itself (a dataset may travel apart)
+            rule = alt.Chart(pd.DataFrame({"moment": [MOMENT]})).mark_rule(
+                color="#d62728", strokeWidth=2, description=MOMENT
+            )
+            lines += rule.encode(x=alt.datum(epoch))
+        charts.append(lines)
+    return alt.hconcat(*charts).configure_axis(
+        labelFontSize=FONT["size"] - 3, titleFontSize=FONT["size"] - 2
+    )
+
+
+def moment_of(chart: alt.Chart | dict) -> float | None:
+    """The epoch a :func:`curves_chart` marks, or None (for tests: read from its spec)."""
+    spec = chart.to_dict() if isinstance(chart, alt.TopLevelMixin) else chart
+    for part in spec.get("hconcat", []):
+        for layer in part.get("layer", []):
+            if layer.get("mark", {}).get("description") == MOMENT:
+                return layer["encoding"]["x"]["datum"]
+    return None

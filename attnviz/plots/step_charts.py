@@ -1,0 +1,90 @@
+"""Charts and tables of one decoding step in numbers (see :mod:`attnviz.step_math`): the
+per-word terms of the score, and vectors of hundreds of numbers as colour strips."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..decoding.step_math import StepMath
+from .charts import FONT, labels
+
+STRIP_COLORS = "RdBu"  # diverging: negative red, positive blue, 0 white
+
+
+def terms_frame(m: StepMath) -> pd.DataFrame:
+    """Per source token: the score e_tj, exp(e_tj - max), the weight and its share of c_t."""
+    return pd.DataFrame(
+        {
+            "source": labels(m.src_tokens),
+            "score e": m.scores,
+            "exp(e − max)": m.exp,
+            "weight α": m.weights,
+            "share of c": m.share,
+        }
+    )
+
+
+def next_word_frame(m: StepMath) -> pd.DataFrame:
+    """The most probable next tokens: their logit (the output layer's score) and probability."""
+    return pd.DataFrame(
+        [(tok, logit, p) for tok, logit, p in m.top], columns=["next word", "logit", "p"]
+    )
+
+
+def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
+    """Vectors as colour strips, one row each (a matrix adds one row per source token), on one
+    scale centred on 0; hover reads any number."""
+    names, z = [], []
+    for name, value in rows.items():
+        value = np.atleast_2d(value)
+        names += [name] if len(value) == 1 else [f"{name} [{k + 1}]" for k in range(len(value))]
+        z += list(value)
+    width = max(len(r) for r in z)
+    z = np.array([np.pad(r, (0, width - len(r)), constant_values=np.nan) for r in z])
+    limit = float(np.nanmax(np.abs(z))) or 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            y=names,
+            zmin=-limit,
+            zmax=limit,
+            colorscale=STRIP_COLORS,
+            colorbar=dict(thickness=10),
+            hovertemplate="%{y}, dimension %{x}: %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=dict(text=title, font=dict(size=15)),
+        font=FONT,
+        height=90 + 22 * len(names),
+        margin=dict(l=10, r=10, t=40, b=10),
+        yaxis=dict(autorange="reversed"),
+        xaxis=dict(title="dimension"),
+    )
+    return fig
+
+
+def query_strips(m: StepMath) -> dict[str, np.ndarray]:
+    """The vectors the score is made of, named as the model's formula names them."""
+    luong = m.attention != "bahdanau"
+    query = "h_t" if luong else "s_{t-1}"
+    rows = {query: m.query}
+    if "v" in m.parts:
+        W, U = ("W_a[h_t; ·]", "W_a[·; h_j]") if luong else ("W s_{t-1}", "U h_j")
+        rows[W] = m.parts["W q"]
+        rows[U] = m.parts["U h_j"]
+        rows["tanh(·)"] = m.parts["tanh(W q + U h_j)"]
+        rows["v"] = m.parts["v"]
+    elif "W_a h_j" in m.parts:
+        rows["W_a h_j"] = m.parts["W_a h_j"]
+    else:
+        rows["h_j"] = m.values
+    return rows
+
+
+def output_strips(m: StepMath) -> dict[str, np.ndarray]:
+    """From the context to what the output layer reads."""
+    out = "h~_t = tanh(W_c[c_t; h_t])" if m.attention != "bahdanau" else "t_t (deep output)"
+    return {"c_t": m.context, out: m.features}

@@ -1,0 +1,256 @@
+"""Checkpoints: one safetensors file per model, configuration and model card in its metadata.
+
+Loading never unpickles: safetensors holds raw tensors and a JSON header, nothing executable.
+Writes go to a temporary file that is renamed into place, so a crash leaves the old file whole.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+import torch
+from safetensors import safe_open
+from safetensors.torch import save as safetensors_bytes
+
+from ..analysis.history import TENSOR_PREFIX, History
+from ..data.corpus import DataConfig
+from ..data.subwords import Subwords
+from ..data.text import TextConfig
+from ..data.vocab import Vocab
+from ..decoding.translator import Translator
+from ..model.networks import ModelConfig, Seq2Seq
+from ..model.precision import for_decoding, resolve_decoding
+
+FORMAT = "attnviz-checkpoint/1"
+SUBWORDS = "subwords."  # name prefix of the sentencepiece models' byte tensors
+EXTRA = (SUBWORDS, TENSOR_PREFIX)  # tensors of a checkpoint that are not weights
+LIMITS = {  # the largest model a checkpoint may describe: refused before anything is built
+    "src_vocab": 1_000_000,
+    "tgt_vocab": 1_000_000,
+    "embed": 8192,
+    "hidden": 8192,
+    "attn_dim": 8192,
+    "layers": 16,
+}
+
+
+class CheckpointError(Exception):
+    """A checkpoint that cannot be used; the message names the file and the problem."""
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    The temporary file has an unpredictable name and is created exclusively (a planted file
+    or symlink is never followed); the file and then its folder are fsynced, so the rename
+    survives a power cut; temporaries that killed writes of the same file left are cleared.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), 0o666 & ~_umask())  # mkstemp's 0600, as open() would not
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it: set it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:
+    """sha256 over the names and bytes of ``tensors``: catches corruption safetensors cannot."""
+    h = hashlib.sha256()
+    for name in sorted(tensors):
+        t = tensors[name].detach().contiguous().cpu()
+        h.update(name.encode())
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b"")
+    return h.hexdigest()
+
+
+def write_tensors(
+    path: str | Path, tensors: dict[str, torch.Tensor], meta: dict[str, object]
+) -> None:
+    """Save ``tensors`` with ``meta`` (JSON-encoded values) and a digest, atomically."""
+    tensors = {k: v.detach().contiguous().cpu() for k, v in tensors.items()}
+    header = {"format": FORMAT, "digest": tensors_digest(tensors)}
+    header.update({k: json.dumps(v, ensure_ascii=False) for k, v in meta.items()})
+    atomic_write(path, safetensors_bytes(tensors, metadata=header))
+
+
+def read_tensors(
+    path: str | Path, check: Callable[[dict, dict], None] | None = None
+) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
+    """Tensors and decoded metadata of an attnviz file; :class:`CheckpointError` if unusable.
+
+    The format tag and the metadata are checked before any tensor is read, and so is
+    ``check(meta, shapes)`` (``shapes``: each tensor's shape from the header), which raises
+    ValueError, KeyError or TypeError for a file the caller cannot use."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if head[:2] in (b"PK", b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05"):
+        raise CheckpointError(
+            f"{path}: this is a pickle/PyTorch file, not safetensors; attnviz never unpickles "
+            "(it could run code), so it only loads .safetensors checkpoints"
+        )
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            header = f.metadata() or {}
+            meta = _metadata(path, header)
+            names = list(f.keys())
+            if check is not None:
+                shapes = {name: tuple(f.get_slice(name).get_shape()) for name in names}
+                try:
+                    check(meta, shapes)
+                except (KeyError, TypeError, ValueError) as e:
+                    raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+            tensors = {name: f.get_tensor(name) for name in names}
+    except CheckpointError:
+        raise
+    except Exception as e:  # safetensors raises several types for truncated or garbled files
+        raise CheckpointError(
+            f"{path}: not a readable safetensors file (truncated or corrupt?): {e}"
+        ) from e
+    if tensors_digest(tensors) != header.get("digest"):
+        raise CheckpointError(
+            f"{path}: the weights do not match their checksum; the file is corrupt"
+        )
+    return tensors, meta
+
+
+def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
+    """The decoded metadata of an attnviz file, once its format tag is checked."""
+    if header.get("format") != FORMAT:
+        found = header.get("format", "no attnviz format tag")
+        raise CheckpointError(
+            f"{path}: not an attnviz checkpoint (expected {FORMAT}, found {found})"
+        )
+    try:
+        return {k: json.loads(v) for k, v in header.items() if k not in ("format", "digest")}
+    except (json.JSONDecodeError, RecursionError) as e:  # RecursionError: absurdly deep JSON
+        raise CheckpointError(f"{path}: corrupt metadata ({type(e).__name__})") from e
+
+
+def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
+    """Refuse a model whose configuration is over :data:`LIMITS`, or whose weights in the file
+    do not have the shapes it needs, before any of it is built (a meta-device model costs no
+    memory)."""
+    config = ModelConfig(**meta["model_config"])
+    for name, limit in LIMITS.items():
+        if getattr(config, name) > limit:
+            raise ValueError(f"{name} {getattr(config, name)} is over the limit of {limit}")
+    with torch.device("meta"):
+        needed = {k: tuple(v.shape) for k, v in Seq2Seq(config).state_dict().items()}
+    found = {k: v for k, v in shapes.items() if k in needed or not k.startswith(EXTRA)}
+    if found != needed:
+        wrong = sorted(set(needed.items()) ^ set(found.items()))[:3]
+        raise ValueError(f"the weights do not fit the configuration: {wrong}")
+
+
+def save(
+    path: str | Path,
+    model: Seq2Seq,
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    text: TextConfig,
+    data: DataConfig,
+    card: dict,
+    half: bool = False,
+    subwords: Subwords | None = None,
+    extra: dict[str, torch.Tensor] | None = None,
+) -> None:
+    """Write a model checkpoint; ``half`` stores weights as float16 (loaded back as float32).
+
+    The sentencepiece models travel inside as byte tensors (``subwords.src``, ``subwords.tgt``,
+    or one ``subwords.joint``);
+    ``extra`` tensors (the training history's ``history.*``) are stored as they are."""
+    tensors = model.state_dict()
+    if half:
+        tensors = {k: v.half() if v.is_floating_point() else v for k, v in tensors.items()}
+    for name, proto in (subwords.protos() if subwords else {}).items():
+        tensors[f"{SUBWORDS}{name}"] = torch.frombuffer(bytearray(proto), dtype=torch.uint8)
+    tensors.update(extra or {})
+    meta = {
+        "model_config": asdict(model.config),
+        "text_config": asdict(text),
+        "data_config": asdict(data),
+        "src_vocab": src_vocab.itos,
+        "tgt_vocab": tgt_vocab.itos,
+        "card": card,
+    }
+    write_tensors(path, tensors, meta)
+
+
+def load(
+    path: str | Path, device: str | torch.device = "cpu", precision: str = "auto"
+) -> Translator:
+    """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
+
+    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.precision`):
+    "auto" picks int8 (the GRUs and the output layer) on an x86 CPU, several times
+    faster than fp32 for one sentence; "fp32" keeps every weight as trained.
+    """
+    precision = resolve_decoding(precision, device)
+    tensors, meta = read_tensors(path, check_model)
+    history = {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(TENSOR_PREFIX)]}
+    names = [k for k in tensors if k.startswith(SUBWORDS)]
+    protos = {k[len(SUBWORDS) :]: tensors.pop(k).numpy().tobytes() for k in names}
+    try:
+        subwords = Subwords.from_protos(protos)
+        pieces = (subwords.src.vocab.itos, subwords.tgt.vocab.itos) if subwords else None
+        if pieces and pieces != (meta["src_vocab"], meta["tgt_vocab"]):
+            raise ValueError("the subword models do not match the vocabularies")
+        config = ModelConfig(**meta["model_config"])
+        text = TextConfig(**meta["text_config"])
+        # A file without sentencepiece models is a whole-word model, whatever the defaults say.
+        data = DataConfig(**{"subwords": 0, **meta["data_config"]})
+        src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
+        card = dict(meta.get("card", {}))
+        model = Seq2Seq(config)
+        if bool(data.subwords) != (subwords is not None) or (
+            subwords and subwords.joint != data.joint_subwords
+        ):
+            raise ValueError("the data configuration and the stored subword models disagree")
+    except (KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+    if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):
+        raise CheckpointError(f"{path}: vocabulary sizes do not match the model configuration")
+    if not_float := sorted(k for k, v in tensors.items() if not v.is_floating_point()):
+        raise CheckpointError(f"{path}: weights that are not floating point: {not_float[:3]}")
+    try:
+        model.load_state_dict({k: v.float() for k, v in tensors.items()})
+    except RuntimeError as e:
+        raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
+    model = for_decoding(model.to(device).eval(), precision)
+    translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords, precision)
+    try:
+        translator.history = History(card.get("history"), history)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{path}: corrupt training history ({e})") from e
+    return translator

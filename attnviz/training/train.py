@@ -1,0 +1,481 @@
+"""Training: teacher forcing with Adam, validation loss and BLEU each epoch, best epoch kept.
+
+After every epoch the full training state (weights, optimizer, random state, history) is saved
+to ``OUT.state``, so an interrupted run goes on with ``resume=True`` and ends with the same
+weights it would have had uninterrupted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import platform
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from functools import partial
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from ..analysis.evaluate import corpus_bleu
+from ..analysis.history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
+from ..data.corpus import (
+    Corpus,
+    DataConfig,
+    Example,
+    bucket_batches,
+    group_references,
+    join_examples,
+    make_batch,
+    read_corpus,
+    split_examples,
+    split_of,
+    spread_sample,
+    to_pieces,
+    tokenize_pairs,
+    training_examples,
+)
+from ..data.subwords import Subwords
+from ..data.swap import swap_examples
+from ..data.text import TextConfig
+from ..data.vocab import PAD_ID, Vocab
+from ..decoding.translator import BETA, Translator
+from ..model.networks import ModelConfig, Seq2Seq
+from ..model.precision import autocast, resolve_training
+from ..store import checkpoint
+from . import distributed, lineage
+from .config import TrainConfig
+from .resume import load_state, save_state, state_path
+
+_SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
+
+
+@dataclass
+class Prepared:
+    corpus: Corpus
+    splits: dict[str, list[Example]]
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    subwords: Subwords | None  # the sentencepiece models, None for whole-word vocabularies
+
+
+def prepare(
+    path: str | Path,
+    text: TextConfig,
+    data: DataConfig,
+    log=print,
+    parent: Translator | None = None,
+) -> Prepared:
+    """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
+    with ``data.subwords``, the sentencepiece models that split its words into pieces), or take
+    those of ``parent``, the model a run continues from."""
+    corpus = read_corpus(path)
+    if not corpus.pairs:
+        raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
+    log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
+    examples = tokenize_pairs(corpus.pairs, text)
+    subwords = parent.subwords if parent else None
+    if subwords:
+        examples = to_pieces(examples, subwords)
+    elif data.subwords and not parent:
+        in_train = [
+            (e.src_tokens, e.tgt_tokens)
+            for e in examples
+            if split_of(e.src, data.valid_percent, data.test_percent) == "train"
+        ]
+        if not in_train:
+            raise ValueError(f"{path}: the training split is empty")
+        subwords = Subwords.train(in_train, data.subwords, data.subword_model, data.joint_subwords)
+        examples = to_pieces(examples, subwords)
+    splits = split_examples(examples, data)
+    if not splits["train"]:
+        raise ValueError(f"{path}: the training split is empty")
+    train = splits["train"]
+    if parent:
+        src_vocab, tgt_vocab = parent.src_vocab, parent.tgt_vocab
+    elif subwords:
+        src_vocab, tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
+    else:
+        src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
+        tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
+    log(
+        "split: "
+        + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
+        + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
+    )
+    return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords)
+
+
+def hardware(device: torch.device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {torch.get_num_threads()} threads"
+
+
+def batch_loss(
+    model: Seq2Seq, batch, label_smoothing: float = 0.0, precision: str = "fp32"
+) -> torch.Tensor:
+    """Summed cross-entropy of a batch's target tokens.
+
+    The output layer, most of a step's cost, runs on the real (non-padding) positions only.
+    With ``precision`` "bf16" the model runs under autocast and the loss is taken on the bf16
+    logits directly: upcasting (B*T, V) logits would cost more than the product that made them.
+    """
+    with autocast(precision, batch.src.device):
+        features, _ = model.features(batch.src, batch.src_lens, batch.tgt_in)  # (B, T, H)
+        keep = batch.tgt_out != PAD_ID  # (B, T)
+        logits = model.generator(features[keep])  # (N, V) for the N real target tokens
+    return F.cross_entropy(
+        logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
+    )
+
+
+def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
+    """Adam with its fused kernel: the same update in one pass instead of a dozen (~15% of a
+    training step saved on a 2-core CPU)."""
+    return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+
+
+@torch.no_grad()
+def evaluate_loss(
+    model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
+) -> float:
+    """Mean per-token cross-entropy over ``examples``."""
+    model.eval()
+    total, tokens = 0.0, 0
+    for chunk in bucket_batches(examples, batch_size):
+        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(device)
+        total += float(batch_loss(model, batch))
+        tokens += batch.n_tokens
+    return total / max(tokens, 1)
+
+
+@distributed.launched
+def train(
+    data_path: str | Path,
+    out: str | Path,
+    model_options: dict,
+    text: TextConfig = TextConfig(),
+    data: DataConfig = DataConfig(),
+    config: TrainConfig = TrainConfig(),
+    device: str = "cpu",
+    resume: bool = False,
+    about: dict | None = None,
+    half: bool = False,
+    probes: list[Probe] | None = None,
+    log=print,
+    progress: Callable[[History], bool] | None = None,
+    init_from: str | Path | None = None,
+) -> dict:
+    """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
+
+    ``model_options`` are the :class:`ModelConfig` fields other than the vocabulary sizes.
+    ``about`` adds to the card (corpus license and attribution, the command that was run).
+    ``probes`` (pairs with gold alignments, say) join the held-out probes whose attention the
+    training history records (see :mod:`attnviz.history`). ``progress`` is called with the
+    history after each snapshot; once it returns True the run ends after the epoch under way,
+    keeping the best epoch so far (one process only).
+    ``init_from``, a checkpoint, starts from its weights, vocabularies and architecture
+    (``model_options`` then holds only what may change: see :mod:`attnviz.lineage`), with a
+    fresh optimizer and ``config``'s schedule; the history goes on from the parent's, and the
+    card records the lineage.
+    Under torchrun, every process trains its share of each batch (see :mod:`attnviz.distributed`)
+    and rank 0 alone logs and writes ``out``; the other ranks return the card as it stood
+    before the test BLEU.
+    """
+    out, group = Path(out), distributed.current()
+    dev = group.device(device)
+    log = log if group.main else _quiet
+    config = replace(config, precision=resolve_training(config.precision, dev))
+    if model_options.get("tie_embeddings") and not data.joint_subwords and not init_from:
+        raise ValueError(
+            "tied embeddings need one vocabulary for both languages: add --joint-subwords"
+        )
+    parent = checkpoint.load(init_from, precision="fp32") if init_from else None
+    if parent:
+        model_config, data = lineage.child_configs(parent, model_options, data)
+        text, ancestry = parent.text, lineage.lineage(parent, init_from)
+    p = prepare(data_path, text, data, log, parent)
+    distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
+    if not parent:
+        model_config = ModelConfig(
+            src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
+        )
+    history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
+    if not history.probes:
+        history.probes = choose_probes(
+            [(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences
+        )
+    new = [q for q in probes or [] if history.find(q) is None]
+    if new and history.snapshots:  # each snapshot keeps the matrices of the same probes
+        raise ValueError(
+            f"--init-from {init_from}: the history goes on with the parent's probe sentences, "
+            f"and {len(new)} of the probes given are not among them"
+        )
+    history.probes += new
+    settings = _settings(p, model_config, text, data, config, history.probes, half)
+    with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
+        torch.manual_seed(config.seed)
+        model = Seq2Seq(model_config).to(dev)
+    if parent:
+        model.load_state_dict(parent.model.state_dict())
+        settings["init_from"] = ancestry[-1]["sha256"]
+    opt = optimizer(model, config.lr)
+    start, state = 0, state_path(out)
+    if resume:
+        if not state.is_file():
+            raise FileNotFoundError(f"{state}: no training state to resume from")
+        start, history = load_state(state, model, opt, settings, dev)
+        log(f"resuming after epoch {start} of {config.epochs}")
+    card = {**_card(p, config, dev, about), "world_size": group.world_size}
+    if parent:
+        card["lineage"] = ancestry
+    if progress is not None and group.joined:
+        raise ValueError("a progress callback stops one process, not a torchrun group")
+    run = _Run(p, model, opt, config, text, data, dev, history, card, half, group, progress)
+    run.offset = int(offset)
+    if group.main and (not history.snapshots or history.snapshots[-1]["epoch"] < offset):
+        loss, bleu = run.snapshot(offset)
+        if parent:
+            log(f"starting from {init_from}: valid loss {loss:.4f}, valid BLEU {bleu}")
+    for epoch in range(start, config.epochs):
+        if run.epoch(epoch, log):
+            run.save(out, model)
+        if group.main:
+            save_state(state, model, opt, epoch + 1, history, settings, dev)
+        if run.stopped:
+            break
+    if not group.main:
+        return run.card
+    if "best_epoch" not in history.best:
+        raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
+    run.finish(out, log)
+    return run.card
+
+
+def _quiet(*_) -> None:
+    """The log of ranks other than 0."""
+
+
+def _fingerprint(p: Prepared) -> str:
+    """What every process must agree on: the corpus, its split and both vocabularies."""
+    parts = [p.corpus.sha256, p.subwords.sha256() if p.subwords else "words"]
+    parts += [f"{k}:{len(v)}" for k, v in p.splits.items()]
+    parts += [*p.src_vocab.itos, "\t", *p.tgt_vocab.itos]
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
+def _settings(p: Prepared, model, text, data, config, probes: list[Probe], half) -> dict:
+    """What decides a run: everything but the number of epochs must match for --resume
+    (which may extend a run)."""
+    return {
+        "model": asdict(model),
+        "text": asdict(text),
+        "data": asdict(data),
+        "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
+        "data_sha256": p.corpus.sha256,
+        "subwords_sha256": p.subwords.sha256() if p.subwords else None,
+        "probes": [probe.to_json() for probe in probes],
+        "half": half,
+    }
+
+
+def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | None) -> dict:
+    """The model card's start: what was trained on, how, on what."""
+    return {
+        **(about or {}),
+        "corpus": {
+            "file": Path(p.corpus.path).name,
+            "sha256": p.corpus.sha256,
+            "pairs": len(p.corpus.pairs),
+            "skipped_lines": p.corpus.skipped,
+            **(about or {}).get("corpus", {}),
+        },
+        "split_pairs": {k: len(v) for k, v in p.splits.items()},
+        "vocab": {
+            "source": len(p.src_vocab),
+            "target": len(p.tgt_vocab),
+            "joint": bool(p.subwords and p.subwords.joint),
+        },
+        "train_config": asdict(config),
+        "hardware": hardware(dev),
+    }
+
+
+class _Run:
+    """One run's moving parts: what each epoch, snapshot and save needs."""
+
+    def __init__(
+        self, p, model, opt, config, text, data, dev, history: History, card, half, group,
+        progress=None,
+    ):  # fmt: skip
+        self.p, self.model, self.opt, self.config, self.dev = p, model, opt, config, dev
+        self.text, self.data, self.history, self.card, self.half = text, data, history, card, half
+        self.group, self.ddp = group, None
+        if group.joined:
+            loss = partial(
+                batch_loss, label_smoothing=config.label_smoothing, precision=config.precision
+            )
+            self.ddp = distributed.data_parallel(loss, model)
+        self.valid_src, self.valid_refs = spread_sample(
+            *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
+        )
+        self.valid = p.splits["valid"] or p.splits["train"][:1000]
+        self.translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
+        self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
+        self.offset = 0  # epochs before this run's first: the parent's, with --init-from
+
+    def snapshot(self, epoch: float) -> tuple[float, float | None]:
+        """Validation loss and BLEU now, recorded with the probes' attention."""
+        loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
+        bleu = None
+        if self.valid_src:
+            bleu = corpus_bleu(self.translator, self.valid_src, self.valid_refs).score
+        self.history.add(self.translator, epoch, loss, bleu)
+        if self.progress is not None and self.progress(self.history):
+            self.stopped = True
+        self.model.train()
+        return loss, bleu
+
+    def epoch(self, epoch: int, log) -> bool:
+        """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
+        config, t0, main = self.config, time.perf_counter(), self.group.main
+        distributed.seed_dropout(config.seed, epoch, self.group)
+        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+        train = self.p.splits["train"]
+        rng = random.Random(config.seed * 100_003 + epoch)
+        make = partial(training_examples, text=self.text, data=self.data, subwords=self.p.subwords)
+        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
+        examples = join_examples(train, config.join_fraction, gen)
+        batches = bucket_batches(examples, config.batch_size, gen)
+        for group in self.opt.param_groups:
+            group["lr"] = config.lr_at(epoch)
+        points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
+        hooks = {i: (lambda f=f: self.snapshot(self.offset + f)) for i, f in points.items()}
+        desc = f"epoch {epoch + 1}/{config.epochs}"
+        speed = _train_epoch(
+            self.model, self.step, batches, desc, hooks if main and not epoch else {}, main
+        )
+        if not main:
+            return False
+        done = self.offset + epoch + 1  # epochs counted over the lineage
+        loss, bleu = self.snapshot(done)
+        curves = self.history.epochs
+        curves["valid_loss"].append(round(loss, 4))
+        curves["valid_bleu"].append(bleu)
+        curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
+        log(f"epoch {done}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
+        best = self.history.best.get("best_loss")
+        if not math.isfinite(loss) or (best is not None and loss >= best):
+            return False
+        self.history.best.update(best_loss=loss, best_epoch=done)
+        self.card.update(epochs=done, best_epoch=done, train_seconds=self.seconds())
+        return True
+
+    def step(self, chunk: list[Example]) -> tuple[float, int]:
+        """One update on the global batch ``chunk``: its loss here (mean per token) and its
+        target tokens. Under torchrun this process takes its share of ``chunk`` and divides the
+        share's summed loss by the global batch's tokens over the number of processes: DDP
+        averages the processes' gradients, so the update is that of the global batch's mean
+        loss, as in one process (an empty share adds zero)."""
+        p = self.p
+        if self.ddp is None:
+            batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(self.dev)
+            return train_step(self.model, self.opt, batch, self.config), batch.n_tokens
+        share, tokens = self.group.share(chunk), target_tokens(chunk)
+        batch = make_batch(share or chunk[:1], p.src_vocab, p.tgt_vocab).to(self.dev)
+        loss = self.ddp(batch) / (tokens / self.group.world_size)
+        update(self.model, self.opt, loss if share else loss * 0, self.config)
+        return loss.item() * batch.n_tokens / tokens, tokens
+
+    def seconds(self) -> float:
+        """This run's training time (a parent's is in the card's lineage)."""
+        return round(sum(self.history.epochs["epoch_seconds"][self.offset :]), 1)
+
+    def save(self, path: Path, weights: Seq2Seq) -> None:
+        self.card["history"] = self.history.to_json()
+        p = self.p
+        checkpoint.save(
+            path, weights, p.src_vocab, p.tgt_vocab, self.text, self.data, self.card,
+            self.half, p.subwords, self.history.tensors(),
+        )  # fmt: skip
+
+    def finish(self, out: Path, log) -> None:
+        """Give the best file's card this run's settings, the whole curve and the test BLEU,
+        scored at the precision that loading picks here by default (what `evaluate` does)."""
+        best = checkpoint.load(out, device=self.dev, precision="fp32")
+        scorer = checkpoint.load(out, device=self.dev)
+        self.card.update(
+            epochs=self.offset + self.config.epochs,
+            best_epoch=self.history.best["best_epoch"],
+            train_seconds=self.seconds(),
+        )
+        test_src, test_refs = group_references((e.src, e.tgt) for e in self.p.splits["test"])
+        if test_src:
+            beam = self.config.test_beam
+            beams = [1] + ([beam] if beam > 1 else [])
+            results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
+            self.card["test_bleu"] = {k: r.score for k, r in results.items()}
+            self.card["test_bleu"].update(
+                signature=results["beam1"].signature,
+                sentences=len(test_src),
+                refused=results["beam1"].refused,
+                precision=scorer.precision,
+                alpha=1.0,
+                coverage=BETA,
+            )
+            log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+        self.save(out, best.model)
+
+
+def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
+    """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
+    loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
+    update(model, opt, loss, config)
+    return loss.item()
+
+
+def update(model: Seq2Seq, opt, loss: torch.Tensor, config: TrainConfig) -> None:
+    """Backward from ``loss``, gradient clip, Adam."""
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
+    opt.step()
+
+
+def target_tokens(examples: list[Example]) -> int:
+    """The target tokens a batch of ``examples`` scores (``Batch.n_tokens``: <eos> included)."""
+    return sum(len(e.tgt_tokens) + 1 for e in examples)
+
+
+def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True) -> float:
+    """One pass over ``batches``, ``step(batch) -> (loss, tokens)`` on each; ``hooks[i]()`` runs
+    before batch ``i`` (snapshots). ``show``: the progress bar. Returns the target tokens
+    trained per second, hooks' time left out."""
+    model.train()
+    tokens, t0 = 0, time.perf_counter()
+    bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0, disable=not show)
+    for i, chunk in enumerate(bar):
+        if i in hooks:
+            hooked = time.perf_counter()
+            hooks[i]()
+            t0 += time.perf_counter() - hooked
+        loss, n = step(chunk)
+        tokens += n
+        bar.set_postfix(
+            loss=f"{loss:.3f}",
+            tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
+            refresh=False,
+        )
+    return tokens / (time.perf_counter() - t0)
