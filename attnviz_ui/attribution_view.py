@@ -13,18 +13,7 @@ from attnviz.store.catalog import Checkpoint
 
 from .models import Choice, Side, load, translate
 
-METHOD_HELP = {
-    "saliency": "Gradient × input on the source embeddings: the gradient of the written "
-    "word's log-probability times each embedding, summed over its dimensions and over a "
-    "word's pieces. One backward pass for all steps.",
-    "integrated_gradients": "Integrated gradients (captum), 50 steps on the straight path "
-    "from all-zero source embeddings (<eos> kept) to the sentence; each row sums to the "
-    "change in the written word's log-probability, up to the stated gap.",
-    "erasure": "The drop in the written word's log-probability when the source word is "
-    "replaced by <unk> (forced decoding of the same output); a negative value: the output "
-    "got likelier without it.",
-}
-IG_MAX_WORDS = 40  # about 10 s of one core for both models; longer sentences take minutes
+IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 CAPTION = (
     "Attribution: how much each source word mattered for the word written, in nats of its "
     "log-probability (red: made it likelier; blue: less likely). Attention is where the "
@@ -55,15 +44,16 @@ def attribution_of(
 
 def method_ui(key: str) -> str:
     """The attribution method chosen."""
+    names = list(attribution.METHODS)
     method = st.radio(
         "Attribution method",
-        attribution.METHODS,
-        format_func=attribution_charts.NAMES.get,
+        names,
+        format_func=lambda name: attribution.METHODS[name].label,
         horizontal=True,
         key=key,
-        index=attribution.METHODS.index("erasure"),
+        index=names.index("erasure"),
     )
-    st.caption(METHOD_HELP[method])
+    st.caption(attribution.METHODS[method].description)
     return method
 
 
@@ -86,7 +76,7 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
 
 def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     trace = side.trace
-    st.subheader(f"{side.name}: attention and {attribution_charts.NAMES[att.method]}")
+    st.subheader(f"{side.name}: attention and {attribution.METHODS[att.method].label}")
     left, right = st.columns(2)
     left.plotly_chart(
         charts.heatmap(trace, step=t, title="attention"), key=f"attribution-attention-{k}"
@@ -105,12 +95,13 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
     cols[2].metric("Sentence: mean ρ · argmax agrees", f"{mean} · {agree}")
-    st.altair_chart(attribution_charts.step_bars(trace, att, t), key=f"attribution-bars-{k}")
+    st.altair_chart(attribution_charts.attribution_bars(trace, att, t), key=f"attribution-bars-{k}")
 
 
 def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) -> None:
     """On the corpus page: per sentence and model, attention against attribution, computed
-    when asked (integrated gradients take about a second a sentence)."""
+    when asked: attribution runs the models again on every sentence (integrated gradients, once
+    per point of their path)."""
     with st.expander("Attention against attribution"):
         method = method_ui("corpus_attribution_method")
         key = (tuple(models), beam, tuple(items), method)

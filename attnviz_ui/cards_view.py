@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz.decoding.translator import Translator
-from attnviz.plots import charts, explain
+from attnviz.plots import explain, history_charts
 
 
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
@@ -14,8 +14,8 @@ def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
         card = translator.card
         st.subheader(name)
         st.markdown(explain.card_summary(card, translator.model.config, translator.data))
-        if charts.has_curve(card):
-            st.altair_chart(charts.curve_chart(card))
+        if history_charts.card_has_losses(card):
+            st.altair_chart(history_charts.card_loss_chart(card))
             st.caption("Validation loss per epoch; the red point is the epoch kept.")
         with st.expander("Full card"):
             st.json(card)

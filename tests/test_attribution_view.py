@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz.analysis.attribution import attribute
+from attnviz.analysis.attribution import METHODS, attribute
 from attnviz.analysis.compare_models import Item, agreement_table, attribution_agreement
 from attnviz.plots import attribution_charts, charts
 
@@ -37,7 +37,7 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
     _turn_on(app)
     assert app.radio(key="attribution_method").value == "erasure"  # the default
     assert app.radio(key="attribution_method").options == [
-        attribution_charts.NAMES[m] for m in ("saliency", "integrated_gradients", "erasure")
+        METHODS[m].label for m in ("saliency", "integrated_gradients", "erasure")
     ]
     beside, shown = _titled(app, "attention"), _titled(app, "erasure")
     assert len(beside) == len(shown) == 2
@@ -112,8 +112,9 @@ def test_chart_builders_show_the_values_they_are_given(method):
     frame = attribution_charts.step_frame(trace, att, 2)
     np.testing.assert_allclose(frame[frame.measure == method]["value"], att.values[2])
     np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])
-    spec = json.dumps(attribution_charts.step_bars(trace, att, 2).to_dict(), ensure_ascii=False)
-    assert "attention weight" in spec and attribution_charts.NAMES[method] in spec
+    bars = attribution_charts.attribution_bars(trace, att, 2)
+    spec = json.dumps(bars.to_dict(), ensure_ascii=False)
+    assert "attention weight" in spec and METHODS[method].label in spec
 
 
 def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):

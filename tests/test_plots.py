@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, explain, history_charts
 
 from .conftest import tiny_translator
 from .handmade import hand_trace
@@ -81,6 +81,6 @@ def test_the_beam_figure_marks_the_winning_path(trace):
 
 
 def test_a_card_has_a_curve_only_with_validation_losses():
-    assert charts.has_curve({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
-    assert not charts.has_curve({"history": {"valid_loss": []}})
-    assert not charts.has_curve({})
+    assert history_charts.card_has_losses({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
+    assert not history_charts.card_has_losses({"history": {"valid_loss": []}})
+    assert not history_charts.card_has_losses({})

@@ -44,14 +44,42 @@ from ..decoding.words import group_rows
 from ..model.networks import Seq2Seq
 from .align import WordTrace
 
-METHODS = ("saliency", "integrated_gradients", "erasure")
 STEPS = 50  # integrated gradients: points on the path from the baseline to the input
-BASELINE = {
-    "saliency": "none (gradient x input: a first-order view from all-zero embeddings)",
-    "integrated_gradients": "<pad> (all-zero) embedding for every source word, <eos> kept",
-    "erasure": "each source word replaced by <unk>",
-}
 BATCH_ROWS = 512  # integrated gradients: rows (copies x path points) run through the model at once
+
+
+@dataclass(frozen=True)
+class Method:
+    """How an attribution method is named and explained, wherever it is offered."""
+
+    label: str  # its name on charts, in the dashboard's menus and in --help
+    baseline: str  # what the input is compared with, recorded on each Attribution
+    description: str  # what it computes, in a few sentences, under the dashboard's choice
+
+
+METHODS = {  # every attribution method, by the name :func:`attribute` and the command line take
+    "saliency": Method(
+        label="saliency (gradient × input)",
+        baseline="none (gradient x input: a first-order view from all-zero embeddings)",
+        description="Gradient × input on the source embeddings: the gradient of the written "
+        "word's log-probability times each embedding, summed over its dimensions and over a "
+        "word's pieces. One backward pass for all steps.",
+    ),
+    "integrated_gradients": Method(
+        label="integrated gradients",
+        baseline="<pad> (all-zero) embedding for every source word, <eos> kept",
+        description=f"Integrated gradients (captum), {STEPS} steps on the straight path from "
+        "all-zero source embeddings (<eos> kept) to the sentence; each row sums to the change "
+        "in the written word's log-probability, up to the stated gap.",
+    ),
+    "erasure": Method(
+        label="erasure (word → <unk>)",
+        baseline="each source word replaced by <unk>",
+        description="The drop in the written word's log-probability when the source word is "
+        "replaced by <unk> (forced decoding of the same output); a negative value: the output "
+        "got likelier without it.",
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -62,8 +90,8 @@ class Attribution:
     values: np.ndarray  # (T, S_words) importance of each source word for each word written
     src_words: list[str]  # (S_words,) the source words, as the Trace shows them
     tgt_words: list[str]  # (T,) the words written, as the Trace shows them
-    method: str  # one of METHODS
-    baseline: str  # what the input is compared with (see BASELINE)
+    method: str  # a key of METHODS
+    baseline: str  # what the input is compared with (its Method's baseline)
     steps: int | None = None  # integrated gradients: path points
     delta: np.ndarray | None = None  # (T,) integrated gradients: sum of the row minus
     # (log p(input) - log p(baseline)), captum's convergence delta; 0 for an exact integral
@@ -76,7 +104,7 @@ class Attribution:
 
 def _check(translator: Translator, method: str) -> None:
     if method not in METHODS:
-        raise ValueError(f"attribution must be one of {METHODS}, not {method!r}")
+        raise ValueError(f"attribution must be one of {tuple(METHODS)}, not {method!r}")
     if translator.precision != "fp32":
         raise ValueError(
             f"attribution needs the model's fp32 weights (loaded as {translator.precision}): "
@@ -141,7 +169,7 @@ def _copies(src: torch.Tensor, tgt: torch.Tensor, T: int):
 
 
 def _saliency(model: Seq2Seq, src, tgt, T: int):
-    from captum.attr import LayerGradientXActivation  # seconds to import: only when used
+    from captum.attr import LayerGradientXActivation  # slow to import: only when used
 
     src_n, tgt_n, step = _copies(src, tgt, T)
     gxa = LayerGradientXActivation(_forward(model), model.encoder.embed)
@@ -154,7 +182,7 @@ def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int, rows: in
     """Captum's integrated gradients for all T steps, ``rows`` (copies x path points) per
     call: the copies of early steps run short decoders, so the work is nearer T^2 / 2 than
     T^2 decoder steps per path point."""
-    from captum.attr import LayerIntegratedGradients  # seconds to import: only when used
+    from captum.attr import LayerIntegratedGradients  # slow to import: only when used
 
     ig = LayerIntegratedGradients(_forward(model), model.encoder.embed)
     per, parts, deltas = max(1, rows // steps), [], []
@@ -235,7 +263,7 @@ def _owners(translator: Translator, trace: Trace) -> tuple[list[int], list[int]]
 
 def attribute(translator: Translator, trace: Trace, method: str, steps: int = STEPS) -> Attribution:
     """The attribution of every word ``trace`` wrote (its rows) to each source word, by
-    ``method`` (one of :data:`METHODS`); ``steps`` for integrated gradients."""
+    ``method`` (a key of :data:`METHODS`); ``steps`` for integrated gradients."""
     n_src = len(trace.src_tokens) - 1
     if trace.pieces is None:
         values, delta = token_attribution(
@@ -252,7 +280,7 @@ def attribute(translator: Translator, trace: Trace, method: str, steps: int = ST
         src_words=trace.src_tokens[:-1],
         tgt_words=list(trace.tgt_tokens),
         method=method,
-        baseline=BASELINE[method],
+        baseline=METHODS[method].baseline,
         steps=steps if method == "integrated_gradients" else None,
         delta=delta,
     )
@@ -284,8 +312,8 @@ def spearman(a: np.ndarray, b: np.ndarray) -> float:
 def importance(values: np.ndarray) -> np.ndarray:
     """How much each word mattered, either way: the size of its attribution. A word that
     makes the written word much less likely matters as much as one that makes it likelier
-    (the unsigned importance Jain & Wallace compare attention with); on the 25 hand-aligned
-    Tatoeba sentences, saliency's argmax links lose 9 to 13 points of AER when read signed."""
+    (the unsigned importance Jain & Wallace compare attention with); docs/alignment.md
+    compares the argmax links of the two readings."""
     return np.abs(values)
 
 

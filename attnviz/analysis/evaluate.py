@@ -99,7 +99,7 @@ def attribution_aer(
     translator: Translator,
     pairs: list[tuple[str, str]],
     gold: list[Gold],
-    methods: tuple[str, ...] = attribution.METHODS,
+    methods: tuple[str, ...] = tuple(attribution.METHODS),
     steps: int = attribution.STEPS,
 ) -> dict[str, AerResult]:
     """AER of the links read off attribution (:func:`attnviz.attribution.word_links`) by each

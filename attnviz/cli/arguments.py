@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..analysis import attribution
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
@@ -16,7 +17,6 @@ from ..options import add_options, typed
 from ..training.config import TrainConfig
 
 CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings
-ATTRIBUTIONS = ("saliency", "integrated_gradients", "erasure")  # as attnviz.attribution.METHODS
 
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -153,11 +153,11 @@ def _align_command(sub) -> None:
     )
     al.add_argument(
         "--attribution",
-        choices=ATTRIBUTIONS,
+        choices=tuple(attribution.METHODS),
         default="erasure",
-        help="with --source attribution: gradient x input (saliency), integrated gradients "
-        "from all-zero embeddings, or the log-probability lost when a word becomes <unk> "
-        "(default: erasure)",
+        help="with --source attribution: "
+        + ", ".join(method.label for method in attribution.METHODS.values())
+        + " (default: %(default)s)",
     )
     _steps_option(al)
     _precision_option(al, "fp32")
@@ -167,8 +167,8 @@ def _steps_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ig-steps",
         type=int,
-        default=50,
-        help="integrated gradients: points on the path from the baseline (default: 50)",
+        default=attribution.STEPS,
+        help="integrated gradients: points on the path from the baseline (default: %(default)s)",
     )
 
 
@@ -201,7 +201,7 @@ def _evaluate_command(sub) -> None:
     ev.add_argument(
         "--attribution",
         nargs="*",
-        choices=ATTRIBUTIONS,
+        choices=tuple(attribution.METHODS),
         default=["saliency", "erasure"],
         help="with --gold: also the AER of links read off these attribution methods (as "
         "`align --source attribution`); integrated_gradients runs the model --ig-steps times "

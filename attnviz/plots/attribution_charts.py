@@ -12,13 +12,7 @@ from ..analysis import attribution
 from ..analysis.attribution import Attribution
 from ..decoding.trace import Trace
 from . import charts
-from .charts import _matrix_layout, labels
-
-NAMES = {
-    "saliency": "saliency (gradient × input)",
-    "integrated_gradients": "integrated gradients",
-    "erasure": "erasure (word → <unk>)",
-}
+from .charts import labels, matrix_layout
 
 
 def attribution_heatmap(att: Attribution, step: int | None = None, title: str = "") -> go.Figure:
@@ -36,7 +30,7 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
         )
     )
     charts.frame_row(fig, step, len(y), len(x), color="#2ca02c")
-    return _matrix_layout(fig, title, len(y), len(x))
+    return matrix_layout(fig, title, len(y), len(x))
 
 
 def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:
@@ -53,7 +47,7 @@ def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:
     )
 
 
-def step_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
+def attribution_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
     """One step's attention bars (left) beside its attribution bars (right), per source word
     in sentence order; attribution bars are red above 0 and blue below."""
     frame = step_frame(trace, att, step)
@@ -70,7 +64,7 @@ def step_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
         .mark_bar()
         .encode(
             x=x,
-            y=alt.Y("value:Q", title=NAMES[att.method]),
+            y=alt.Y("value:Q", title=attribution.METHODS[att.method].label),
             color=alt.condition("datum.value >= 0", alt.value("#d62728"), alt.value("#1f77b4")),
             tooltip=tooltip,
         )

@@ -46,7 +46,9 @@ def _finite(a: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(a), a, np.nan)
 
 
-def _matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.Figure:
+def matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.Figure:
+    """The layout every matrix heatmap shares: source across the top, output down (first row
+    on top), a height that grows with the ``n_rows`` rows, and tilted labels past six columns."""
     fig.update_layout(
         title=dict(text=title, font=dict(size=17)),
         font=FONT,
@@ -95,7 +97,7 @@ def heatmap(
     frame_row(fig, step, len(y), len(x))
     if gold:
         fig.add_trace(gold_markers(x, y, gold))
-    return _matrix_layout(fig, title, len(y), len(x))
+    return matrix_layout(fig, title, len(y), len(x))
 
 
 def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.Scatter:
@@ -156,7 +158,7 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
             **signed_style("difference", 1.0),
         )
     )
-    return _matrix_layout(fig, title, len(y), len(x))
+    return matrix_layout(fig, title, len(y), len(x))
 
 
 def can_export_images() -> bool:
@@ -353,35 +355,6 @@ def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
     """The (step, hypothesis) nodes a :func:`beam_figure` marks as the winner's, 0-based."""
     nodes = [d for d in _plain(fig).get("data", []) if d.get("name") == WINNER]
     return [(int(x), int(y)) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
-
-
-def has_curve(card: dict) -> bool:
-    """Whether a model card records the validation losses that :func:`curve_chart` draws."""
-    return bool(card.get("history", {}).get("valid_loss"))
-
-
-def curve_chart(card: dict) -> alt.Chart:
-    """Validation loss per epoch from a model card, the kept (best) epoch marked."""
-    history = card.get("history", {})
-    losses = history.get("valid_loss", [])
-    frame = pd.DataFrame(
-        {
-            "epoch": range(1, len(losses) + 1),
-            "validation loss": losses,
-            "kept": [i + 1 == card.get("best_epoch") for i in range(len(losses))],
-        }
-    )
-    line = (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(x=alt.X("epoch:O"), y=alt.Y("validation loss:Q", scale=alt.Scale(zero=False)))
-    )
-    best = (
-        alt.Chart(frame[frame["kept"]])
-        .mark_point(size=160, color="#d62728", filled=True)
-        .encode(x="epoch:O", y="validation loss:Q", tooltip=["epoch", "validation loss"])
-    )
-    return (line + best).properties(height=220)
 
 
 def length_chart(frame: pd.DataFrame) -> alt.Chart:

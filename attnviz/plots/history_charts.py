@@ -1,7 +1,9 @@
-"""Chart builders for the training history: a probe's attention at one snapshot, and the
-curves of validation loss, BLEU and AER over training time with the moment shown marked.
+"""Chart builders for the training history: a probe's attention at one snapshot, the curves
+of validation loss, BLEU and AER over training time with the moment shown marked, and the
+per-epoch validation loss a model card records.
 
-Pure functions of :class:`attnviz.history.History` values, like :mod:`attnviz.plots`.
+Pure functions of :class:`attnviz.analysis.history.History` values and model cards, like
+:mod:`attnviz.plots.charts`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..analysis.history import History, Probe
-from .charts import FONT, WEIGHTS_STYLE, _matrix_layout, gold_markers, labels
+from .charts import FONT, WEIGHTS_STYLE, gold_markers, labels, matrix_layout
 
 EOS = "<eos>"  # the last column: attention to the source's end
 METRICS = {  # snapshot field: what the chart calls it
@@ -39,7 +41,7 @@ def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Fi
     )
     if probe.gold is not None:
         fig.add_trace(gold_markers(x, y, sorted(probe.gold.sure)))
-    return _matrix_layout(fig, title, len(y), len(x))
+    return matrix_layout(fig, title, len(y), len(x))
 
 
 def history_frame(histories: dict[str, History]) -> pd.DataFrame:
@@ -92,3 +94,33 @@ def moment_of(chart: alt.Chart | dict) -> float | None:
             if layer.get("mark", {}).get("description") == MOMENT:
                 return layer["encoding"]["x"]["datum"]
     return None
+
+
+def card_has_losses(card: dict) -> bool:
+    """Whether a model card records the validation losses that :func:`card_loss_chart` draws."""
+    return bool(card.get("history", {}).get("valid_loss"))
+
+
+def card_loss_chart(card: dict) -> alt.Chart:
+    """Validation loss per epoch from a model card, the kept (best) epoch marked (where
+    :func:`curves_chart` draws the snapshots of several models' histories)."""
+    history = card.get("history", {})
+    losses = history.get("valid_loss", [])
+    frame = pd.DataFrame(
+        {
+            "epoch": range(1, len(losses) + 1),
+            "validation loss": losses,
+            "kept": [i + 1 == card.get("best_epoch") for i in range(len(losses))],
+        }
+    )
+    line = (
+        alt.Chart(frame)
+        .mark_line(point=True)
+        .encode(x=alt.X("epoch:O"), y=alt.Y("validation loss:Q", scale=alt.Scale(zero=False)))
+    )
+    best = (
+        alt.Chart(frame[frame["kept"]])
+        .mark_point(size=160, color="#d62728", filled=True)
+        .encode(x="epoch:O", y="validation loss:Q", tooltip=["epoch", "validation loss"])
+    )
+    return (line + best).properties(height=220)
