@@ -36,8 +36,8 @@ class Side(NamedTuple):
 
 
 def _fp32(path: str) -> attnviz.Translator:
-    """fp32, so that the attention shown is the trained model's own: int8 decoding moves weights
-    by up to 0.07 and is 4x faster, which saves some 10 ms of a page that takes a second."""
+    """fp32, so that the attention shown is the trained model's own: int8 decoding would move
+    the attention weights a little, to save a small part of a page's time."""
     return attnviz.load(path, precision="fp32")
 
 

@@ -23,9 +23,9 @@ EDITED = "This step's attention was edited: the weights are yours, not the softm
 
 
 def model_header_ui(s: Side) -> None:
-    """A model's name and, one click away, its score formula. Typesetting formulas is slow
-    in the browser, and every formula on the page is typeset again on every rerun: two of
-    them made a step change 1.4 times slower than the same charts alone."""
+    """A model's name and, one click away, its score formula. Drawn outside the stepping
+    fragment: the browser typesets every formula on the page again on each rerun, and a step
+    change should not wait for that."""
     trace = s.trace
     cols = st.columns([3, 1])
     cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")

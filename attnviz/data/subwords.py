@@ -73,9 +73,9 @@ class Pieces:
         """The pieces of ``words`` and, for each piece, the index of its word.
 
         Words of text (what tokenizers and ``str.split`` give) are encoded as one line, each
-        starting a new piece with ``▁``: five times faster than encoding them as a list, which
-        sentencepiece hands to a thread pool. An empty word, or one holding whitespace, has the
-        words encoded one by one instead."""
+        starting a new piece with ``▁``: faster than encoding them as a list, which sentencepiece
+        hands to a thread pool. An empty word, or one holding whitespace, has the words encoded
+        one by one instead."""
         # U+2581 typed by a user would read as a word boundary; it is a plain character here.
         words = [w.replace(WORD_START, "_") for w in words]
         if all(w and not any(c.isspace() for c in w) for w in words):

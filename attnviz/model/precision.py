@@ -142,7 +142,7 @@ def for_decoding(model: nn.Module, precision: str) -> nn.Module:
 
 def _drop_dropout(module: nn.Module) -> None:
     """Replace every Dropout inside ``module`` by an Identity, in place: in eval mode they are
-    the same function, and the Identity costs a quarter of the time per call."""
+    the same function, and an Identity is cheaper to call."""
     for name, child in module.named_children():
         if isinstance(child, nn.Dropout):
             setattr(module, name, nn.Identity())

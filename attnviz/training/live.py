@@ -7,9 +7,8 @@ worker threads, at most one per owner (a dashboard session) and ``cap`` at a tim
 the owner read their progress and stop them.
 
 Runs set torch to one intra-op thread for the whole process. A tiny model gains nothing from
-more, and threads that spin for work slow everything when the cores are shared: one run of
-``adjectives`` (800 sentences, 2 epochs) took 4.7 s with one thread and 67 s with torch's
-default two, on a 2-core machine busy with other work; two runs at once took 5.4 s together.
+more, and threads that spin waiting for work slow everything down when the cores are shared,
+with other runs or other programs.
 Runs share torch's global random generator; ``train`` seeds it and draws the initial weights
 under a lock, so a run begins from the same weights whether another runs beside it or not.
 """
