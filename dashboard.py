@@ -13,7 +13,7 @@ import streamlit as st
 from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.live_view import session_models
 from attnviz_ui.models import available
-from attnviz_ui.pages import PAGES
+from attnviz_ui.pages import Page
 from attnviz_ui.sentence_page import sentence_page_ui
 from attnviz_ui.sidebar import sidebar_ui
 from attnviz_ui.training_page import training_page_ui
@@ -26,10 +26,10 @@ def main() -> None:
     st.title("Watch attention translate")
     if choice is None:
         return
-    page = st.radio("Page", PAGES, horizontal=True, key="page")
-    if page == PAGES[1]:
+    page = st.radio("Page", list(Page), horizontal=True, key="page")
+    if page == Page.CORPUS:
         corpus_page_ui(choice)
-    elif page == PAGES[2]:
+    elif page == Page.TRAINING:
         training_page_ui(choice)
     else:
         sentence_page_ui(choice)

@@ -13,7 +13,7 @@ from attnviz.store.catalog import Checkpoint, corpora
 
 from .attribution_view import corpus_agreement_ui
 from .models import Choice, load
-from .pages import PAGES, VIEWS
+from .pages import Page, View
 
 SOURCES = ["Paste", "Upload", "Held-out split"]
 SENTENCES_HELP = (
@@ -177,8 +177,8 @@ def _open(item: Item) -> None:
     reference so the links can be drawn on the heatmaps."""
     gold = item.gold is not None
     st.session_state.update(
-        page=PAGES[0],
-        view=VIEWS[0],
+        page=Page.SENTENCE,
+        view=View.STEPS,
         example="(type your own)",
         sentence=item.source,
         reference=item.references[0] if gold else "",

@@ -15,9 +15,9 @@ from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
 from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
-from .pages import VIEWS
+from .pages import STEPPING, View
 from .step_view import how_to_read, model_header_ui, step_view_ui
-from .what_if_view import what_if_choice_ui, what_if_ui
+from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
 EXAMPLES = [  # the first is translated when the page opens
     "He bought a red car and a small house.",
@@ -114,14 +114,14 @@ def step_ui(steps: int) -> int:
     return st.slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
 
 
-def stepping_ui(view: str, choice: Choice, sides: list[Side]) -> None:
+def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     """The step-dependent views. What does not change with the step comes first (the
     switches, Play, each model's name and formula, how to read the pictures); then a fragment
     that reruns alone on a step change, and every PLAY_SECONDS while playing."""
     state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
     playing = state.get("playing", False)
-    stepping = view == VIEWS[0]
+    stepping = view == View.STEPS
     cols = st.columns([2, 2, 2, 2, 1] if stepping else [8, 1])
     if stepping:
         finished = cols[0].toggle("Show the finished translation", key="finished")
@@ -146,17 +146,17 @@ def stepping_ui(view: str, choice: Choice, sides: list[Side]) -> None:
 
 
 def _stepping(
-    view: str,
+    view: View,
     choice: Choice,
     sides: list[Side],
     steps: int,
     reveal: bool = True,
     numbers: bool = False,
-    what_if: str = "",
+    what_if: WhatIf = WhatIf.NOTHING,
     attributed: bool = False,
 ) -> None:
     step = step_ui(steps)
-    if view == VIEWS[0]:
+    if view == View.STEPS:
         gold = st.session_state.get("gold")
         sentence, reference = st.session_state.sentence, st.session_state.reference
         for k, (col, side) in enumerate(zip(st.columns(2), sides, strict=True)):
@@ -175,12 +175,12 @@ def _stepping(
         st.rerun()
 
 
-def view_ui(view: str, sides: list[Side], beam: int) -> None:
+def view_ui(view: View, sides: list[Side], beam: int) -> None:
     """One of the views that do not step."""
     shown = [(side.name, side.trace) for side in sides]
-    if view == VIEWS[2]:
+    if view == View.BEAM:
         beam_view_ui(shown, beam)
-    elif view == VIEWS[3]:
+    elif view == View.CARDS:
         cards_view_ui([(s.name, s.translator) for s in sides])
     else:
         export_view_ui(shown)
@@ -201,8 +201,8 @@ def sentence_page_ui(choice: Choice) -> None:
         return
     sides = notes_ui(sides)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
-    view = st.radio("View", VIEWS, horizontal=True, label_visibility="collapsed", key="view")
-    if view in VIEWS[:2]:
+    view = st.radio("View", list(View), horizontal=True, label_visibility="collapsed", key="view")
+    if view in STEPPING:
         stepping_ui(view, choice, sides)
     else:
         view_ui(view, sides, choice.beam)

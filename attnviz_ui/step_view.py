@@ -101,7 +101,7 @@ def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
 def _numbers_ui(s: Side, t: int) -> None:
     """The step's numbers, over the model's own tokens (a subword model's pieces)."""
     own = s.trace.pieces or s.trace
-    piece = steer.piece_step(s.translator, s.trace, t)
+    piece = steer.piece_step(s.trace, t)
     m = step_math(s.translator, own, piece)
     st.latex(formula_latex(s))
     if s.trace.pieces:

@@ -3,6 +3,8 @@ see how the rest of the translation changes."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import streamlit as st
 
 from attnviz.decoding import steer
@@ -11,8 +13,20 @@ from attnviz.plots import charts, explain
 
 from .models import Checkpoint, Choice, Side, steered
 
-KINDS = ["Nothing", "Another word here", "Attention elsewhere"]
-EDITS = ["All on one source word", "Remove one source word", "The other model's attention"]
+
+class WhatIf(StrEnum):
+    """The what-ifs on offer at a step, by their labels."""
+
+    NOTHING = "Nothing"
+    WORD = "Another word here"
+    ATTENTION = "Attention elsewhere"
+
+
+EDITS = {  # the label of each attention edit
+    steer.Edit.ALL_ON: "All on one source word",
+    steer.Edit.WITHOUT: "Remove one source word",
+    steer.Edit.OTHER: "The other model's attention",
+}
 WORD = (
     "Pick a word for this step: both models are made to write the chosen model's output up "
     "to here, then that word, and go on with their own search from there. Rows above the "
@@ -26,19 +40,19 @@ ATTENTION = (
 )
 
 
-def what_if_choice_ui() -> str:
+def what_if_choice_ui() -> WhatIf:
     """Which what-if to show at the current step (outside the stepping fragment: it does not
     change with the step)."""
-    return st.selectbox("What if…", KINDS, key="what_if")
+    return st.selectbox("What if…", list(WhatIf), key="what_if")
 
 
-def what_if_ui(kind: str, choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
+def what_if_ui(kind: WhatIf, choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     """The ``kind`` of what-if at ``step`` (0-based): its controls and both outcomes."""
-    if kind != KINDS[0]:
+    if kind != WhatIf.NOTHING:
         st.subheader(f"What if… {kind.lower()}")
-    if kind == KINDS[1]:
+    if kind == WhatIf.WORD:
         _word_ui(choice, sides, step, sentence)
-    elif kind == KINDS[2]:
+    elif kind == WhatIf.ATTENTION:
         _attention_ui(choice, sides, step, sentence)
 
 
@@ -52,16 +66,15 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     st.caption(WORD)
     base = _model_ui("Continue the output of", sides, "what_if_base")
     trace = sides[base].trace
-    t = min(step, len(trace.tgt_tokens) - 1)
-    own = trace.tgt_tokens[t]
-    words = [c.token for c in trace.candidates[t] if c.token not in ("<eos>", "<unk>", own)]
+    own = trace.tgt_tokens[min(step, len(trace.tgt_tokens) - 1)]
+    words = steer.words_offered(trace, step)
     cols = st.columns([2, 2])
     picked = cols[0].selectbox(f"Instead of “{own}”, write", words, key="what_if_word")
     typed = cols[1].text_input("…or type a French word", key="what_if_typed", max_chars=60)
     word = typed.strip() or picked
     if not word:
         return
-    prefix = (*[w for w in trace.tgt_tokens[:t] if w != "<eos>"], word)
+    prefix = steer.word_prefix(trace, step, word)
     st.markdown(f"Prefix: **{explain.markdown_text(' '.join(prefix))}**")
     outcomes = [steered(_checkpoint(choice, k), sentence, choice.beam, prefix) for k in range(2)]
     _outcomes_ui(sides, outcomes, len(prefix) - 1)
@@ -73,27 +86,18 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     side, other = sides[k], sides[1 - k]
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)
-    same_source = side.trace.src_tokens == other.trace.src_tokens
-    kinds = EDITS if same_source and step < len(other.trace.tgt_tokens) else EDITS[:2]
     cols = st.columns(2)
-    how = cols[0].selectbox("Edit", kinds, key="what_if_edit")
-    words = own.src_tokens
-    if how == EDITS[2]:
-        word_weights = other.trace.weights[min(step, len(other.trace.tgt_tokens) - 1)]
-    else:
-        j = cols[1].selectbox(
+    edits = steer.edits_offered(side.trace, other.trace, step)
+    how = cols[0].selectbox("Edit", edits, format_func=EDITS.__getitem__, key="what_if_edit")
+    source, words = 0, own.src_tokens
+    if how != steer.Edit.OTHER:
+        source = cols[1].selectbox(
             "Source word",
             range(len(words)),
             format_func=lambda i: f"{i + 1}:{words[i]}",
             key="what_if_source",
         )
-        word_weights = (
-            steer.all_on(j, len(words)) if how == EDITS[0] else steer.without(j, own.weights[t])
-        )
-    piece = steer.piece_step(side.translator, own, t)
-    mine = (own.pieces or own).weights[piece]
-    weights = steer.spread(word_weights, steer.source_owner(side.translator, own), mine)
-    edit = (piece, tuple(float(w) for w in weights))
+    edit = steer.attention_edit(own, step, how, source, other.trace)
     edited = steered(_checkpoint(choice, k), sentence, 1, None, edit)
     if isinstance(edited, str):
         st.warning(edited)

@@ -1,6 +1,7 @@
 """The dashboard's words: captions and card summaries, built from Traces and cards."""
 
 from attnviz import ModelConfig
+from attnviz.decoding.trace import Owners
 from attnviz.plots import explain
 
 from .handmade import hand_trace
@@ -17,7 +18,9 @@ def test_unknown_words_are_named_or_nothing_is_said():
 
 def test_a_subword_model_reads_unknown_characters_as_bytes():
     pieces = hand_trace(W, SRC, ["x", "y"])
-    trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True], pieces=pieces)
+    known = [True, False, True, True]
+    owners = Owners((0, 1, 2, 3), (0, 1))
+    trace = hand_trace(W, SRC, ["x", "y"], src_known=known, pieces=pieces, owners=owners)
     assert explain.unknown_note(trace).startswith("Characters never seen in training")
 
 

@@ -13,7 +13,7 @@ from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
 from attnviz.store import checkpoint
 from attnviz.training.train import train
-from attnviz_ui.pages import VIEWS
+from attnviz_ui.pages import View
 
 from .conftest import DASHBOARD, TINY, TINY_TRAIN
 from .test_dashboard import SENTENCE, _heatmaps, _run_corpus, _type
@@ -60,11 +60,11 @@ def test_every_view_draws_both_models_on_the_same_words(mixed_app):
     assert [s.value for s in at.sidebar.selectbox] == ["bahdanau-pieces", WORDS]
     for fig in _heatmaps(at):
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]
-    for view in VIEWS:
+    for view in View:
         at.radio(key="view").set_value(view).run()
         assert not at.exception, (view, at.exception)
         assert view != "Bahdanau vs Luong" or len(_heatmaps(at)) >= 2
-    at.radio(key="view").set_value(VIEWS[0]).run()
+    at.radio(key="view").set_value(View.STEPS).run()
     for key in ("numbers", "pieces", "attribution_on"):
         at.toggle(key=key).set_value(True).run()
         assert not at.exception, (key, at.exception)

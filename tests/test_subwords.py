@@ -6,10 +6,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attnviz import load
+from attnviz.analysis import align
 from attnviz.analysis.align import align_words
-from attnviz.data.subwords import Subwords
+from attnviz.analysis.attribution import attribute
+from attnviz.data.subwords import Pieces, Subwords
+from attnviz.decoding import steer
+from attnviz.decoding.trace import Owners
 from attnviz.decoding.words import words_attention
 
+from .handmade import hand_trace
 from .synthetic import corpus
 
 
@@ -109,3 +114,61 @@ def test_alignment_reads_the_decoder_steps_of_each_piece(trained):
     assert max(wt.src_owner) == 6 and max(wt.tgt_owner) == 5
     shifted = wt.links(shift=True)  # rows move by one decoder step (a piece), not a word
     assert shifted and all(i < 7 and j < 6 for i, j in shifted)
+
+
+def _spelled(pieces: list[str], owner: tuple[int, ...], word: int) -> str:
+    return "".join(p for p, o in zip(pieces, owner, strict=True) if o == word).lstrip("\u2581")
+
+
+def test_a_word_trace_carries_the_word_that_owns_each_piece(trained):
+    tr = load(trained("general")[0])
+    source = "the strangest horses sees a dog ."
+    for trace in (tr.translate(source), tr.align(source, "le cheval voit un chien .")):
+        pieces, owners = trace.pieces, trace.owners
+        assert owners.src == (*tr.subwords.src.split(source.split())[1], len(source.split()))
+        assert len(owners.tgt) == len(pieces.tgt_tokens) and trace.ended == pieces.ended
+        assert owners.tgt[-1] == len(trace.tgt_tokens) - 1  # an <eos> step is the <eos> row
+        for i, word in enumerate(trace.src_tokens[:-1]):
+            assert _spelled(pieces.src_tokens, owners.src, i) == word
+        for i, word in enumerate(trace.tgt_tokens[:-1]):
+            assert _spelled(pieces.tgt_tokens, owners.tgt, i) == word
+        S, T = len(trace.src_tokens), len(trace.tgt_tokens)
+        np.testing.assert_allclose(
+            words_attention(pieces.weights, owners.src, owners.tgt, S, T), trace.weights
+        )
+
+
+def test_attribution_steering_and_alignment_read_the_owners_the_trace_carries(trained, monkeypatch):
+    tr = load(trained("general")[0], precision="fp32")
+    source, target = "the strangest horses sees a café .", "le cheval voit un café ."
+    trace = tr.translate(source)
+    forced = tr.align_tokens(source.split(), target.split(), source=source)
+    owned = {}  # each piece's word, worked out from the words as alignment once did
+    for side, text in (("src", source), ("tgt", target)):
+        tokens, word = align.tokenize_words(tr, text.split(), side)
+        owned[side] = [word[i] for i in tr.subwords.side(side).split(tokens)[1]]
+    monkeypatch.setattr(tr, "align_tokens", lambda *_, **__: forced)
+
+    def worked_out_again(*_):
+        raise AssertionError("the owners were worked out again")
+
+    monkeypatch.setattr(Pieces, "split", worked_out_again)
+    monkeypatch.setattr(Pieces, "join", worked_out_again)
+    assert attribute(tr, trace, "erasure").values.shape == (len(trace.tgt_tokens), 7)
+    assert steer.piece_step(trace, 1) == trace.owners.tgt.index(1)
+    assert steer.source_owner(trace) == list(trace.owners.src)
+    steer.attention_edit(trace, 1, steer.Edit.WITHOUT, source=2)
+    wt = align.word_trace(tr, source, target)
+    assert wt.trace is forced.pieces
+    assert (wt.src_owner, wt.tgt_owner) == (owned["src"], owned["tgt"])
+
+
+def test_a_trace_over_words_comes_with_the_owners_of_its_pieces():
+    pieces = hand_trace(np.eye(3), ["\u2581c", "at", "<eos>"], ["\u2581ch", "at", "<eos>"])
+    words = dict(weights=np.eye(2), src_tokens=["cat", "<eos>"], tgt_tokens=["chat", "<eos>"])
+    ok = hand_trace(**words, pieces=pieces, owners=Owners((0, 0, 1), (0, 0, 1)))
+    assert ok.owners.src == (0, 0, 1)
+    with pytest.raises(ValueError, match="owners"):
+        hand_trace(**words, pieces=pieces)
+    with pytest.raises(ValueError, match="owners for"):
+        hand_trace(**words, pieces=pieces, owners=Owners((0, 1), (0, 0, 1)))

@@ -122,9 +122,10 @@ def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
     if not src_tokens:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
-    if trace.pieces is not None:  # read the decoder's own steps, one per piece (see --shift)
-        src_owner = [src_owner[i] for i in translator.subwords.src.split(src_tokens)[1]]
-        tgt_owner = [tgt_owner[i] for i in translator.subwords.tgt.split(tgt_tokens)[1]]
+    if trace.owners is not None:  # read the decoder's own steps, one per piece (see --shift)
+        # the token each piece spells part of, then its word; a forced decoding ends in <eos>
+        src_owner = [src_owner[i] for i in trace.owners.src[:-1]]
+        tgt_owner = [tgt_owner[i] for i in trace.owners.tgt[:-1]]
         trace = trace.pieces
     return WordTrace(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
 

@@ -36,9 +36,9 @@ import numpy as np
 import torch
 
 from ..data.corpus import encode_source
-from ..data.vocab import BOS_ID, EOS, EOS_ID, PAD_ID, UNK_ID
+from ..data.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID
 from ..decoding import decode
-from ..decoding.trace import Trace
+from ..decoding.trace import Trace, ends_in_eos
 from ..decoding.translator import Translator
 from ..decoding.words import group_rows
 from ..model.networks import Seq2Seq
@@ -99,7 +99,7 @@ class Attribution:
     @property
     def output_values(self) -> np.ndarray:
         """The rows of steps that wrote a word: all but a final ``<eos>`` step's."""
-        return self.values[:-1] if self.tgt_words[-1:] == [EOS] else self.values
+        return self.values[:-1] if ends_in_eos(self.tgt_words) else self.values
 
 
 def _check(translator: Translator, method: str) -> None:
@@ -142,7 +142,7 @@ def _ids(translator: Translator, trace: Trace) -> tuple[torch.Tensor, torch.Tens
     model's own tokens) wrote; a token copied in place of an <unk> was that <unk>."""
     src = encode_source(trace.src_tokens[:-1], translator.src_vocab)
     tgt = translator.written_ids(trace)
-    if trace.tgt_tokens[-1:] == [EOS]:
+    if trace.ended:
         tgt[-1] = EOS_ID
     else:  # cut by the length limit: no <eos> step to explain, but the teacher needs a last
         tgt = [*tgt, EOS_ID]  # token (it is never read)
@@ -247,20 +247,6 @@ def token_attribution(
 # --- over the words the user sees ----------------------------------------------------------------
 
 
-def _owners(translator: Translator, trace: Trace) -> tuple[list[int], list[int]]:
-    """The word of each source piece (no <eos>) and of each target step of ``trace.pieces``."""
-    pieces, words = trace.pieces, trace.src_tokens[:-1]
-    src_owner = translator.subwords.src.split(words)[1]
-    ended = pieces.tgt_tokens[-1:] == [EOS]
-    written = pieces.tgt_tokens[:-1] if ended else pieces.tgt_tokens
-    tgt_words = trace.tgt_tokens[:-1] if trace.tgt_tokens[-1:] == [EOS] else trace.tgt_tokens
-    if trace.mode == "forced":
-        tgt_owner = translator.subwords.tgt.split(tgt_words)[1]
-    else:
-        tgt_owner = translator.subwords.tgt.join(written)[1]
-    return src_owner, [*tgt_owner, *([len(tgt_words)] if ended else [])]
-
-
 def attribute(translator: Translator, trace: Trace, method: str, steps: int = STEPS) -> Attribution:
     """The attribution of every word ``trace`` wrote (its rows) to each source word, by
     ``method`` (a key of :data:`METHODS`); ``steps`` for integrated gradients."""
@@ -269,8 +255,9 @@ def attribute(translator: Translator, trace: Trace, method: str, steps: int = ST
         values, delta = token_attribution(
             translator, trace, method, list(range(n_src)), n_src, steps
         )
-    else:  # a subword model: pieces summed into words on both sides
-        src_owner, tgt_owner = _owners(translator, trace)
+    else:  # a subword model: pieces summed into words on both sides, as the Trace owns them
+        src_owner, tgt_owner = list(trace.owners.src[:-1]), list(trace.owners.tgt)
+        # (the source <eos>, last, gets no column; a final target <eos> step is its own row)
         values, delta = token_attribution(translator, trace.pieces, method, src_owner, n_src, steps)
         T = len(trace.tgt_tokens)
         values = group_rows(values, tgt_owner, T, "sum")

@@ -1,16 +1,23 @@
 """Steering a decoding: a prefix the output must start with, and attention weights that replace
 the model's at chosen steps. Both are checked here, before any decoding, with messages a user
-can act on (:class:`InputError`)."""
+can act on (:class:`InputError`).
+
+The dashboard's what-ifs are built here too, from a Trace and the user's choices, so that the
+page only asks and draws: :func:`word_prefix` makes a model write another word at a step, and
+:func:`attention_edit` makes it look elsewhere there (:class:`Edit`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 
 import numpy as np
 import torch
 
-from ..data.vocab import SPECIALS, Vocab
+from ..data.vocab import EOS, SPECIALS, UNK, Vocab
 from ..errors import InputError
+from .trace import Trace
 
 SUMS_TO_ONE = 1e-6  # weights already summing to 1 this closely are used as given
 
@@ -63,23 +70,17 @@ def edit_weights(
     return out
 
 
-def source_owner(translator, trace) -> list[int]:
+def source_owner(trace: Trace) -> list[int]:
     """For each source token the model read (its pieces, then ``<eos>``), the index of the
     word of ``trace.src_tokens`` it belongs to."""
-    if trace.pieces is None:
+    if trace.owners is None:
         return list(range(len(trace.src_tokens)))
-    words = trace.src_tokens[:-1]
-    return [*translator.subwords.src.split(words)[1], len(words)]
+    return list(trace.owners.src)
 
 
-def piece_step(translator, trace, t: int) -> int:
+def piece_step(trace: Trace, t: int) -> int:
     """The decoding step (over the model's own tokens) that started output word ``t``."""
-    if trace.pieces is None:
-        return t
-    pieces = trace.pieces.tgt_tokens
-    ended = pieces[-1:] == ["<eos>"]
-    words, owner = translator.subwords.tgt.join(pieces[:-1] if ended else pieces)
-    return [*owner, *([len(words)] if ended else [])].index(t)
+    return t if trace.owners is None else trace.owners.tgt.index(t)
 
 
 def spread(word_weights: np.ndarray, owner: list[int], own: np.ndarray) -> np.ndarray:
@@ -109,3 +110,66 @@ def without(word: int, weights: np.ndarray) -> np.ndarray:
         w = np.ones_like(w)
         w[word] = 0.0
     return w / w.sum()
+
+
+# --- the dashboard's what-ifs, from a Trace and the user's choices -------------------------------
+
+
+class Edit(StrEnum):
+    """How a what-if replaces the attention of one step, over the source words."""
+
+    ALL_ON = "all_on"  # every weight on one source word
+    WITHOUT = "without"  # one source word taken out, the others renormalized
+    OTHER = "other"  # the other model's weights at the same step
+
+
+def _last(trace: Trace, step: int) -> int:
+    """Output word ``step`` of ``trace``, or its last one past the end."""
+    return min(step, len(trace.tgt_tokens) - 1)
+
+
+def words_offered(trace: Trace, step: int) -> list[str]:
+    """The words to write instead of ``trace``'s at output word ``step`` (its last past the
+    end): the other candidates of that step, neither ``<eos>`` nor ``<unk>``."""
+    t = _last(trace, step)
+    written = trace.tgt_tokens[t]
+    return [c.token for c in trace.candidates[t] if c.token not in (EOS, UNK, written)]
+
+
+def word_prefix(trace: Trace, step: int, word: str) -> tuple[str, ...]:
+    """The prefix (see :meth:`Translator.translate`) that makes a model write ``word`` at
+    output word ``step`` of ``trace`` (its last past the end): the words ``trace`` wrote
+    before it, then ``word``."""
+    return (*trace.tgt_tokens[: _last(trace, step)], word)
+
+
+def edits_offered(trace: Trace, other: Trace, step: int) -> list[Edit]:
+    """The edits of ``trace``'s attention at output word ``step``: the ``other`` model's
+    weights only where they fit, over the same source tokens at a step it reached."""
+    if trace.src_tokens == other.src_tokens and step < len(other.tgt_tokens):
+        return list(Edit)
+    return [Edit.ALL_ON, Edit.WITHOUT]
+
+
+def attention_edit(
+    trace: Trace, step: int, how: Edit, source: int = 0, other: Trace | None = None
+) -> tuple[int, tuple[float, ...]]:
+    """The attention edit (step, weights) of :meth:`Translator.translate` that makes the
+    model of ``trace``, a greedy decoding, look elsewhere at output word ``step`` (its last
+    past the end): all on source word ``source``, without it, or as ``other`` (a decoding of
+    the same source words) looked at that step. The step and weights are over the model's own
+    tokens: a word's weight is shared among its pieces as the model shared it (:func:`spread`).
+    """
+    t = _last(trace, step)
+    if how == Edit.ALL_ON:
+        word_weights = all_on(source, len(trace.src_tokens))
+    elif how == Edit.WITHOUT:
+        word_weights = without(source, trace.weights[t])
+    elif other is None:
+        raise ValueError("Edit.OTHER needs the other model's Trace (other=)")
+    else:
+        word_weights = other.weights[_last(other, step)]
+    piece = piece_step(trace, t)
+    own = (trace.pieces or trace).weights[piece]
+    weights = spread(word_weights, source_owner(trace), own)
+    return piece, tuple(float(w) for w in weights)

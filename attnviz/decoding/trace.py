@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..data.vocab import EOS
 
 
 def repetition(
@@ -25,6 +28,12 @@ def repetition(
     return None
 
 
+def ends_in_eos(tokens: Sequence[str]) -> bool:
+    """True when ``tokens`` end in ``<eos>``: an output the model ended itself. The one test of
+    a finished output (:attr:`Trace.ended` reads it)."""
+    return len(tokens) > 0 and tokens[-1] == EOS
+
+
 @dataclass(frozen=True)
 class Candidate:
     token: str
@@ -39,6 +48,17 @@ class BeamStep:
     scores: list[float]  # cumulative log-probabilities
     parents: list[int]
     finished: list[bool]  # already ended in <eos> before this step (extended by <pad> only)
+
+
+@dataclass(frozen=True)
+class Owners:
+    """Which word owns each piece: for every token of a decoding over pieces (``Trace.pieces``),
+    the index of the token of the word-level Trace it spells part of. Worked out once, where the
+    word-level Trace is made (:func:`attnviz.decoding.words.words_trace`), and read from there.
+    """
+
+    src: tuple[int, ...]  # (S_pieces,) the source word of each source piece; <eos> owns the last
+    tgt: tuple[int, ...]  # (T_pieces,) the target word of each step; a final <eos> owns the last
 
 
 @dataclass(frozen=True)
@@ -68,7 +88,8 @@ class Trace:
     beam: list[BeamStep] | None = None  # hypotheses kept at each step (beam search only)
     beam_path: list[int] | None = None  # the winner's index in ``beam`` at each step
     pieces: Trace | None = None  # a subword model's decoding over pieces, of which this is
-    # the view over words (see attnviz.subwords); None when the model's tokens are words
+    # the view over words (see attnviz.decoding.words); None when the model's tokens are words
+    owners: Owners | None = None  # the word of this Trace that owns each token of ``pieces``
     prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
     edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
 
@@ -76,7 +97,7 @@ class Trace:
     def ended(self) -> bool:
         """True when the model ended the output itself (``<eos>``), False when the length
         limit cut it."""
-        return self.tgt_tokens[-1:] == ["<eos>"]
+        return ends_in_eos(self.tgt_tokens)
 
     @property
     def loop(self) -> tuple[int, int, int] | None:
@@ -99,7 +120,7 @@ class Trace:
     @property
     def output_weights(self) -> np.ndarray:
         """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's."""
-        return self.weights[:-1] if self.tgt_tokens[-1:] == ["<eos>"] else self.weights
+        return self.weights[:-1] if self.ended else self.weights
 
     def __post_init__(self):
         T, S = len(self.tgt_tokens), len(self.src_tokens)
@@ -107,3 +128,13 @@ class Trace:
             raise ValueError(
                 f"weights {self.weights.shape} and scores {self.scores.shape} must be ({T}, {S})"
             )
+        pieces, owners = self.pieces, self.owners
+        if (pieces is None) != (owners is None):
+            raise ValueError("a Trace over words carries both its pieces and their owners")
+        if owners is not None:
+            counts = (len(owners.src), len(owners.tgt))
+            if counts != (len(pieces.src_tokens), len(pieces.tgt_tokens)):
+                raise ValueError(
+                    f"owners for {counts} source and target pieces, but the pieces are "
+                    f"({len(pieces.src_tokens)}, {len(pieces.tgt_tokens)})"
+                )

@@ -14,7 +14,7 @@ from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 from ..errors import InputError
 from ..model.networks import Seq2Seq
 from . import decode, steer
-from .trace import BeamStep, Candidate, Trace
+from .trace import BeamStep, Candidate, Trace, ends_in_eos
 from .words import words_trace
 
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
@@ -260,22 +260,13 @@ class Translator:
                 if i == UNK_ID:
                     j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
                     out[t], replaced[t] = src[j], j
-        out_words = out[:-1] if out and out[-1] == EOS else out
+        out_words = out[:-1] if ends_in_eos(out) else out
         if self.subwords:
             out_words = self.subwords.tgt.join(out_words)[0]
         if tgt_words is not None:  # keep the surface forms of out-of-vocabulary words
             if not self.subwords:
                 out[: len(tgt_words)] = tgt_words
             out_words = tgt_words
-        beam = None
-        if d.beam_tokens is not None:
-            beam = []
-            for ids, scores, parents in zip(
-                d.beam_tokens, d.beam_scores, d.beam_parents, strict=True
-            ):
-                tokens = self.tgt_vocab.decode(ids.tolist())
-                finished = [tok == PAD for tok in tokens]
-                beam.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
         trace = Trace(
             source=source,
             src_tokens=src,
@@ -295,12 +286,23 @@ class Translator:
             mode=mode,
             attention=self.attention,
             log_prob=d.log_prob,
-            beam=beam,
+            beam=self._beam(d),
             beam_path=d.beam_path or None,
             prefix=prefix,
             edited=edited,
         )
         return words_trace(trace, self.subwords, words, tgt_words) if self.subwords else trace
+
+    def _beam(self, d: decode.Decoded) -> list[BeamStep] | None:
+        """The hypotheses beam search kept at each step of ``d``; None for the other searches."""
+        if d.beam_tokens is None:
+            return None
+        steps = []
+        for ids, scores, parents in zip(d.beam_tokens, d.beam_scores, d.beam_parents, strict=True):
+            tokens = self.tgt_vocab.decode(ids.tolist())
+            finished = [tok == PAD for tok in tokens]
+            steps.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
+        return steps
 
 
 __all__ = ["MAX_SOURCE_PIECES", "MAX_SOURCE_TOKENS", "InputError", "Translator"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..data.subwords import WORD_START, Subwords
 from ..data.vocab import EOS
-from .trace import Candidate, Trace
+from .trace import Candidate, Owners, Trace
 
 
 def group_rows(matrix: np.ndarray, owner: list[int], n: int, how: str) -> np.ndarray:
@@ -52,7 +52,8 @@ def words_trace(
     trace: Trace, subwords: Subwords, src_words: list[str], tgt_words: list[str] | None = None
 ) -> Trace:
     """The word-level view of ``trace``, a decoding over pieces: the same steps read as words
-    (see the module docstring), with ``trace`` kept as its ``pieces``.
+    (see the module docstring), with ``trace`` kept as its ``pieces`` and the word that owns
+    each of its tokens as its ``owners``.
 
     ``src_words`` are the words the source pieces came from; ``tgt_words``, when given (forced
     decoding), the words the target pieces came from, else words are read off the pieces.
@@ -62,7 +63,7 @@ def words_trace(
     _, src_owner = subwords.src.split(src_words)
     n_src = len(src_words) + 1  # the source <eos>
     src_owner = [*src_owner, n_src - 1]
-    ended = trace.tgt_tokens[-1:] == [EOS]
+    ended = trace.ended
     pieces = trace.tgt_tokens[:-1] if ended else trace.tgt_tokens
     if tgt_words is None:
         tgt_words, tgt_owner = subwords.tgt.join(pieces)
@@ -99,6 +100,7 @@ def words_trace(
         query=mean(trace.query),
         context=mean(trace.context),
         pieces=trace,
+        owners=Owners(tuple(src_owner), tuple(tgt_owner)),
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )
