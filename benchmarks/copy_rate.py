@@ -7,7 +7,8 @@ On each checkpoint's held-out test split of --data (every reference of a sentenc
 the `English<TAB>French[<TAB>...]` lines of --pairs, finds the source tokens a translation should
 write unchanged (`attnviz.analysis.evaluate.should_copy`: tokens with a digit, and capitalised words
 after the first, each only where a reference has it verbatim) and reports the share that greedy
-decoding (int8, as the command line decodes) writes verbatim, by kind, with corpus BLEU. With
+decoding (int8 as the command line decodes, or --precision fp32 as the dashboard does) writes
+verbatim, by kind, with corpus BLEU. With
 --show N it prints the first N sentences where something was not copied.
 """
 
@@ -29,13 +30,20 @@ def main() -> None:
     source.add_argument("--data", help="the training corpus: score its held-out test split")
     source.add_argument("--pairs", help="English<TAB>reference lines to score")
     ap.add_argument("--show", type=int, default=0, help="sentences with a miss to print")
+    ap.add_argument(
+        "--precision",
+        default="auto",
+        choices=("auto", "fp32", "int8", "bf16"),
+        help="decoding weights: auto (int8 on x86, as the command line decodes) or fp32 (as "
+        "the dashboard decodes)",
+    )
     a = ap.parse_args()
     corpus = read_corpus(a.data or a.pairs)
     print("| checkpoint | BLEU | numbers copied | names copied |")
     print("|---|---|---|---|")
     misses = []
     for path in a.checkpoints:
-        tr = load(path)
+        tr = load(path, precision=a.precision)
         if a.data:
             sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
         else:

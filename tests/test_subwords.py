@@ -172,3 +172,38 @@ def test_a_trace_over_words_comes_with_the_owners_of_its_pieces():
         hand_trace(**words, pieces=pieces)
     with pytest.raises(ValueError, match="owners for"):
         hand_trace(**words, pieces=pieces, owners=Owners((0, 1), (0, 0, 1)))
+
+
+def test_a_number_the_model_garbled_is_copied_from_the_source_it_attends_to():
+    from attnviz.decoding.trace import Owners
+    from attnviz.decoding.words import copy_numbers
+
+    from .handmade import hand_trace
+
+    src = ["in", "2003", "with", "14", "<eos>"]
+    # word view: "en 203 avec 14 <eos>"; "203" attends to "2003", "14" to "14"
+    weights = [
+        [0.9, 0.1, 0, 0, 0],
+        [0.1, 0.8, 0.1, 0, 0],
+        [0, 0, 0.9, 0.1, 0],
+        [0, 0, 0, 1.0, 0],
+        [0, 0, 0, 0, 1.0],
+    ]
+    out = ["en", "203", "avec", "14", "<eos>"]
+    src_pieces = ["▁in", "▁2", "0", "0", "3", "▁with", "▁14", "<eos>"]
+    tgt_pieces = ["▁en", "▁2", "0", "3", "▁avec", "▁14", "<eos>"]
+    pieces = hand_trace(np.eye(7, 8), src_pieces, tgt_pieces)
+    owners = Owners((0, 1, 1, 1, 1, 2, 3, 4), (0, 1, 1, 1, 2, 3, 4))
+    trace = hand_trace(weights, src, out, pieces=pieces, owners=owners)
+    copied = copy_numbers(trace, " ".join)
+    assert copied.tgt_tokens == ["en", "2003", "avec", "14", "<eos>"]
+    assert copied.text == "en 2003 avec 14" and copied.replaced == [None, 1, None, None, None]
+    assert copied.written(1) == "203" and "in place of “203”" in copied.warning()
+    assert copy_numbers(copied, " ".join) is copied  # nothing left to copy
+    # a number the source does not have, or a word, is the model's own
+    elsewhere = hand_trace(
+        weights, ["in", "May", "with", "14", "<eos>"], out, pieces=pieces, owners=owners
+    )
+    assert copy_numbers(elsewhere, " ".join) is elsewhere
+    given = hand_trace(weights, src, out, pieces=pieces, owners=owners, prefix=2)
+    assert copy_numbers(given, " ".join) is given  # a prefix the user gave is kept

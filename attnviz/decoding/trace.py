@@ -114,8 +114,21 @@ class Trace:
             notes.append(f"the output repeats “{gram}” {times} times in a row")
         if not self.ended and self.mode != "forced":
             notes.append("the model never ended the sentence, the length limit cut it")
+        notes += [
+            f"“{self.tgt_tokens[t]}” is copied from the source in place of “{self.written(t)}”"
+            for t, j in enumerate(self.replaced)
+            if j is not None
+        ]
         text = "; ".join(notes)
         return text[:1].upper() + text[1:] + "." if notes else None
+
+    def written(self, t: int) -> str:
+        """Output token ``t`` as the model wrote it, before any copy from the source: its
+        pieces joined in a view over pieces, ``<unk>`` where the source word replaced one."""
+        if self.pieces is None:
+            return "<unk>" if self.replaced[t] is not None else self.tgt_tokens[t]
+        mine = zip(self.pieces.tgt_tokens, self.owners.tgt, strict=True)
+        return "".join(p for p, o in mine if o == t).replace("\u2581", "")
 
     @property
     def output_weights(self) -> np.ndarray:

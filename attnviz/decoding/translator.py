@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..model.networks import Seq2Seq
 from . import decode, steer
 from .trace import BeamStep, Candidate, Trace, ends_in_eos
-from .words import words_trace
+from .words import copy_numbers, words_trace
 
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
 MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
@@ -127,7 +127,9 @@ class Translator:
         ``beam`` 1 is greedy search. ``max_len`` caps the output (default: twice the source
         length plus 10, in the model's tokens). ``alpha`` is the length-normalization exponent
         of beam search and ``beta`` the weight of its coverage penalty (0: none).
-        ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``.
+        ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``
+        and, for a model over pieces, the most-attended source number in place of an output
+        number that differs from it (:func:`~attnviz.decoding.words.copy_numbers`).
         """
         tokens = [self.tokenize_source(s) for s in sentences]
         return self._decode(
@@ -291,7 +293,10 @@ class Translator:
             prefix=prefix,
             edited=edited,
         )
-        return words_trace(trace, self.subwords, words, tgt_words) if self.subwords else trace
+        if not self.subwords:
+            return trace
+        trace = words_trace(trace, self.subwords, words, tgt_words)
+        return copy_numbers(trace, self.text.detokenize) if replace_unk and not tgt_words else trace
 
     def _beam(self, d: decode.Decoded) -> list[BeamStep] | None:
         """The hypotheses beam search kept at each step of ``d``; None for the other searches."""

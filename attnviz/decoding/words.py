@@ -8,6 +8,10 @@ same), so every row still sums to 1.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
 import numpy as np
 
 from ..data.subwords import WORD_START, Subwords
@@ -104,3 +108,27 @@ def words_trace(
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )
+
+
+NUMBER = re.compile(r"[0-9]+")
+
+
+def copy_numbers(trace: Trace, detokenize: Callable[[list[str]], str]) -> Trace:
+    """``trace`` with each number the model wrote copied over by the source number it
+    attends to most, where the two differ.
+
+    A model over pieces writes a number digit by digit, and may drop or double one ("2003"
+    as "203", "31" as "311"); the source number it attends to is the one it was copying, so it
+    takes that number's place, as an output ``<unk>`` takes the source word's
+    (``Trace.replaced`` marks both). Only whole numbers on both sides, each copied once; a
+    given prefix is kept. ``detokenize`` writes the text of the new words."""
+    out, replaced = list(trace.tgt_tokens), list(trace.replaced)
+    for t in range(trace.prefix, len(out) - trace.ended):
+        j = int(np.argmax(trace.weights[t, :-1]))  # never the source <eos>
+        source = trace.src_tokens[j]
+        if NUMBER.fullmatch(out[t]) and NUMBER.fullmatch(source) and source not in out:
+            out[t], replaced[t] = source, j
+    if out == trace.tgt_tokens:
+        return trace
+    words = [w for w in out[: len(out) - trace.ended] if w != WORD_START]
+    return replace(trace, tgt_tokens=out, replaced=replaced, text=detokenize(words))
