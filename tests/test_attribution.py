@@ -27,10 +27,8 @@ from attnviz.analysis.attribution import (
 from attnviz.cli.main import main
 from attnviz.data.vocab import EOS_ID, PAD_ID
 
-from .conftest import tiny_translator
+from .helpers import held_out, subword_translator, tiny_translator
 from .synthetic import ADJECTIVES, corpus
-from .test_learning import _held_out
-from .test_properties import translator as subword_translator
 
 SOURCE = "the big cat sees a small red house ."
 TARGET = "THE CAT BIG SEES A HOUSE SMALL RED ."
@@ -144,7 +142,7 @@ def test_ranks_and_spearman_follow_the_textbook():
 def _aer(tr, links_of) -> tuple[float, float]:
     """AER over 30 held-out toy pairs, and the share of adjective-noun swaps linked right."""
     gold, hyps, checked, right = [], [], 0, 0
-    for *_, en, fr, links in list(_held_out(corpus(3000, seed=0)))[:30]:
+    for *_, en, fr, links in list(held_out(corpus(3000, seed=0)))[:30]:
         found = set(
             links_of(word_trace(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}"))
         )

@@ -23,7 +23,9 @@ import attnviz
 from attnviz.data.corpus import DataConfig
 from attnviz.store import checkpoint
 
-from .conftest import tiny_translator
+from .helpers import tiny_translator
+
+pytestmark = pytest.mark.slow  # every test reads the report of one fresh process
 
 SECONDS = 1.0  # the most any one refusal may take
 MEGABYTES = 150  # the most the whole zoo may add to a process that has loaded one good file

@@ -6,29 +6,17 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from safetensors import safe_open
 
 from attnviz.analysis.history import FIRST_EPOCH_POINTS
 from attnviz.cli.main import main
 from attnviz.model.precision import resolve_decoding
 from attnviz.training.lineage import file_sha256
 
+from .helpers import TINY_FLAGS, tensors
 from .synthetic import corpus, write_corpus
 
-TINY = [
-    "--embed",
-    "16",
-    "--hidden",
-    "32",
-    "--batch-size",
-    "32",
-    "--lr",
-    "0.01",
-    "--bleu-sentences",
-    "20",
-    "--join-fraction",  # joined pairs teach long sentences, which a tiny model has no room for
-    "0",
-]
+# Joined pairs teach long sentences, which a tiny model has no room for.
+TINY = [*TINY_FLAGS, "--batch-size", "32", "--join-fraction", "0"]
 
 
 @pytest.fixture(scope="module")
@@ -38,26 +26,22 @@ def small_corpus(tmp_path_factory):
     return path
 
 
-def _tensors(path):
-    with safe_open(str(path), "pt") as f:
-        return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
-
-
 def _train(data, out, *extra):
     return main(
         ["train", "--data", str(data), "--attention", "general", "--out", str(out), *TINY, *extra]
     )
 
 
+@pytest.mark.slow
 def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_path):
     straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
     decay = ("--decay-after", "1", "--lr-decay", "0.5")  # epoch 2 runs at half the rate
     assert _train(small_corpus, straight, "--epochs", "2", *decay) == 0
     assert _train(small_corpus, resumed, "--epochs", "1", *decay) == 0
     assert _train(small_corpus, resumed, "--epochs", "2", "--resume", *decay) == 0
-    a, b = _tensors(f"{straight}.state"), _tensors(f"{resumed}.state")
+    a, b = tensors(f"{straight}.state"), tensors(f"{resumed}.state")
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
-    a, b = _tensors(straight), _tensors(resumed)
+    a, b = tensors(straight), tensors(resumed)
     assert all((a[k] == b[k]).all() for k in a)
     from attnviz import load
 
@@ -74,15 +58,17 @@ def test_resume_ends_with_the_weights_of_an_uninterrupted_run(small_corpus, tmp_
     assert all((a == b).all() for a, b in zip(whole.attention, joined.attention, strict=True))
 
 
+@pytest.mark.slow
 def test_the_seed_decides_the_model(small_corpus, tmp_path):
     runs = [tmp_path / f"{name}.safetensors" for name in ("a", "b", "c")]
     for out, seed in zip(runs, ("1", "1", "2"), strict=True):
         assert _train(small_corpus, out, "--epochs", "1", "--seed", seed, "--test-beam", "1") == 0
-    a, b, c = map(_tensors, runs)
+    a, b, c = map(tensors, runs)
     assert all((a[k] == b[k]).all() for k in a)
     assert any((a[k] != c[k]).any() for k in a)
 
 
+@pytest.mark.slow
 def test_resume_refuses_a_run_with_other_settings(small_corpus, tmp_path, capsys):
     out = tmp_path / "m.safetensors"
     assert _train(small_corpus, out, "--epochs", "1", "--test-beam", "1") == 0
@@ -90,6 +76,7 @@ def test_resume_refuses_a_run_with_other_settings(small_corpus, tmp_path, capsys
     assert "other settings" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_resume_from_a_state_of_another_layout_says_what_to_do(small_corpus, tmp_path, capsys):
     from attnviz.store import checkpoint
 
@@ -126,6 +113,7 @@ def _run(monkeypatch, capsys, argv, stdin=""):
     return code, out.out, out.err
 
 
+@pytest.mark.slow
 def test_translate_prints_one_line_per_input_line(model, monkeypatch, capsys):
     code, out, _err = _run(
         monkeypatch,
@@ -138,6 +126,7 @@ def test_translate_prints_one_line_per_input_line(model, monkeypatch, capsys):
     assert lines[0].startswith("Le chat rouge") and lines[2].endswith(".")
 
 
+@pytest.mark.slow
 def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
     code, out, err = _run(
         monkeypatch, capsys, ["translate", str(model)], "cat " * 300 + "\nThe dog.\n"
@@ -146,6 +135,7 @@ def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
     assert "line 1" in err and "limit" in err
 
 
+@pytest.mark.slow
 def test_translate_streams_chunk_by_chunk_with_the_right_line_numbers(model, monkeypatch, capsys):
     lines = ["The dog."] * 40
     lines[34] = "cat " * 300  # in the third chunk of 16 lines (--batch-size 1)
@@ -156,6 +146,7 @@ def test_translate_streams_chunk_by_chunk_with_the_right_line_numbers(model, mon
     assert "line 35:" in err and "limit" in err
 
 
+@pytest.mark.slow
 def test_align_prints_pharaoh_links_over_the_input_words(model, monkeypatch, capsys):
     code, out, _ = _run(
         monkeypatch, capsys, ["align", str(model)],
@@ -167,6 +158,7 @@ def test_align_prints_pharaoh_links_over_the_input_words(model, monkeypatch, cap
     assert out.split("\n")[1] == ""
 
 
+@pytest.mark.slow
 def test_align_maps_pieces_back_to_the_words_the_user_wrote(model, monkeypatch, capsys):
     # "dog." is one input word that the tokenizer splits in two: links stay on word indices.
     _, out, _ = _run(
@@ -179,6 +171,7 @@ def test_align_maps_pieces_back_to_the_words_the_user_wrote(model, monkeypatch, 
     assert all(i < 5 and j < 5 for i, j in links) and (4, 4) in links
 
 
+@pytest.mark.slow
 def test_info_shows_the_model_card(model, monkeypatch, capsys):
     code, out, _ = _run(monkeypatch, capsys, ["info", str(model), "--json"])
     card = json.loads(out)
@@ -190,6 +183,7 @@ def test_info_shows_the_model_card(model, monkeypatch, capsys):
     assert card["command"].startswith("python -m attnviz train")
 
 
+@pytest.mark.slow
 def test_evaluate_reproduces_the_test_bleu_of_the_card(model, model_corpus, monkeypatch, capsys):
     _, out, _ = _run(monkeypatch, capsys, ["info", str(model), "--json"])
     card = json.loads(out)
@@ -229,6 +223,7 @@ def test_bad_arguments_exit_non_zero(capsys):
     assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_held_out_sentence_over_the_length_limit_scores_as_empty_not_a_crash(tmp_path):
     from attnviz.data.corpus import split_of
     from attnviz.decoding.translator import MAX_SOURCE_TOKENS
@@ -336,6 +331,7 @@ def test_init_from_continues_the_parent_and_learns_new_pairs(trained, tmp_path):
     assert len(after.history.epochs["valid_loss"]) == start + 5
 
 
+@pytest.mark.slow
 def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
     small_corpus, tmp_path, capsys
 ):
@@ -343,7 +339,7 @@ def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
     assert _train(small_corpus, parent, "--epochs", "1", "--test-beam", "1") == 0
     out = tmp_path / "child.safetensors"
     for flags, named in (
-        (["--hidden", "64"], "hidden 64 (the checkpoint has 32)"),
+        (["--hidden", "64"], "hidden 64 (the checkpoint has 16)"),
         (["--attention", "dot"], "attention 'dot' (the checkpoint has 'general')"),
         (["--subwords", "0"], "subwords 0"),
     ):

@@ -7,7 +7,7 @@ from attnviz.data.vocab import BOS, PAD
 from attnviz.decoding import decode
 from attnviz.decoding.translator import MAX_SOURCE_TOKENS, InputError
 
-from .conftest import tiny_translator
+from .helpers import tiny_translator
 
 SENTENCES = ["the cat sees a dog .", "a red house", "the big dog likes the small red cat ."]
 

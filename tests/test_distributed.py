@@ -3,9 +3,9 @@ writes, --resume holds, a failing rank stops the run; backend and device choice 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import torch
 import torch.multiprocessing as mp
-from safetensors import safe_open
+from torch.nn.parallel import DistributedDataParallel
 
 import attnviz
 from attnviz import TextConfig
@@ -27,18 +27,15 @@ from attnviz.store import checkpoint
 from attnviz.training import distributed
 from attnviz.training.train import target_tokens, train
 
-from . import conftest
 from .ddp_worker import BROKEN
+from .helpers import ROOT, TINY, TINY_FLAGS, TINY_TRAIN, free_port, held_out, tensors
 from .synthetic import corpus, write_corpus
-from .test_learning import _held_out
 
-ROOT = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-5  # largest weight difference, 2 processes against 1: floating-point order only
-TINY = [
-    "--attention", "bahdanau", "--embed", "8", "--hidden", "16", "--batch-size", "24",
-    "--lr", "0.01", "--subwords", "0", "--min-freq", "1", "--bleu-sentences", "5",
-    "--probe-sentences", "2", "--test-beam", "1", "--threads", "1",
-    "--decay-after", "1", "--lr-decay", "0.5",
+FLAGS = [
+    *TINY_FLAGS, "--attention", "bahdanau", "--batch-size", "24", "--subwords", "0",
+    "--min-freq", "1", "--test-beam", "1", "--threads", "1", "--decay-after", "1",
+    "--lr-decay", "0.5",
     "--precision", "fp32",  # bf16 (auto, where native) rounds a batch of 24 unlike two of 12
 ]  # fmt: skip
 
@@ -50,18 +47,13 @@ def toy(tmp_path_factory):
     return path
 
 
-def _tensors(path) -> dict[str, torch.Tensor]:
-    with safe_open(str(path), "pt") as f:
-        return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
-
-
 def _weights(path) -> dict[str, torch.Tensor]:
-    return {k: v for k, v in _tensors(path).items() if not k.startswith("history.")}
+    return {k: v for k, v in tensors(path).items() if not k.startswith("history.")}
 
 
 def _learned(state) -> dict[str, torch.Tensor]:
     """A training state's weights and Adam moments."""
-    return {k: v for k, v in _tensors(state).items() if k.startswith(("model.", "optim."))}
+    return {k: v for k, v in tensors(state).items() if k.startswith(("model.", "optim."))}
 
 
 def _gap(a: dict, b: dict) -> float:
@@ -91,10 +83,7 @@ def _as_rank(rank: int, world: int, port: int, fn, args) -> None:
 def _forked(fn, *args, world: int = 2) -> None:
     """``fn(*args)`` in ``world`` forked processes placed as torchrun places them (no fresh
     interpreters to start: seconds instead of a torchrun's ten)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    mp.start_processes(_as_rank, (world, port, fn, args), nprocs=world, start_method="fork")
+    mp.start_processes(_as_rank, (world, free_port(), fn, args), nprocs=world, start_method="fork")
 
 
 def _command(argv: list[str]) -> None:
@@ -107,9 +96,11 @@ def _info(path, capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.distributed
+@pytest.mark.slow
 def test_two_gloo_processes_train_the_weights_of_one(toy, tmp_path, capsys):
     one, two, half = (tmp_path / f"{n}.safetensors" for n in ("one", "two", "half"))
-    run = ["train", "--data", str(toy), *TINY, "--epochs", "2", "--dropout", "0"]
+    run = ["train", "--data", str(toy), *FLAGS, "--epochs", "2", "--dropout", "0"]
     assert main([*run, "--out", str(one)]) == 0
     done = _torchrun("-m", "attnviz", *run, "--out", str(two))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -125,6 +116,7 @@ def test_two_gloo_processes_train_the_weights_of_one(toy, tmp_path, capsys):
     assert main([*small_batch, "--out", str(half)]) == 0
     assert _gap(_weights(one), _weights(half)) > 100 * TOLERANCE
     assert _info(two, capsys)["world_size"] == 2 and _info(one, capsys)["world_size"] == 1
+    assert _info(two, capsys)["train_config"]["precision"] == "fp32"  # pinned, on every CPU
     assert done.stderr.count("saved ") == 1 and done.stderr.count("epoch 2: valid loss") == 1
 
 
@@ -141,11 +133,13 @@ def writes(monkeypatch):
     return log
 
 
+@pytest.mark.distributed
+@pytest.mark.slow
 def test_a_ddp_run_resumed_ends_as_an_uninterrupted_one_and_rank_0_alone_writes(
     toy, tmp_path, writes
 ):
     straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
-    run = ["train", "--data", str(toy), *TINY, "--dropout", "0.2"]  # dropout masks per rank
+    run = ["train", "--data", str(toy), *FLAGS, "--dropout", "0.2"]  # dropout masks per rank
     _forked(_command, [*run, "--epochs", "2", "--out", str(straight)])
     assert {rank for rank, _ in writes} == {0}
     assert [name for _, name in writes].count("straight.safetensors.state") == 2  # per epoch
@@ -153,16 +147,41 @@ def test_a_ddp_run_resumed_ends_as_an_uninterrupted_one_and_rank_0_alone_writes(
     _forked(_command, [*run, "--epochs", "1", "--out", str(resumed)])
     _forked(_command, [*run, "--epochs", "2", "--resume", "--out", str(resumed)])
     assert {rank for rank, _ in writes} == {0}
-    a, b = _tensors(f"{straight}.state"), _tensors(f"{resumed}.state")
+    a, b = tensors(f"{straight}.state"), tensors(f"{resumed}.state")
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     assert all(
         (a[k] == b[k]).all() for a, b in [(_weights(straight), _weights(resumed))] for k in a
     )
 
 
+@pytest.mark.distributed
+@pytest.mark.slow
+def test_the_ddp_wrapper_is_freed_before_its_process_group(toy, tmp_path, monkeypatch):
+    # Freed after the group, or at interpreter exit, the gloo work it holds can abort the
+    # process ("terminate called without an active exception") once training is done.
+    destroy = distributed.dist.destroy_process_group
+
+    def checked(*args, **kwargs):
+        alive = [o for o in gc.get_objects() if isinstance(o, DistributedDataParallel)]
+        assert not alive, f"{len(alive)} DistributedDataParallel wrapper(s) outlive the run"
+        destroy(*args, **kwargs)
+
+    monkeypatch.setattr(distributed.dist, "destroy_process_group", checked)
+    run = ["train", "--data", str(toy), *FLAGS, "--epochs", "1", "--out", str(tmp_path / "m")]
+    _forked(_uncollected, run)  # each rank checks as it leaves the group
+
+
+def _uncollected(argv: list[str]) -> None:
+    """``_command(argv)`` with the automatic collector off, as if it never got round to it."""
+    gc.disable()
+    _command(argv)
+
+
+@pytest.mark.distributed
+@pytest.mark.slow
 def test_a_rank_that_raises_stops_the_run_with_its_error(toy, tmp_path):
     start = time.perf_counter()
-    run = ["train", "--data", str(toy), *TINY, "--epochs", "2", "--out", str(tmp_path / "m")]
+    run = ["train", "--data", str(toy), *FLAGS, "--epochs", "2", "--out", str(tmp_path / "m")]
     done = _torchrun("-m", "tests.ddp_worker", "1", *run)
     assert done.returncode != 0
     assert f"rank 1: {BROKEN}" in done.stderr
@@ -207,6 +226,8 @@ def test_the_global_token_count_is_what_a_batch_of_the_whole_chunk_scores():
     )  # 1 + 1 + 4 tokens, 3 <eos>
 
 
+@pytest.mark.distributed
+@pytest.mark.slow
 def test_two_processes_learn_a_toy_language_they_never_saw(tmp_path):
     # The weights test above shows 2 processes give the 1-process model without dropout; here,
     # with dropout (masks drawn per rank), they still learn to translate held-out sentences.
@@ -215,11 +236,11 @@ def test_two_processes_learn_a_toy_language_they_never_saw(tmp_path):
     pairs = corpus(2000, seed=5)
     data, out = tmp_path / "toy.txt", tmp_path / "two.safetensors"
     write_corpus(data, pairs)
-    model = dict(attention="general", embed=32, hidden=64, dropout=0.1)
-    config = replace(conftest.TINY_TRAIN, epochs=2, batch_size=32, lr=0.01, probe_sentences=2)
+    model = dict(attention="general", **TINY)
+    config = replace(TINY_TRAIN, epochs=2, batch_size=32, lr=0.01, probe_sentences=2)
     words = DataConfig(subwords=0, min_freq=1)
     _forked(partial(train, log=_silent), data, out, model, TextConfig(), words, config)
-    held = list(_held_out(pairs))  # test-split sentences the model never saw
+    held = list(held_out(pairs))  # test-split sentences the model never saw
     hyps = attnviz.load(out).translate_batch([source for source, *_ in held])
     exact = sum(h.text == ref for h, (_, ref, *_) in zip(hyps, held, strict=True))
     assert len(held) > 30 and exact / len(held) >= 0.8, (exact, len(held))

@@ -8,10 +8,14 @@ import random
 import signal
 import time
 
+import pytest
+
 import attnviz
 from attnviz.data.corpus import DataConfig
 
-from .conftest import tiny_translator
+from .helpers import tiny_translator
+
+pytestmark = pytest.mark.slow  # starts and kills other processes
 
 KILLS = 20
 

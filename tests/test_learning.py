@@ -5,17 +5,9 @@ import pytest
 
 import attnviz
 from attnviz.analysis.align import align_words
-from attnviz.data.corpus import split_of
 
+from .helpers import held_out
 from .synthetic import ADJECTIVES
-
-
-def _held_out(pairs):
-    """Test-split pairs as the corpus file writes them (cased, punctuation attached)."""
-    for en, fr, links in pairs:
-        source = f"{en[0].upper()}{en[1:-2]}."
-        if split_of(source) == "test":
-            yield source, f"{fr[0].upper()}{fr[1:-2]}.", en, fr, links
 
 
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
@@ -23,7 +15,7 @@ def test_a_tiny_model_learns_to_translate_with_the_reordering(trained, synthetic
     path, card = trained(attention)
     assert min(card["history"]["valid_loss"]) < 0.05
     tr = attnviz.load(path)
-    held = list(_held_out(synthetic_pairs))
+    held = list(held_out(synthetic_pairs))
     assert len(held) > 40
     hyps = tr.translate_batch([source for source, *_ in held])
     exact = sum(h.text == ref for h, (_, ref, *_) in zip(hyps, held, strict=True))
@@ -35,7 +27,7 @@ def test_a_tiny_model_learns_to_translate_with_the_reordering(trained, synthetic
 def test_smaller_weights_translate_like_fp32(trained, synthetic_pairs, attention, precision):
     path = trained(attention)[0]
     fp32, small = (attnviz.load(path, precision=p) for p in ("fp32", precision))
-    sources = [source for source, *_ in _held_out(synthetic_pairs)]
+    sources = [source for source, *_ in held_out(synthetic_pairs)]
     same, moved = 0, []  # moved: how far each attention weight moved, where the output agrees
     for a, b in zip(fp32.translate_batch(sources), small.translate_batch(sources), strict=True):
         same += a.tgt_tokens == b.tgt_tokens
@@ -54,7 +46,7 @@ def test_smaller_weights_translate_like_fp32(trained, synthetic_pairs, attention
 def test_argmax_alignment_recovers_adjective_after_noun(trained, synthetic_pairs, attention):
     tr = attnviz.load(trained(attention)[0])
     checked = right = 0
-    for *_, en, fr, gold in _held_out(synthetic_pairs):
+    for *_, en, fr, gold in held_out(synthetic_pairs):
         words = en.split()
         links = set(align_words(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}"))
         for i, j in gold:

@@ -13,6 +13,8 @@ from attnviz.cli.main import main
 from attnviz.store.checkpoint import load
 from attnviz.training.live import RunRefused, Runs, ToySettings, train_toy
 
+pytestmark = pytest.mark.slow  # every test trains
+
 SMALL = ToySettings("adjectives", "general", sentences=800, epochs=2)
 
 

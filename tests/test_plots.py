@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
+from attnviz.model.attention import SCORES
 from attnviz.plots import charts, explain, history_charts
 
-from .conftest import tiny_translator
 from .handmade import hand_trace
+from .helpers import tiny_translator
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +53,21 @@ def test_shaded_tokens_escape_markup_and_shade_by_value():
     assert "rgba(31, 119, 180, 1.00)" in html and "rgba(31, 119, 180, 0.25)" in html
 
 
-def test_every_attention_type_has_its_formula():
-    assert set(explain.FORMULAS) == {"bahdanau", "dot", "general", "concat"}
+@pytest.mark.parametrize(
+    "kind, query, form",
+    [
+        ("bahdanau", "s_{t-1}", r"\tanh(W\,s_{t-1} + U\,h_j)"),  # additive, before the step
+        ("concat", "h_t", r"\tanh(W_a[h_t;"),  # additive, after the step
+        ("general", "h_t", r"h_t^\top W_a"),
+        ("dot", "h_t", r"h_t^\top \bar h_j"),
+    ],
+)
+def test_each_attention_type_shows_its_own_score_with_the_query_the_page_names(kind, query, form):
+    shown = explain.formula(kind)
+    assert shown.startswith("e_{tj} = ") and form in shown
+    assert query in shown and explain.query_name(kind).startswith(f"{query},")
+    assert explain.formula(kind, scaled=True).startswith(shown)
+    assert shown not in {explain.formula(other) for other in SCORES if other != kind}
 
 
 def test_weights_exports_keep_the_matrix_and_labels(trace):

@@ -3,41 +3,23 @@ error (InputError, ValueError), never crashes. About 1,300 generated cases in al
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
-import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator
+from attnviz import TextConfig
 from attnviz.analysis.aer import parse_gold, parse_pharaoh
 from attnviz.analysis.align import align_words
 from attnviz.analysis.compare_models import parse_items
-from attnviz.data.subwords import Subwords
 from attnviz.decoding.translator import InputError
 
-from .synthetic import corpus
+from .helpers import subword_translator
 
 # Any text but lone surrogates (which no str from a browser, a file or a terminal holds).
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=120)
 WORDS = st.lists(
     st.sampled_from(["the", "cat", "é", "😀", "<b>", "x\u2581y", "&", "Ω"]), max_size=8
 )
-
-
-@cache
-def translator() -> Translator:
-    """An untrained subword model: fast, and it decodes every path a trained one does."""
-    pairs = [(en.split(), fr.split()) for en, fr, _ in corpus(200, seed=5)]
-    subwords = Subwords.train(pairs, vocab_size=300)
-    torch.manual_seed(0)
-    config = ModelConfig(
-        len(subwords.src.vocab), len(subwords.tgt.vocab), attention="general", embed=8, hidden=16
-    )
-    return Translator(
-        Seq2Seq(config), subwords.src.vocab, subwords.tgt.vocab, TextConfig(), subwords=subwords
-    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -52,7 +34,7 @@ def test_tokenizing_any_text_gives_tokens_without_spaces(text):
 @given(TEXT)
 def test_translating_any_text_answers_or_refuses(text):
     try:
-        trace = translator().translate(text, max_len=8)
+        trace = subword_translator().translate(text, max_len=8)
     except InputError as e:
         assert str(e)
         return
@@ -65,7 +47,7 @@ def test_translating_any_text_answers_or_refuses(text):
 @given(WORDS, WORDS)
 def test_aligning_any_words_links_within_them_or_refuses(source, target):
     try:
-        links = align_words(translator(), " ".join(source), " ".join(target))
+        links = align_words(subword_translator(), " ".join(source), " ".join(target))
     except InputError:
         assert not source  # the one thing align refuses here: nothing to align
         return

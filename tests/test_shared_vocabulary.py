@@ -19,6 +19,8 @@ from attnviz.decoding.translator import Translator
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.store import checkpoint
 
+from .helpers import TINY
+
 PAIRS = [(en.split(), fr.split()) for en, fr, _ in toy.corpus(400, seed=1, language="names")]
 
 
@@ -113,6 +115,7 @@ def test_what_should_be_copied_is_numbers_and_names_found_in_a_reference():
     assert result.share("numbers") == 50 and result.share("names") == 100
 
 
+@pytest.mark.slow
 def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     """The toy ``names`` language: held-out sentences bring names made of random syllables.
     With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
@@ -128,7 +131,7 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     config = TrainConfig(
         epochs=8, lr=0.005, test_beam=0, join_fraction=0, precision="fp32", bleu_sentences=50
     )
-    model = dict(attention="general", embed=32, hidden=64, dropout=0.1, tie_embeddings=True)
+    model = dict(attention="general", **TINY, tie_embeddings=True)
     data = DataConfig(subwords=500, joint_subwords=True)
     train(path, out, model, TextConfig(), data, config, log=lambda *_: None)
     sources, refs = held_out(read_corpus(path), data.valid_percent, data.test_percent)

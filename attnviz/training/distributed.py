@@ -11,6 +11,7 @@ scales so that a step equals the one-process step on the whole batch (see ``attn
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import os
 from collections.abc import Callable, Mapping
@@ -121,6 +122,11 @@ def launched(train: Callable) -> Callable:
             dist.barrier()
             return result
         finally:
+            # The run's DistributedDataParallel wrapper sits in a reference cycle: it outlives
+            # train() until the collector finds it. Free it while its process group lives;
+            # freed after the group is destroyed, or at interpreter exit, the gloo work it
+            # holds aborts the process the same way (see pytorch/pytorch#179291).
+            gc.collect()
             dist.destroy_process_group()
 
     return run

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .test_dashboard import SENTENCE, _array, _figures, _heatmaps, _type
+from ..helpers import (
+    SENTENCE,
+    heatmaps_on,
+    plotly_array,
+    plotly_figures,
+    type_sentence,
+)
 
 
 def _shown_rows(fig: dict) -> list[str]:
@@ -12,24 +18,24 @@ def _shown_rows(fig: dict) -> list[str]:
 
 
 def test_step_one_shows_one_output_word_per_model_and_hides_the_rest(app):
-    _type(app, SENTENCE)
-    for fig in _heatmaps(app):
+    type_sentence(app, SENTENCE)
+    for fig in heatmaps_on(app):
         assert len(_shown_rows(fig)) == 1 and len(fig["data"][0]["y"]) > 1
-        z = _array(fig["data"][0]["z"]).astype(float)
+        z = plotly_array(fig["data"][0]["z"]).astype(float)
         assert np.isclose(z[0].sum(), 1, atol=1e-3) and np.isnan(z[1:]).all()
     app.slider(key="step").set_value(3).run()
-    assert all(len(_shown_rows(fig)) == 3 for fig in _heatmaps(app))
+    assert all(len(_shown_rows(fig)) == 3 for fig in heatmaps_on(app))
 
 
 def test_the_finished_translation_is_one_toggle_away(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.toggle(key="finished").set_value(True).run()
-    for fig in _heatmaps(app):
+    for fig in heatmaps_on(app):
         assert _shown_rows(fig) == fig["data"][0]["y"]
 
 
 def test_the_numbers_of_a_step_add_up_to_its_weights(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.slider(key="step").set_value(2).run()
     app.toggle(key="numbers").set_value(True).run()
     assert not app.exception
@@ -41,37 +47,37 @@ def test_the_numbers_of_a_step_add_up_to_its_weights(app):
         assert np.isclose(frame["share of c"].sum(), 1, atol=1e-3)
         expected = frame["exp(e − max)"] / frame["exp(e − max)"].sum()
         np.testing.assert_allclose(frame["weight α"], expected, atol=1e-5)
-    titles = [f["layout"]["title"]["text"] for f in _figures(app, "heatmap")]
+    titles = [f["layout"]["title"]["text"] for f in plotly_figures(app, "heatmap")]
     assert sum(t.startswith("The score: query") for t in titles) == 2
 
 
 def test_another_word_makes_both_models_continue_from_it(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.slider(key="step").set_value(2).run()
     app.selectbox(key="what_if").set_value("Another word here").run()
     choice = app.selectbox(key="what_if_word").options[1]
     app.selectbox(key="what_if_word").set_value(choice).run()
     assert not app.exception
-    outcomes = [f for f in _heatmaps(app) if "from the prefix" in f["layout"]["title"]["text"]]
+    outcomes = [f for f in heatmaps_on(app) if "from the prefix" in f["layout"]["title"]["text"]]
     assert len(outcomes) == 2
     for fig in outcomes:
         assert fig["data"][0]["y"][1] == f"2:{choice}"
 
 
 def test_attention_all_on_one_word_gives_a_one_hot_row(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.slider(key="step").set_value(2).run()
     app.selectbox(key="what_if").set_value("Attention elsewhere").run()
     app.selectbox(key="what_if_source").set_value(2).run()
     assert not app.exception
-    (edited,) = [f for f in _heatmaps(app) if f["layout"]["title"]["text"].endswith(", edited")]
-    row = _array(edited["data"][0]["z"]).astype(float)[1]
+    (edited,) = [f for f in heatmaps_on(app) if f["layout"]["title"]["text"].endswith(", edited")]
+    row = plotly_array(edited["data"][0]["z"]).astype(float)[1]
     np.testing.assert_allclose(row, np.eye(len(row))[2], atol=1e-6)
 
 
 def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
     for sentence in (SENTENCE, "a big dog likes the small house .", "the cat sees the cat ."):
-        _type(app, sentence)
+        type_sentence(app, sentence)
         app.radio(key="view").set_value("Bahdanau vs Luong").run()
         buttons = [b for b in app.button if b.label.startswith("Decode both on")]
         if buttons:
@@ -80,6 +86,6 @@ def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
         raise AssertionError("the two tiny models agreed on every sentence: pick others")
     buttons[1].click().run()
     assert not app.exception
-    rows = [fig["data"][0]["y"] for fig in _heatmaps(app)]
+    rows = [fig["data"][0]["y"] for fig in heatmaps_on(app)]
     assert rows[0] == rows[1]  # both decoded on the right model's output
     assert app.text_input(key="reference").value

@@ -12,17 +12,23 @@ from attnviz.analysis.attribution import METHODS, attribute
 from attnviz.analysis.compare_models import Item, agreement_table, attribution_agreement
 from attnviz.plots import attribution_charts, charts
 
-from .conftest import tiny_translator
-from .synthetic import corpus
-from .test_dashboard import SENTENCE, _array, _figures, _run_corpus, _type
+from ..helpers import (
+    SENTENCE,
+    plotly_array,
+    plotly_figures,
+    run_corpus,
+    tiny_translator,
+    type_sentence,
+)
+from ..synthetic import corpus
 
 
 def _titled(at, title: str) -> list[dict]:
-    return [f for f in _figures(at, "heatmap") if f["layout"]["title"]["text"] == title]
+    return [f for f in plotly_figures(at, "heatmap") if f["layout"]["title"]["text"] == title]
 
 
 def _turn_on(at, method: str | None = None):
-    _type(at, SENTENCE)
+    type_sentence(at, SENTENCE)
     at.toggle(key="attribution_on").set_value(True).run()
     assert not at.exception, at.exception
     if method:
@@ -32,7 +38,7 @@ def _turn_on(at, method: str | None = None):
 
 
 def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(app, checkpoints):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     assert not _titled(app, "erasure")  # nothing computed while the toggle is off
     _turn_on(app)
     assert app.radio(key="attribution_method").value == "erasure"  # the default
@@ -44,7 +50,7 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
     for name, fig in zip(("bahdanau", "luong"), shown, strict=True):
         tr = attnviz.load(checkpoints / f"{name}.safetensors", precision="fp32")
         expected = attribute(tr, tr.translate(SENTENCE), "erasure").values
-        np.testing.assert_allclose(_array(fig["data"][0]["z"]), expected, atol=1e-5)
+        np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), expected, atol=1e-5)
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # words, no <eos>
         assert charts.framed_step(fig) == 0
     labels = [m.label for m in app.metric]
@@ -73,7 +79,7 @@ def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monk
 
 def test_the_corpus_page_compares_attention_and_attribution_per_sentence(app):
     pairs = corpus(4, seed=12)
-    _run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
+    run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
     app.radio(key="corpus_attribution_method").set_value("saliency").run()
     app.button(key="corpus_attribution_run").click().run()
     assert not app.exception, app.exception
@@ -105,7 +111,7 @@ def test_chart_builders_show_the_values_they_are_given(method):
     trace = tr.translate("the big cat sees a small house .")
     att = attribute(tr, trace, method)
     fig = attribution_charts.attribution_heatmap(att, step=1).to_plotly_json()
-    np.testing.assert_allclose(_array(fig["data"][0]["z"]), att.values)
+    np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), att.values)
     top = np.abs(att.values).max()
     assert fig["data"][0]["zmin"] == -top and fig["data"][0]["zmax"] == top  # 0 is white
     assert charts.framed_step(fig) == 1
@@ -120,13 +126,13 @@ def test_chart_builders_show_the_values_they_are_given(method):
 def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):
     from attnviz_ui.attribution_view import IG_MAX_WORDS
 
-    _type(app, " ".join(["cat"] * IG_MAX_WORDS))  # exactly the limit: computed
+    type_sentence(app, " ".join(["cat"] * IG_MAX_WORDS))  # exactly the limit: computed
     app.toggle(key="attribution_on").set_value(True).run()
     app.radio(key="attribution_method").set_value("integrated_gradients").run()
     assert not app.exception
     assert not any("up to" in w.value for w in app.warning)
     assert len(_titled(app, "integrated_gradients")) == 2
-    _type(app, " ".join(["cat"] * (IG_MAX_WORDS + 1)))  # one word over: refused
+    type_sentence(app, " ".join(["cat"] * (IG_MAX_WORDS + 1)))  # one word over: refused
     assert any(f"up to {IG_MAX_WORDS} words" in w.value for w in app.warning)
     assert not _titled(app, "integrated_gradients")
     app.radio(key="attribution_method").set_value("erasure").run()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
@@ -15,9 +14,16 @@ from attnviz.store import checkpoint
 from attnviz.training.train import train
 from attnviz_ui.pages import View
 
-from .conftest import DASHBOARD, TINY, TINY_TRAIN
-from .test_dashboard import SENTENCE, _heatmaps, _run_corpus, _type
-from .test_training_page import _open
+from ..helpers import (
+    SENTENCE,
+    TINY,
+    TINY_TRAIN,
+    heatmaps_on,
+    open_dashboard,
+    open_training_page,
+    run_corpus,
+    type_sentence,
+)
 
 WORDS = "luong-words"
 
@@ -43,8 +49,7 @@ def mixed(trained, corpus_file, tmp_path_factory):
 
 @pytest.fixture
 def mixed_app(mixed, monkeypatch):
-    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(mixed))
-    at = AppTest.from_file(DASHBOARD, default_timeout=120).run()
+    at = open_dashboard(mixed, monkeypatch)
     assert not at.exception, at.exception
     return at
 
@@ -56,43 +61,43 @@ def test_the_pair_is_a_piece_model_and_a_word_model(mixed):
 
 
 def test_every_view_draws_both_models_on_the_same_words(mixed_app):
-    at = _type(mixed_app, SENTENCE)
+    at = type_sentence(mixed_app, SENTENCE)
     assert [s.value for s in at.sidebar.selectbox] == ["bahdanau-pieces", WORDS]
-    for fig in _heatmaps(at):
+    for fig in heatmaps_on(at):
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]
     for view in View:
         at.radio(key="view").set_value(view).run()
         assert not at.exception, (view, at.exception)
-        assert view != "Bahdanau vs Luong" or len(_heatmaps(at)) >= 2
+        assert view != "Bahdanau vs Luong" or len(heatmaps_on(at)) >= 2
     at.radio(key="view").set_value(View.STEPS).run()
     for key in ("numbers", "pieces", "attribution_on"):
         at.toggle(key=key).set_value(True).run()
         assert not at.exception, (key, at.exception)
-    assert len(_heatmaps(at)) >= 4  # attention and attribution, both models
+    assert len(heatmaps_on(at)) >= 4  # attention and attribution, both models
 
 
 @pytest.mark.parametrize("edit", ["All on one source word", "The other model's attention"])
 def test_what_if_works_across_a_word_model_and_a_piece_model(mixed_app, edit):
-    at = _type(mixed_app, SENTENCE)
+    at = type_sentence(mixed_app, SENTENCE)
     at.slider(key="step").set_value(2).run()
     at.selectbox(key="what_if").set_value("Another word here").run()
     at.radio(key="what_if_base").set_value(1).run()  # the word model's output, then a word
     word = at.selectbox(key="what_if_word").options[0]
     at.selectbox(key="what_if_word").set_value(word).run()
     assert not at.exception, at.exception
-    given = [f for f in _heatmaps(at) if "from the prefix" in f["layout"]["title"]["text"]]
+    given = [f for f in heatmaps_on(at) if "from the prefix" in f["layout"]["title"]["text"]]
     assert [f["data"][0]["y"][1] for f in given] == [f"2:{word}"] * 2
     at.selectbox(key="what_if").set_value("Attention elsewhere").run()
     if edit in at.selectbox(key="what_if_edit").options:
         at.selectbox(key="what_if_edit").set_value(edit).run()
     assert not at.exception, at.exception
-    assert any(f["layout"]["title"]["text"].endswith(", edited") for f in _heatmaps(at))
+    assert any(f["layout"]["title"]["text"].endswith(", edited") for f in heatmaps_on(at))
 
 
 def test_the_corpus_and_training_pages_take_the_mixed_pair(mixed, monkeypatch):
-    at = _open(mixed, monkeypatch)  # the Training page
-    assert len(_heatmaps(at)) == 2  # both histories replayed
+    at = open_training_page(mixed, monkeypatch)  # the Training page
+    assert len(heatmaps_on(at)) == 2  # both histories replayed
     at.radio(key="page").set_value("A corpus").run()
-    at = _run_corpus(at, "the red cat sees a dog .\tle chat rouge voit un chien .", "0-0")
+    at = run_corpus(at, "the red cat sees a dog .\tle chat rouge voit un chien .", "0-0")
     frame = at.dataframe[0].value
     assert {"bahdanau-pieces BLEU", f"{WORDS} BLEU", f"{WORDS} AER"} <= set(frame)

@@ -1,14 +1,14 @@
 """The real dashboard in a real browser: `streamlit run`, headless Chromium, a typed sentence.
 
-Needs Debian's ``chromium`` (``scripts/install-test-deps.sh`` installs it) and Playwright for
-Python, which drives it through ``/usr/bin/chromium`` (no browser download).
+Needs Debian's ``chromium`` and Playwright for Python, which drives it through
+``/usr/bin/chromium`` (no browser download); ``scripts/install-test-deps.sh`` installs both.
+Where either is missing these tests are skipped, saying so, except in CI (``CI`` set), where
+that is a failure. Every wait is on a condition of the page, never a fixed time.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,38 +16,56 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from attnviz_ui.sentence_page import EXAMPLES
 
-ROOT = Path(__file__).parent.parent
+from ..helpers import ROOT, free_port
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
+
+
+def _missing(what: str) -> None:
+    """Skip the browser tests, naming what is missing, except in CI, which installs it."""
+    message = f"{what} is missing: run scripts/install-test-deps.sh"
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+
+try:
+    from playwright.sync_api import sync_playwright
+except ModuleNotFoundError as error:
+    if error.name != "playwright":  # a broken install, not a missing one
+        raise
+    _missing("Playwright for Python")
 DRAWN = (  # both heatmaps show the sentence typed (its first word), not the opening example
     "(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => "
     "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
     ".some(t => t.textContent === '1:' + first)).length >= 2"
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+BARS_DRAWN = (  # the step bars of both models, drawn by Vega
+    "() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] .marks').length >= 2"
+)
 
 
 @pytest.fixture(scope="module")
-def server(trained, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("browser-checkpoints")
-    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
-    shutil.copy(trained("general")[0], folder / "luong.safetensors")
-    port = _free_port()
+def chromium() -> str:
+    if not Path(CHROMIUM).exists():
+        _missing(CHROMIUM)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def server(chromium, checkpoints, tmp_path_factory):
+    port = free_port()
     log = open(tmp_path_factory.mktemp("logs") / "streamlit.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
          "--server.headless", "true", "--server.port", str(port),
          "--browser.gatherUsageStats", "false"],
         cwd=ROOT,
-        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(folder)},
+        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(checkpoints)},
         stdout=log,
         stderr=subprocess.STDOUT,
     )  # fmt: skip
@@ -99,8 +117,7 @@ def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_pat
     with sync_playwright() as p:
         browser, page = _typed(p, server)
         heatmaps = page.locator(".js-plotly-plot .heatmaplayer")
-        page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
-        page.wait_for_timeout(500)  # let the last charts settle before the screenshot
+        page.wait_for_function(BARS_DRAWN, timeout=60_000)  # the last charts, before the picture
         page.screenshot(path=tmp_path / "dashboard.png", full_page=True)
         assert heatmaps.count() >= 2
         assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 2
@@ -109,21 +126,27 @@ def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_pat
         browser.close()
 
 
+# Per alignment heatmap: (output rows that show their word, all output rows); the hidden ones
+# read "n:…".
+WRITTEN = """() => [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(p => p.querySelector('.heatmaplayer') && p.querySelector('.ytick'))
+    .map(p => [...p.querySelectorAll('.ytick text')].map(t => t.textContent))
+    .map(ys => [ys.filter(y => !y.endsWith(':…')).length, ys.length])"""
+ROWS_DRAWN = f"() => ({WRITTEN})().length >= 2"  # both heatmaps have their output rows
+ALL_WRITTEN = (  # ... and every row of both shows its word
+    f"() => {{ const w = ({WRITTEN})().slice(0, 2); "
+    "return w.length === 2 && w.every(([shown, rows]) => shown === rows); }"
+)
+
+
 def _written(page) -> list[tuple[int, int]]:
-    """Per alignment heatmap: (output rows that show their word, all output rows); the hidden
-    ones read "n:…"."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('.js-plotly-plot')]
-            .filter(p => p.querySelector('.heatmaplayer') && p.querySelector('.ytick'))
-            .map(p => [...p.querySelectorAll('.ytick text')].map(t => t.textContent))
-            .map(ys => [ys.filter(y => !y.endsWith(':…')).length, ys.length])"""
-    )
+    return page.evaluate(WRITTEN)
 
 
 def test_the_view_reveals_one_word_per_step_and_play_walks_to_the_end(server):
     with sync_playwright() as p:
         browser, page = _typed(p, server)
-        page.wait_for_timeout(500)
+        page.wait_for_function(ROWS_DRAWN, timeout=60_000)
         start = _written(page)[:2]
         assert [shown for shown, _ in start] == [1, 1]  # step 1: one output word per model
         assert all(rows > 2 for _, rows in start)
@@ -131,7 +154,9 @@ def test_the_view_reveals_one_word_per_step_and_play_walks_to_the_end(server):
         page.get_by_role("button", name="⏸ Pause").wait_for(timeout=30_000)
         # It walks on by itself, then stops on the last step and offers Play again.
         page.get_by_role("button", name="▶ Play").wait_for(timeout=60_000)
-        page.wait_for_timeout(1000)
+        # The last step's heatmaps may be drawn after the button: wait for them, however busy
+        # the machine, rather than read once.
+        page.wait_for_function(ALL_WRITTEN, timeout=60_000)
         assert all(shown == rows for shown, rows in _written(page)[:2])  # everything written
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()

@@ -2,69 +2,46 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from attnviz.plots import charts
 
-from .synthetic import corpus
-
-DASHBOARD = str(Path(__file__).parent.parent / "dashboard.py")
-SENTENCE = "The red cat sees a dog."
-
-
-def _type(at: AppTest, sentence: str, reference: str = "") -> AppTest:
-    at.text_input[0].input(sentence)
-    at.text_input[1].input(reference)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _array(value) -> np.ndarray:
-    """A plotly array from a chart's JSON: a list, or a typed array (dtype, base64, shape)."""
-    if isinstance(value, dict):
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        return flat.reshape([int(n) for n in value.get("shape", str(flat.size)).split(",")])
-    return np.asarray(value)
-
-
-def _figures(at: AppTest, kind: str) -> list[dict]:
-    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    return [f for f in figures if f["data"][0]["type"] == kind]
-
-
-def _heatmaps(at: AppTest) -> list[dict]:
-    """The alignment heatmaps (not the difference of two)."""
-    return [f for f in _figures(at, "heatmap") if " minus " not in f["layout"]["title"]["text"]]
+from ..helpers import (
+    SENTENCE,
+    heatmaps_on,
+    open_dashboard,
+    paste_corpus,
+    plotly_array,
+    plotly_figures,
+    run_corpus,
+    type_sentence,
+)
+from ..synthetic import corpus
 
 
 def test_opens_on_bahdanau_left_and_luong_right_with_an_example_translated(app):
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
     opening = app.text_input(key="sentence").value
     assert opening == app.selectbox(key="example").value and opening.startswith("He bought")
-    heatmaps = _heatmaps(app)  # nothing typed yet
+    heatmaps = heatmaps_on(app)  # nothing typed yet
     assert len(heatmaps) == 2
     assert all(fig["data"][0]["x"][0] == "1:He" for fig in heatmaps)
-    _type(app, SENTENCE)  # typing replaces it, and it does not come back
-    assert all(fig["data"][0]["x"][0] == "1:The" for fig in _heatmaps(app))
-    _type(app, "")
-    assert any("Type a sentence" in i.value for i in app.info) and not _heatmaps(app)
+    type_sentence(app, SENTENCE)  # typing replaces it, and it does not come back
+    assert all(fig["data"][0]["x"][0] == "1:The" for fig in heatmaps_on(app))
+    type_sentence(app, "")
+    assert any("Type a sentence" in i.value for i in app.info) and not heatmaps_on(app)
 
 
 def test_translating_shows_both_heatmaps_bars_and_candidates(app):
-    _type(app, SENTENCE)
-    heatmaps = _heatmaps(app)
+    type_sentence(app, SENTENCE)
+    heatmaps = heatmaps_on(app)
     assert len(heatmaps) == 2
     for fig in heatmaps:
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # as typed
-        np.testing.assert_allclose(_array(fig["data"][0]["z"])[0].sum(), 1, atol=1e-3)
+        np.testing.assert_allclose(plotly_array(fig["data"][0]["z"])[0].sum(), 1, atol=1e-3)
         assert charts.framed_step(fig) == 0  # step 1 framed
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
     assert sum('"attention weight"' in spec for spec in specs) == 2  # the step bars
@@ -73,7 +50,7 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
 
 
 def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app, monkeypatch):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     import attnviz.decoding.translator
 
     def refuse(*args, **kwargs):
@@ -82,24 +59,24 @@ def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app,
     monkeypatch.setattr(attnviz.decoding.translator.Translator, "translate", refuse)
     app.slider[0].set_value(3).run()
     assert not app.exception
-    assert all(charts.framed_step(fig) == 2 for fig in _heatmaps(app))
+    assert all(charts.framed_step(fig) == 2 for fig in heatmaps_on(app))
     assert any("Step 3" in m.value for m in app.markdown)
 
 
 def test_switching_models_swaps_the_columns(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.sidebar.selectbox[0].set_value("luong").run()
     assert not app.exception
-    titles = [fig["layout"]["title"]["text"] for fig in _heatmaps(app)]
+    titles = [fig["layout"]["title"]["text"] for fig in heatmaps_on(app)]
     assert titles == ["luong: alignment", "luong: alignment"]
 
 
 def test_beam_search_draws_the_hypothesis_tree(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.sidebar.radio[0].set_value("beam").run()
     app.radio(key="view").set_value("Beam search").run()
     assert not app.exception
-    trees = _figures(app, "scatter")
+    trees = plotly_figures(app, "scatter")
     assert len(trees) == 2
     # the winning path has one node at every step
     winner = charts.beam_winner(trees[0])
@@ -107,16 +84,16 @@ def test_beam_search_draws_the_hypothesis_tree(app):
 
 
 def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
-    _type(app, SENTENCE, "Le chat rouge voit un chien.")
+    type_sentence(app, SENTENCE, "Le chat rouge voit un chien.")
     app.radio(key="view").set_value("Bahdanau vs Luong").run()
-    heatmaps = _heatmaps(app)
+    heatmaps = heatmaps_on(app)
     outputs = [fig["data"][0]["y"] for fig in heatmaps]
     assert (
         outputs[0]
         == outputs[1]
         == ["1:Le", "2:chat", "3:rouge", "4:voit", "5:un", "6:chien", "7:.", "8:<eos>"]
     )
-    (difference,) = [f for f in _figures(app, "heatmap") if f not in heatmaps]
+    (difference,) = [f for f in plotly_figures(app, "heatmap") if f not in heatmaps]
     assert difference["layout"]["title"]["text"] == "bahdanau minus luong"
     frames = [df.value for df in app.dataframe]
     comparison = next(f for f in frames if "JS divergence" in f.columns)
@@ -131,18 +108,18 @@ def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
     ],
 )
 def test_refused_input_gets_a_clear_message(app, text, expected):
-    _type(app, text)
+    type_sentence(app, text)
     shown = [w.value for w in app.warning] + [i.value for i in app.info]
     assert any(expected in s for s in shown), shown
-    assert not _heatmaps(app)
+    assert not heatmaps_on(app)
 
 
 @pytest.mark.parametrize(
     "text", ["<script>alert(1)</script>", "I ❤️ 🐈 cats!", "Где вокзал?", "**bold** [x](http://a)"]
 )
 def test_odd_input_gets_a_best_effort_translation_and_no_markup(app, text):
-    _type(app, text)
-    assert len(_heatmaps(app)) == 2
+    type_sentence(app, text)
+    assert len(heatmaps_on(app)) == 2
     html = " ".join(m.value for m in app.markdown)
     assert "<script>" not in html  # escaped, never rendered
     assert any("never seen in training" in c.value for c in app.caption)  # read as bytes
@@ -154,16 +131,14 @@ def test_a_corrupt_checkpoint_is_reported_and_the_others_keep_working(
     folder = tmp_path / "ck"
     shutil.copytree(checkpoints, folder)
     (folder / "broken.safetensors").write_bytes(b"\x80\x04not a checkpoint")
-    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
-    at = AppTest.from_file(DASHBOARD, default_timeout=120)
-    at.run()
+    at = open_dashboard(folder, monkeypatch)
     assert any("broken could not be loaded" in e.value for e in at.sidebar.error)
-    _type(at, SENTENCE)
-    assert len(_heatmaps(at)) == 2
+    type_sentence(at, SENTENCE)
+    assert len(heatmaps_on(at)) == 2
 
 
 def test_export_offers_weights_and_alignments_for_both_models(app):
-    _type(app, SENTENCE)
+    type_sentence(app, SENTENCE)
     app.radio(key="view").set_value("Export").run()
     assert not app.exception
     labels = [b.label for b in app.get("download_button")]
@@ -171,24 +146,9 @@ def test_export_offers_weights_and_alignments_for_both_models(app):
         assert labels.count(label) == 2
 
 
-def _paste_corpus(app: AppTest, sentences: str, gold: str = "") -> AppTest:
-    app.radio(key="page").set_value("A corpus").run()
-    app.text_area[0].input(sentences)
-    app.text_area[1].input(gold)
-    app.run()
-    assert not app.exception, app.exception
-    return app
-
-
-def _run_corpus(app: AppTest, sentences: str, gold: str = "") -> AppTest:
-    _paste_corpus(app, sentences, gold).button(key="corpus_run").click().run()
-    assert not app.exception, app.exception
-    return app
-
-
 def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
     pairs = corpus(5, seed=11)
-    _run_corpus(
+    run_corpus(
         app,
         "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
         "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
@@ -210,11 +170,11 @@ def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
     en, fr, links = next(p for p in pairs if p[0] == frame["source"][0])
     assert app.text_input(key="sentence").value == en
     assert app.text_input(key="reference").value == fr  # force-decoded, to draw the gold
-    for fig in _heatmaps(app):  # step 1: only the gold links of the first output word
+    for fig in heatmaps_on(app):  # step 1: only the gold links of the first output word
         (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
         assert set(gold["y"]) == {f"1:{fr.split()[0]}"}
     app.toggle(key="finished").set_value(True).run()
-    for fig in _heatmaps(app):
+    for fig in heatmaps_on(app):
         (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
         x_labels, y_labels = fig["data"][0]["x"], fig["data"][0]["y"]
         drawn = {
@@ -225,7 +185,7 @@ def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
 
 
 def test_the_corpus_view_explains_gold_that_does_not_fit(app):
-    _paste_corpus(app, "the cat sees a dog .\tle chat voit un chien .\nhello", "0-0")
+    paste_corpus(app, "the cat sees a dog .\tle chat voit un chien .\nhello", "0-0")
     assert any("2 sentences but 1 gold alignments" in e.value for e in app.error)
     assert not app.dataframe
 
@@ -235,9 +195,7 @@ def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
 ):
     from attnviz.data.corpus import DataConfig, held_out, read_corpus
 
-    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
-    monkeypatch.setenv("ATTNVIZ_CORPUS", str(corpus_file))
-    at = AppTest.from_file(DASHBOARD, default_timeout=120).run()
+    at = open_dashboard(checkpoints, monkeypatch, ATTNVIZ_CORPUS=str(corpus_file))
     at.radio(key="page").set_value("A corpus").run()
     at.radio(key="corpus_source").set_value("Held-out split").run()
     at.button(key="corpus_run").click().run()
@@ -251,11 +209,11 @@ def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
 
 
 def test_words_by_default_and_subword_pieces_one_click_away(app):
-    _type(app, "The strangest horses sees a café.")
-    words = _heatmaps(app)[0]["data"][0]["x"]
+    type_sentence(app, "The strangest horses sees a café.")
+    words = heatmaps_on(app)[0]["data"][0]["x"]
     assert not any("\u2581" in str(label) for label in words)  # words, as typed
     assert any("summed over the source word's pieces" in c.value for c in app.caption)
     app.toggle(key="pieces").set_value(True).run()
     assert not app.exception, app.exception
-    pieces = _heatmaps(app)[0]["data"][0]["x"]
+    pieces = heatmaps_on(app)[0]["data"][0]["x"]
     assert len(pieces) > len(words) and any("\u2581" in str(label) for label in pieces)

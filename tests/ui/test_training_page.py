@@ -10,22 +10,13 @@ import time
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from attnviz.analysis.history import History, Probe, most_changed
+from attnviz.analysis.history import most_changed
 from attnviz.plots import history_charts
 from attnviz.store import checkpoint
 
-from .test_dashboard import DASHBOARD, _array, _heatmaps
+from ..helpers import heatmaps_on, open_training_page, plotly_array
 
-MODELS = ("bahdanau", "luong")  # the tiny checkpoints' names (tests/conftest.py)
-
-
-def _open(folder, monkeypatch) -> AppTest:
-    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
-    at = AppTest.from_file(DASHBOARD, default_timeout=120)
-    at.run()
-    at.radio(key="page").set_value("Training").run()
-    assert not at.exception, at.exception
-    return at
+MODELS = ("bahdanau", "luong")  # the tiny checkpoints' names (tests/ui/conftest.py)
 
 
 def _curves_moment(at: AppTest) -> float | None:
@@ -34,30 +25,16 @@ def _curves_moment(at: AppTest) -> float | None:
 
 
 def test_the_page_opens_on_the_probe_whose_attention_moved_most(checkpoints, monkeypatch):
-    at = _open(checkpoints, monkeypatch)
+    at = open_training_page(checkpoints, monkeypatch)
     histories = [checkpoint.load(checkpoints / f"{m}.safetensors").history for m in MODELS]
     k = at.selectbox(key="probe").value
     assert k == most_changed(histories)
-    left = _array(_heatmaps(at)[0]["data"][0]["z"])  # at the first snapshot, ready to play
+    left = plotly_array(heatmaps_on(at)[0]["data"][0]["z"])  # at the first snapshot, ready to play
     np.testing.assert_allclose(left, histories[0].matrices(0)[k], atol=1e-6)
 
 
-def test_most_changed_measures_how_far_the_rows_moved():
-    probes = [Probe("a b", "x y"), Probe("c d", "z w")]  # 2 output words x 3 columns each
-    still = np.full((2, 3), 1 / 3)
-    peaked = np.array([[1.0, 0, 0], [0, 1.0, 0]])
-    history = History()
-    history.probes = probes
-    for matrices in ([still, still], [peaked * 0.5 + still * 0.5, peaked]):
-        history.snapshots.append({"epoch": len(history.snapshots)})
-        history.attention.append(np.concatenate([m.reshape(-1) for m in matrices]))
-    assert most_changed([history]) == 1
-    history.attention[-1] = np.concatenate([peaked.reshape(-1), still.reshape(-1)])
-    assert most_changed([history]) == 0
-
-
 def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeypatch):
-    at = _open(checkpoints, monkeypatch)
+    at = open_training_page(checkpoints, monkeypatch)
     history = checkpoint.load(checkpoints / "bahdanau.safetensors").history
     k = 3
     at.selectbox(key="probe").set_value(k).run()
@@ -65,9 +42,9 @@ def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeyp
     for epoch in (0.0, 0.25, history.snapshots[-1]["epoch"]):
         at.select_slider(key="moment").set_value(epoch).run()
         assert not at.exception, at.exception
-        left = _heatmaps(at)[0]
+        left = heatmaps_on(at)[0]
         assert left["layout"]["title"]["text"].startswith(f"bahdanau · epoch {epoch:g}")
-        shown[epoch] = _array(left["data"][0]["z"])
+        shown[epoch] = plotly_array(left["data"][0]["z"])
         expected = history.matrices(history.at(epoch))[k]
         np.testing.assert_allclose(shown[epoch], expected, atol=1e-6)
         assert _curves_moment(at) == epoch
@@ -83,11 +60,11 @@ def test_a_checkpoint_without_a_history_gets_a_word(checkpoints, tmp_path, monke
         old.data, card, subwords=old.subwords,
     )  # fmt: skip
     shutil.copy(checkpoints / "bahdanau.safetensors", tmp_path)
-    at = _open(tmp_path, monkeypatch)
+    at = open_training_page(tmp_path, monkeypatch)
     at.sidebar.selectbox[1].set_value("older").run()
     assert not at.exception, at.exception
     assert any("older has no training history" in i.value for i in at.info)
-    assert [h["layout"]["title"]["text"].split(" ·")[0] for h in _heatmaps(at)] == ["bahdanau"]
+    assert [h["layout"]["title"]["text"].split(" ·")[0] for h in heatmaps_on(at)] == ["bahdanau"]
 
 
 def _wait_for_run(at: AppTest, seconds: float = 120) -> AppTest:
@@ -100,7 +77,7 @@ def _wait_for_run(at: AppTest, seconds: float = 120) -> AppTest:
 
 
 def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, monkeypatch):
-    at = _open(checkpoints, monkeypatch)
+    at = open_training_page(checkpoints, monkeypatch)
     next(s for s in at.selectbox if s.label == "Toy language").set_value("adjectives")
     next(s for s in at.slider if s.label == "Epochs").set_value(2)
     next(s for s in at.slider if s.label == "Training sentences").set_value(1000)
@@ -117,5 +94,5 @@ def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, m
     at.text_input[0].input("the red cat sees a dog .").run()
     at.toggle(key="finished").set_value(True).run()
     assert not at.exception, at.exception
-    rows = _heatmaps(at)[0]["data"][0]["y"]
+    rows = heatmaps_on(at)[0]["data"][0]["y"]
     assert [r.split(":", 1)[1] for r in rows[:3]] == ["le", "chat", "rouge"]

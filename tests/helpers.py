@@ -1,0 +1,161 @@
+"""What several test modules share: tiny models and the settings they train with, file and port
+helpers, and the AppTest helpers of the dashboard's tests. Fixtures live in the conftest.py files;
+this module imports neither streamlit nor playwright, so that tests without the dashboard run
+where it is not installed."""
+
+from __future__ import annotations
+
+import base64
+import json
+import socket
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+from safetensors import safe_open
+
+from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
+from attnviz.data.corpus import split_of
+from attnviz.data.subwords import Subwords
+from attnviz.training.config import TrainConfig
+
+from .synthetic import corpus
+
+if TYPE_CHECKING:
+    from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+DASHBOARD = str(ROOT / "dashboard.py")
+
+# Models
+
+WORDS = ["the", "a", "cat", "dog", "sees", "likes", "red", "big", "small", "house", ".", ","]
+
+# The tiny model that learns the toy language (tests/conftest.py's ``trained`` fixture)...
+TINY = dict(embed=32, hidden=64, layers=1, dropout=0.1)
+TINY_TRAIN = TrainConfig(
+    epochs=6, batch_size=64, lr=0.005, bleu_sentences=50, test_beam=0, join_fraction=0.0
+)
+# ... and the smallest one that runs every part of a command-line training, for the mechanics
+# (resume, seeds, processes), not for what it learns.
+TINY_FLAGS = [
+    "--embed", "8", "--hidden", "16", "--lr", "0.01", "--bleu-sentences", "5",
+    "--probe-sentences", "2",
+]  # fmt: skip
+
+
+def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:
+    """An untrained model over a toy vocabulary: enough for shapes, masks and decoding rules."""
+    torch.manual_seed(seed)
+    src = Vocab.build([WORDS])
+    tgt = Vocab.build([[w.upper() for w in WORDS]])
+    config = ModelConfig(
+        len(src), len(tgt), attention=attention, embed=8, hidden=16, dropout=0.0, **options
+    )
+    return Translator(Seq2Seq(config), src, tgt, TextConfig())
+
+
+@cache
+def subword_translator() -> Translator:
+    """An untrained subword model: fast, and it decodes every path a trained one does."""
+    pairs = [(en.split(), fr.split()) for en, fr, _ in corpus(200, seed=5)]
+    subwords = Subwords.train(pairs, vocab_size=300)
+    torch.manual_seed(0)
+    config = ModelConfig(
+        len(subwords.src.vocab), len(subwords.tgt.vocab), attention="general", embed=8, hidden=16
+    )
+    return Translator(
+        Seq2Seq(config), subwords.src.vocab, subwords.tgt.vocab, TextConfig(), subwords=subwords
+    )
+
+
+def held_out(pairs):
+    """Test-split pairs as the corpus file writes them (cased, punctuation attached)."""
+    for en, fr, links in pairs:
+        source = f"{en[0].upper()}{en[1:-2]}."
+        if split_of(source) == "test":
+            yield source, f"{fr[0].upper()}{fr[1:-2]}.", en, fr, links
+
+
+# Files and processes
+
+
+def tensors(path) -> dict[str, torch.Tensor]:
+    """Every tensor of a safetensors file (a checkpoint or a training state), read directly."""
+    with safe_open(str(path), "pt") as f:
+        return {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The dashboard in Streamlit's AppTest
+
+SENTENCE = "The red cat sees a dog."
+
+
+def open_dashboard(folder, monkeypatch, **environ: str) -> AppTest:
+    """The dashboard on the checkpoints in ``folder`` (and ``ATTNVIZ_*`` ``environ``), run once."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return AppTest.from_file(DASHBOARD, default_timeout=120).run()
+
+
+def type_sentence(at: AppTest, sentence: str, reference: str = "") -> AppTest:
+    at.text_input[0].input(sentence)
+    at.text_input[1].input(reference)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def plotly_array(value) -> np.ndarray:
+    """A plotly array from a chart's JSON: a list, or a typed array (dtype, base64, shape)."""
+    if isinstance(value, dict):
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        return flat.reshape([int(n) for n in value.get("shape", str(flat.size)).split(",")])
+    return np.asarray(value)
+
+
+def plotly_figures(at: AppTest, kind: str) -> list[dict]:
+    """The plotly figures on the page whose first trace is of ``kind`` (heatmap, scatter)."""
+    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [f for f in figures if f["data"][0]["type"] == kind]
+
+
+def heatmaps_on(at: AppTest) -> list[dict]:
+    """The alignment heatmaps (not the difference of two)."""
+    return [
+        f for f in plotly_figures(at, "heatmap") if " minus " not in f["layout"]["title"]["text"]
+    ]
+
+
+def paste_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
+    at.radio(key="page").set_value("A corpus").run()
+    at.text_area[0].input(sentences)
+    at.text_area[1].input(gold)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def run_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
+    paste_corpus(at, sentences, gold).button(key="corpus_run").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def open_training_page(folder, monkeypatch) -> AppTest:
+    at = open_dashboard(folder, monkeypatch)
+    at.radio(key="page").set_value("Training").run()
+    assert not at.exception, at.exception
+    return at

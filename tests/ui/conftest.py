@@ -1,0 +1,30 @@
+"""The dashboard's fixtures: a checkpoints folder as shipped, and the dashboard open on it.
+
+Only the tests in this folder load them; they need the dashboard's dependencies (streamlit, and
+for ``test_browser.py`` Playwright and Chromium, see ``scripts/install-test-deps.sh``).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ..helpers import open_dashboard
+
+
+@pytest.fixture(scope="module")
+def checkpoints(trained, tmp_path_factory):
+    """A checkpoints folder as shipped: bahdanau and luong (general), tiny and trained."""
+    folder = tmp_path_factory.mktemp("checkpoints")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    return folder
+
+
+@pytest.fixture
+def app(checkpoints, monkeypatch):
+    """The dashboard in AppTest, on the tiny checkpoints, as a visitor first sees it."""
+    at = open_dashboard(checkpoints, monkeypatch)
+    assert not at.exception
+    return at
