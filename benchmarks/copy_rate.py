@@ -37,6 +37,12 @@ def main() -> None:
         help="decoding weights: auto (int8 on x86, as the command line decodes) or fp32 (as "
         "the dashboard decodes)",
     )
+    ap.add_argument(
+        "--model-only",
+        action="store_true",
+        help="what the model wrote, without copies from the source (no <unk> replacement, no "
+        "number copy: Translator's replace_unk=False)",
+    )
     a = ap.parse_args()
     corpus = read_corpus(a.data or a.pairs)
     print("| checkpoint | BLEU | numbers copied | names copied |")
@@ -48,7 +54,10 @@ def main() -> None:
             sources, refs = held_out(corpus, tr.data.valid_percent, tr.data.test_percent)
         else:
             sources, refs = group_references(corpus.pairs)
-        outputs = [t.text if isinstance(t, Trace) else "" for t in tr.translate_each(sources)]
+        outputs = [
+            t.text if isinstance(t, Trace) else ""
+            for t in tr.translate_each(sources, replace_unk=not a.model_only)
+        ]
         score, signature = bleu(outputs, refs, tr.text.lowercase)
         r = copy_rate(sources, outputs, refs)
         print(
@@ -56,7 +65,8 @@ def main() -> None:
             f"{r.wanted['numbers']} | {r.share('names'):.1f}% of {r.wanted['names']} |"
         )
         misses += [f"{Path(path).stem}: {sources[k]} -> {outputs[k]}" for k in r.missed[: a.show]]
-    print(f"\n{len(sources)} sentences; greedy, {tr.precision}; {signature}")
+    copies = "the model alone" if a.model_only else "with copies from the source"
+    print(f"\n{len(sources)} sentences; greedy, {tr.precision}, {copies}; {signature}")
     print("\n".join(misses))
 
 
