@@ -14,12 +14,15 @@ from attnviz.plots import charts, explain
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     """The two (name, trace) columns at ``step`` (0-based), then what can be said of both."""
     st.markdown(explain.DIFFERENCE)
-    for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
-        with col:
-            t = min(step, len(trace.tgt_tokens) - 1)
-            fig = charts.heatmap(trace, step=t, title=f"{name}: alignment")
-            st.plotly_chart(fig, key=f"compare-heatmap-{side}")
-            st.altair_chart(charts.scores_and_weights(trace, t, name))
+    cols = st.columns(2)
+    for side, (col, (name, trace)) in enumerate(zip(cols, shown, strict=True)):
+        t = min(step, len(trace.tgt_tokens) - 1)
+        fig = charts.heatmap(trace, step=t, title=f"{name}: alignment")
+        col.plotly_chart(fig, key=f"compare-heatmap-{side}")
+    for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
+        col.altair_chart(
+            charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name)
+        )
     st.caption(
         "Raw scores (left) and the softmax weights they become (right) at the current step. "
         "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."

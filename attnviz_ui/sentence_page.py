@@ -16,7 +16,13 @@ from .compare_view import compare_view_ui
 from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
 from .pages import STEPPING, View
-from .step_view import how_to_read, model_header_ui, step_view_ui
+from .step_view import (
+    how_to_read,
+    model_header_ui,
+    step_bars_ui,
+    step_detail_ui,
+    step_view_ui,
+)
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
 EXAMPLES = [  # the first is translated when the page opens
@@ -115,34 +121,52 @@ def step_ui(steps: int) -> int:
 
 
 def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
-    """The step-dependent views. What does not change with the step comes first (the
-    switches, Play, each model's name and formula, how to read the pictures); then a fragment
-    that reruns alone on a step change, and every PLAY_SECONDS while playing."""
+    """The step-dependent views: a fragment that reruns alone on a step change, and every
+    PLAY_SECONDS while playing; above it, what does not change with the step (the switches,
+    Play, each model's name and formula, how to read the pictures). That part is drawn after
+    the fragment, in a container that keeps its place on the page, so that both heatmaps are
+    the first pictures sent once the models have decoded; the fragment reads the switches
+    from the session state, which holds a widget's new value from the start of the run."""
     state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
     playing = state.get("playing", False)
-    stepping = view == View.STEPS
-    cols = st.columns([2, 2, 2, 2, 1] if stepping else [8, 1])
-    if stepping:
-        finished = cols[0].toggle("Show the finished translation", key="finished")
-        numbers = cols[1].toggle("Show the numbers of this step", key="numbers")
-        attributed = cols[2].toggle("Attribution beside attention", key="attribution_on")
-        with cols[3]:
-            what_if = what_if_choice_ui()
-    if cols[-1].button("⏸ Pause" if playing else "▶ Play", key="play"):
-        pressed = playback.toggled(Playback(state.get("step", 1), playing), steps)
-        state.playing, state.restart = pressed.playing, pressed.restart
-        st.rerun()  # again, so that the fragment starts or stops its timer
+    above = st.container()
     fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
-    if not stepping:
+    if view != View.STEPS:
         fragment(view, choice, sides, steps)
+        _play_ui(above.columns([8, 1])[-1], steps, playing)
         return
-    pieces = any(side.trace.pieces for side in sides)
-    st.caption(how_to_read(not finished, bool(state.get("gold")), pieces))
-    for col, side in zip(st.columns(2), sides, strict=True):
-        with col:
-            model_header_ui(side)
+    finished, numbers = state.get("finished", False), state.get("numbers", False)
+    what_if = state.get("what_if", WhatIf.NOTHING)
+    attributed = state.get("attribution_on", False)
     fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed)
+    with above:
+        cols = st.columns([2, 2, 2, 2, 1])
+        cols[0].toggle("Show the finished translation", key="finished")
+        cols[1].toggle("Show the numbers of this step", key="numbers")
+        cols[2].toggle("Attribution beside attention", key="attribution_on")
+        with cols[3]:
+            what_if_choice_ui()
+        _play_ui(cols[-1], steps, playing)
+        pieces = any(side.trace.pieces for side in sides)
+        st.caption(how_to_read(not finished, bool(state.get("gold")), pieces))
+        for col, side in zip(st.columns(2), sides, strict=True):
+            with col:
+                model_header_ui(side)
+
+
+def _play_ui(where, steps: int, playing: bool) -> None:
+    where.button(
+        "⏸ Pause" if playing else "▶ Play", key="play", on_click=_play_pressed, args=(steps,)
+    )
+
+
+def _play_pressed(steps: int) -> None:
+    """Play or Pause pressed, before the run it starts: that run draws the fragment with its
+    timer started or stopped."""
+    state = st.session_state
+    pressed = playback.toggled(Playback(state.get("step", 1), state.get("playing", False)), steps)
+    state.playing, state.restart = pressed.playing, pressed.restart
 
 
 def _stepping(
@@ -159,10 +183,19 @@ def _stepping(
     if view == View.STEPS:
         gold = st.session_state.get("gold")
         sentence, reference = st.session_state.sentence, st.session_state.reference
-        for k, (col, side) in enumerate(zip(st.columns(2), sides, strict=True)):
+        cols = st.columns(2)
+        # Both heatmaps first, then both steps' bars, then what lies below them: the page
+        # is drawn in the order it is looked at.
+        for k, (col, side) in enumerate(zip(cols, sides, strict=True)):
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                step_view_ui(k, side, step, reveal, numbers, links)
+                step_view_ui(k, side, step, reveal, links)
+        for col, side in zip(cols, sides, strict=True):
+            with col:
+                step_bars_ui(side, step)
+        for col, side in zip(cols, sides, strict=True):
+            with col:
+                step_detail_ui(side, step, numbers)
         what_if_ui(what_if, choice, sides, step, sentence)
         if attributed:
             attribution_view_ui(choice, sides, step)

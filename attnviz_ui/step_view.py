@@ -44,12 +44,12 @@ def step_view_ui(
     s: Side,
     step: int,
     reveal: bool,
-    numbers: bool,
     gold: list[tuple[int, int]] | None = None,
 ) -> None:
-    """One model's column (``side`` 0 left, 1 right) at ``step`` (0-based): with ``reveal``,
-    only what the decoder has written so far; ``numbers``: the step's numbers too; ``gold``:
-    token links to draw over the heatmap."""
+    """One model's output and alignment (``side`` 0 left, 1 right) at ``step`` (0-based): with
+    ``reveal``, only what the decoder has written so far; ``gold``: token links to draw over
+    the heatmap. The step itself follows in :func:`step_bars_ui` and :func:`step_detail_ui`,
+    once both models' heatmaps are on their way."""
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
     shown = slice(0, t + 1) if reveal else slice(None)
@@ -62,7 +62,6 @@ def step_view_ui(
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
-    _step_detail_ui(s, t, numbers)
 
 
 def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
@@ -83,17 +82,24 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
     )
 
 
-def _step_detail_ui(s: Side, t: int, numbers: bool) -> None:
-    """The current step: the source shaded by its attention, the bars and the candidates.
-    Few elements: a step change redraws all of them, twice."""
+def step_bars_ui(s: Side, step: int) -> None:
+    """The current step (0-based): the word written, the source shaded by its attention and
+    the weights as bars."""
     trace = s.trace
+    t = min(step, len(trace.tgt_tokens) - 1)
     word = explain.markdown_text(trace.tgt_tokens[t])
     shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
     st.markdown(f"**Step {t + 1}: writing “{word}”**\n\n{shaded}", unsafe_allow_html=True)
     if t in trace.edited:
         st.info(EDITED)
-    st.altair_chart(charts.step_bars(trace, t))
-    st.dataframe(charts.candidates_frame(trace, t), hide_index=True)
+    st.vega_lite_chart(charts.step_bars(trace, t))
+
+
+def step_detail_ui(s: Side, step: int, numbers: bool) -> None:
+    """Below the bars: the words the model weighed at the step, and on request its numbers.
+    Few and light elements: a step change redraws all of them."""
+    t = min(step, len(s.trace.tgt_tokens) - 1)
+    st.markdown(explain.markdown_table(charts.candidates_frame(s.trace, t)))
     if numbers:
         _numbers_ui(s, t)
 

@@ -2,13 +2,18 @@
 gestures, draws the charts the dashboard's step view draws, from the same chart builders, and
 nothing else: no model, no decoding, no fragment. Type a sentence and press Enter: per column
 the alignment heatmap (rows revealed up to the step), the step's bars and its candidates
-table. Move the Step slider: the same charts again, on the new step."""
+table. Move the Step slider: the same charts again, on the new step.
+
+    streamlit run benchmarks/bare_app.py -- "the sentence it opens on"
+"""
+
+import sys
 
 import numpy as np
 import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
-from attnviz.plots import charts
+from attnviz.plots import charts, explain
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:
@@ -35,7 +40,7 @@ def fake_trace(words: list[str], seed: int) -> Trace:
 
 
 st.set_page_config(page_title="bare", layout="wide")
-sentence = st.text_input("English sentence")
+sentence = st.text_input("English sentence", sys.argv[1] if len(sys.argv) > 1 else "")
 if sentence:
     words = sentence.split()
     step = st.slider("Step", 1, len(words) + 1, key="step") - 1
@@ -44,5 +49,5 @@ if sentence:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
             st.markdown(f"**Step {step + 1}: writing “{trace.tgt_tokens[step]}”**")
-            st.altair_chart(charts.step_bars(trace, step))
-            st.dataframe(charts.candidates_frame(trace, step), hide_index=True)
+            st.vega_lite_chart(charts.step_bars(trace, step))
+            st.markdown(explain.markdown_table(charts.candidates_frame(trace, step)))

@@ -12,7 +12,7 @@ from ..analysis import attribution
 from ..analysis.attribution import Attribution
 from ..decoding.trace import Trace
 from . import charts
-from .charts import labels, matrix_layout
+from .charts import labels, matrix_figure
 
 
 def attribution_heatmap(att: Attribution, step: int | None = None, title: str = "") -> go.Figure:
@@ -21,16 +21,8 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
     symmetric about 0 and spans the largest value of the sentence. ``step`` frames a row."""
     x, y = labels(att.src_words), labels(att.tgt_words)
     top = float(np.abs(att.values).max()) if att.values.size else 1.0
-    fig = go.Figure(
-        go.Heatmap(
-            z=att.values,
-            x=x,
-            y=y,
-            **charts.signed_style("attribution", top),
-        )
-    )
-    charts.frame_row(fig, step, len(y), len(x), color="#2ca02c")
-    return matrix_layout(fig, title, len(y), len(x))
+    cells = dict(type="heatmap", z=att.values, x=x, y=y, **charts.signed_style("attribution", top))
+    return matrix_figure([cells], title, len(y), len(x), step, frame_color="#2ca02c")
 
 
 def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:

@@ -20,6 +20,10 @@ FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = "Blues"
 FRAME = "current step"  # the name of the heatmap's frame around the current step
 WINNER = "winner"  # the name of the beam figure's nodes on the winning path
+# plotly's empty template. Streamlit's default one only carries its palette's colours, which
+# every matrix here sets for itself, yet it is most of a small figure's JSON and most of the
+# time it takes to build one.
+PLAIN = "none"
 WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
     zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title="weight", thickness=12),
     xgap=1, ygap=1,
@@ -46,10 +50,26 @@ def _finite(a: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(a), a, np.nan)
 
 
-def matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.Figure:
-    """The layout every matrix heatmap shares: source across the top, output down (first row
-    on top), a height that grows with the ``n_rows`` rows, and tilted labels past six columns."""
-    fig.update_layout(
+def matrix_figure(
+    traces: list[dict],
+    title: str,
+    n_rows: int,
+    n_cols: int,
+    step: int | None = None,
+    frame_color: str = "#d62728",
+) -> go.Figure:
+    """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
+    source across the top, output down (first row on top), a height that grows with the
+    ``n_rows`` rows, tilted labels past six columns, and row ``step`` (0-based; None or out of
+    range: none) framed. Built in one go, from plain values, as validating a figure piece by
+    piece takes several times longer."""
+    framed = step is not None and 0 <= step < n_rows
+    frame = dict(
+        type="rect", x0=-0.5, x1=n_cols - 0.5, y0=(step or 0) - 0.5, y1=(step or 0) + 0.5,
+        line=dict(color=frame_color, width=3), name=FRAME,
+    )  # fmt: skip
+    layout = dict(
+        template=PLAIN,
         title=dict(text=title, font=dict(size=17)),
         font=FONT,
         height=max(320, 26 * n_rows + 170),
@@ -57,8 +77,9 @@ def matrix_layout(fig: go.Figure, title: str, n_rows: int, n_cols: int) -> go.Fi
         xaxis=dict(title="source", side="top", tickangle=-45 if n_cols > 6 else 0),
         yaxis=dict(title="output", autorange="reversed"),
         plot_bgcolor="white",
+        shapes=[frame] if framed else [],
     )
-    return fig
+    return go.Figure(data=traces, layout=layout)
 
 
 def heatmap(
@@ -83,27 +104,26 @@ def heatmap(
         scores = np.where(later[:, None], np.nan, scores)
         y = [f"{i}:…" if h else label for i, (label, h) in enumerate(zip(y, later, strict=True), 1)]
         gold = [(i, j) for i, j in gold or [] if j <= step]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=x,
-            y=y,
-            customdata=scores,
-            hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
-            "<br>raw score %{customdata:.3f}<extra></extra>",
-            **WEIGHTS_STYLE,
-        )
+    cells = dict(
+        type="heatmap",
+        z=z,
+        x=x,
+        y=y,
+        customdata=scores,
+        hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
+        "<br>raw score %{customdata:.3f}<extra></extra>",
+        **WEIGHTS_STYLE,
     )
-    frame_row(fig, step, len(y), len(x))
-    if gold:
-        fig.add_trace(gold_markers(x, y, gold))
-    return matrix_layout(fig, title, len(y), len(x))
+    traces = [cells, gold_markers(x, y, gold)] if gold else [cells]
+    return matrix_figure(traces, title, len(y), len(x), step)
 
 
-def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.Scatter:
-    """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``."""
+def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> dict:
+    """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``: a
+    scatter trace for :func:`matrix_figure`."""
     inside = [(i, j) for i, j in gold if i < len(x) and j < len(y)]
-    return go.Scatter(
+    return dict(
+        type="scatter",
         x=[x[i] for i, _ in inside],
         y=[y[j] for _, j in inside],
         mode="markers",
@@ -111,20 +131,6 @@ def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> go.
         name="gold link",
         hovertemplate="gold link: %{y} - %{x}<extra></extra>",
     )
-
-
-def frame_row(fig: go.Figure, step: int | None, n_rows: int, n_cols: int, color="#d62728"):
-    """Frame row ``step`` (0-based; None or out of range: none) of a matrix figure."""
-    if step is not None and 0 <= step < n_rows:
-        fig.add_shape(
-            type="rect",
-            x0=-0.5,
-            x1=n_cols - 0.5,
-            y0=step - 0.5,
-            y1=step + 0.5,
-            line=dict(color=color, width=3),
-            name=FRAME,
-        )
 
 
 def _plain(fig: go.Figure | dict) -> dict:
@@ -150,15 +156,10 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
             "give a reference translation so both models are decoded on the same output"
         )
     x, y = labels(a.src_tokens), labels(a.tgt_tokens)
-    fig = go.Figure(
-        go.Heatmap(
-            z=a.weights - b.weights,
-            x=x,
-            y=y,
-            **signed_style("difference", 1.0),
-        )
+    cells = dict(
+        type="heatmap", z=a.weights - b.weights, x=x, y=y, **signed_style("difference", 1.0)
     )
-    return matrix_layout(fig, title, len(y), len(x))
+    return matrix_figure([cells], title, len(y), len(x))
 
 
 def can_export_images() -> bool:
@@ -189,28 +190,35 @@ def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
     )
 
 
-def step_bars(trace: Trace, step: int) -> alt.Chart:
-    """The weights of one step as bars over the source words, in sentence order."""
-    frame = _source_frame(trace, step)
-    order = list(frame["source"])
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45)),
-            y=alt.Y("weight:Q", scale=alt.Scale(domain=[0, 1]), title="attention weight"),
-            color=alt.Color(
-                "weight:Q", scale=alt.Scale(scheme="blues", domain=[0, 1]), legend=None
-            ),
-            tooltip=[
-                "source",
-                alt.Tooltip("weight:Q", format=".3f"),
-                alt.Tooltip("score:Q", format=".3f"),
+def step_bars(trace: Trace, step: int) -> dict:
+    """The weights of one step as bars over the source words, in sentence order, hover for
+    the weight and the raw score: a Vega-Lite spec, written out with its data. A step change
+    redraws these bars in both columns, and altair would check each one against the whole
+    Vega-Lite schema first, which takes longer than building the page's heatmaps."""
+    words = labels(trace.src_tokens)
+    rows = [
+        {"source": w, "weight": float(a), "score": float(e) if np.isfinite(e) else None}
+        for w, a, e in zip(words, trace.weights[step], trace.scores[step], strict=True)
+    ]
+    return {
+        "data": {"values": rows},
+        "mark": {"type": "bar"},
+        "encoding": {
+            "x": {"field": "source", "type": "nominal", "sort": words, "title": None,
+                  "axis": {"labelAngle": -45}},
+            "y": {"field": "weight", "type": "quantitative", "scale": {"domain": [0, 1]},
+                  "title": "attention weight"},
+            "color": {"field": "weight", "type": "quantitative", "legend": None,
+                      "scale": {"scheme": "blues", "domain": [0, 1]}},
+            "tooltip": [
+                {"field": "source", "type": "nominal"},
+                {"field": "weight", "type": "quantitative", "format": ".3f"},
+                {"field": "score", "type": "quantitative", "format": ".3f"},
             ],
-        )
-        .properties(height=220)
-        .configure_axis(labelFontSize=13, titleFontSize=14)
-    )
+        },
+        "height": 220,
+        "config": {"axis": {"labelFontSize": 13, "titleFontSize": 14}},
+    }  # fmt: skip
 
 
 def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:

@@ -67,6 +67,24 @@ def parts_note(attention: str) -> str:
     return PARTS[attention]
 
 
+def markdown_table(frame) -> str:
+    """A small table (a pandas DataFrame) as a markdown table: each cell shown literally,
+    numbers to three decimals, True as ✓. The page draws it as plain HTML, much lighter
+    than an interactive dataframe for a handful of rows redrawn at every step."""
+
+    def cell(value) -> str:
+        if isinstance(value, bool | np.bool_):
+            return "✓" if value else ""
+        if isinstance(value, float | np.floating):
+            return f"{value:.3f}"
+        return markdown_text(str(value))
+
+    head = "| " + " | ".join(markdown_text(str(c)) for c in frame.columns) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(False)]
+    return "\n".join([head, rule, *rows])
+
+
 def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 180") -> str:
     """HTML spans, each token's background as dark as its value in [0, 1]. Tokens are
     escaped: what a user typed is never rendered as markup."""

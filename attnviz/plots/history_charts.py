@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..analysis.history import History, Probe
-from .charts import FONT, WEIGHTS_STYLE, gold_markers, labels, matrix_layout
+from .charts import FONT, WEIGHTS_STYLE, gold_markers, labels, matrix_figure
 
 EOS = "<eos>"  # the last column: attention to the source's end
 METRICS = {  # snapshot field: what the chart calls it
@@ -30,18 +30,16 @@ def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Fi
     (and the source's end) across; the gold's sure links as crosses when it has gold."""
     x = labels([*probe.source.split(), EOS])
     y = labels(probe.target.split())
-    fig = go.Figure(
-        go.Heatmap(
-            z=matrix,
-            x=x,
-            y=y,
-            hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}<extra></extra>",
-            **WEIGHTS_STYLE,
-        )
+    cells = dict(
+        type="heatmap",
+        z=matrix,
+        x=x,
+        y=y,
+        hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}<extra></extra>",
+        **WEIGHTS_STYLE,
     )
-    if probe.gold is not None:
-        fig.add_trace(gold_markers(x, y, sorted(probe.gold.sure)))
-    return matrix_layout(fig, title, len(y), len(x))
+    gold = [] if probe.gold is None else [gold_markers(x, y, sorted(probe.gold.sure))]
+    return matrix_figure([cells, *gold], title, len(y), len(x))
 
 
 def history_frame(histories: dict[str, History]) -> pd.DataFrame:
