@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import streamlit as st
+import torch
 
 import attnviz
 from attnviz.decoding.translator import InputError
@@ -43,7 +44,12 @@ def _fp32(path: str) -> attnviz.Translator:
 
 @st.cache_resource
 def _models() -> Models:
-    """The server's one cache of models: one per checkpoint file, failures included."""
+    """The server's one cache of models: one per checkpoint file, failures included. The
+    server decodes on one intra-op thread, as live training runs do (attnviz.training.live):
+    a sentence is many tiny operations that gain nothing from more, and threads that spin
+    waiting for each other stall every operation whenever the browser drawing the page, or
+    another session, holds a core."""
+    torch.set_num_threads(1)
     return Models(_fp32)
 
 
