@@ -63,14 +63,16 @@ def inputs_ui() -> tuple[str, str]:
         state.opened = True
         if "sentence" not in state:  # (the corpus page may have sent one)
             state.example = state.sentence = EXAMPLES[0]
-    st.selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
-    sentence = st.text_input(
+    # One row, so that the pictures below start higher up the screen.
+    cols = st.columns([2, 3, 3])
+    cols[0].selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
+    sentence = cols[1].text_input(
         "English sentence",
         placeholder="e.g. Where is the station?",
         key="sentence",
         max_chars=MAX_CHARS,
     )
-    reference = st.text_input(
+    reference = cols[2].text_input(
         "Reference translation (optional)",
         placeholder="French; both models are then force-decoded on it",
         key="reference",
