@@ -19,6 +19,7 @@ from .pages import STEPPING, View
 from .step_view import (
     how_to_read,
     model_header_ui,
+    output_ui,
     step_bars_ui,
     step_detail_ui,
     step_view_ui,
@@ -188,11 +189,13 @@ def _stepping(
         cols = st.columns(2)
         # Both heatmaps first, then both steps' bars, then what lies below them: the page
         # is drawn in the order it is looked at.
+        slots = []
         for k, (col, side) in enumerate(zip(cols, sides, strict=True)):
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                step_view_ui(k, side, step, reveal, links)
-        for col, side in zip(cols, sides, strict=True):
+                slots.append(step_view_ui(k, side, step, reveal, links))
+        for col, slot, side in zip(cols, slots, sides, strict=True):
+            output_ui(slot, side, step, reveal)
             with col:
                 step_bars_ui(side, step)
         for col, side in zip(cols, sides, strict=True):

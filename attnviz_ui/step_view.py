@@ -45,22 +45,31 @@ def step_view_ui(
     step: int,
     reveal: bool,
     gold: list[tuple[int, int]] | None = None,
-) -> None:
-    """One model's output and alignment (``side`` 0 left, 1 right) at ``step`` (0-based): with
-    ``reveal``, only what the decoder has written so far; ``gold``: token links to draw over
-    the heatmap. The step itself follows in :func:`step_bars_ui` and :func:`step_detail_ui`,
-    once both models' heatmaps are on their way."""
+):
+    """One model's alignment (``side`` 0 left, 1 right) at ``step`` (0-based): with ``reveal``,
+    only the rows the decoder has written so far; ``gold``: token links to draw over the
+    heatmap. Returns the empty slot above the heatmap, for :func:`output_ui` to fill once both
+    heatmaps are sent; the step itself follows in :func:`step_bars_ui` and
+    :func:`step_detail_ui`."""
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
-    shown = slice(0, t + 1) if reveal else slice(None)
-    st.markdown(
-        explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        unsafe_allow_html=True,
-    )
+    slot = st.empty()
     st.plotly_chart(
         charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
+    )
+    return slot
+
+
+def output_ui(slot, s: Side, step: int, reveal: bool) -> None:
+    """In ``slot``, the model's output (with ``reveal``, up to ``step``), each word shaded by
+    the probability the model gave it."""
+    trace = s.trace
+    shown = slice(0, min(step, len(trace.tgt_tokens) - 1) + 1) if reveal else slice(None)
+    slot.markdown(
+        explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
+        unsafe_allow_html=True,
     )
 
 
