@@ -24,6 +24,8 @@ from attnviz.analysis.evaluate import bleu, copy_rate
 from attnviz.data import toy
 from attnviz.data.corpus import DataConfig, held_out, read_corpus
 from attnviz.data.text import TextConfig
+from attnviz.model.networks import ModelConfig
+from attnviz.training.config import TrainingRun
 from attnviz.training.train import TrainConfig, train
 
 RECIPES = {  # name: (data options, model options)
@@ -55,15 +57,15 @@ def main() -> None:
             data, model = RECIPES[name]
             t0 = time.perf_counter()
             out = folder / f"{name}-{seed}.safetensors"
-            train(
+            run = TrainingRun(
                 corpus_path,
                 out,
-                dict(attention=a.attention, embed=32, hidden=64, dropout=0.1, **model),
+                ModelConfig(attention=a.attention, embed=32, hidden=64, dropout=0.1, **model),
                 TextConfig(),
                 DataConfig(subwords=a.subwords, **data),
                 TrainConfig(epochs=a.epochs, lr=a.lr, seed=seed, test_beam=0, join_fraction=0),
-                log=lambda *_: None,
             )
+            train(run, log=lambda *_: None)
             outputs = [t.text for t in load(out).translate_batch(sources)]
             score, _ = bleu(outputs, refs)
             copied = copy_rate(sources, outputs, refs)

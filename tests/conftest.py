@@ -12,6 +12,8 @@ import torch
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
 from attnviz.model.attention import SCORES
+from attnviz.model.networks import ModelConfig
+from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 
 from .helpers import TINY, TINY_TRAIN
@@ -54,15 +56,15 @@ def trained(tmp_path_factory, corpus_file):
     def get(attention: str):
         if attention not in cache:
             out = tmp_path_factory.mktemp("models") / f"{attention}.safetensors"
-            card = train(
+            run = TrainingRun(
                 corpus_file,
                 out,
-                dict(attention=attention, **TINY),
+                ModelConfig(attention=attention, **TINY),
                 TextConfig(),
                 DataConfig(),
                 TINY_TRAIN,
-                log=lambda *_: None,
             )
+            card = train(run, log=lambda *_: None)
             cache[attention] = (out, card)
         return cache[attention]
 

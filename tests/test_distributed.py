@@ -23,8 +23,10 @@ from attnviz import TextConfig
 from attnviz.cli.main import main
 from attnviz.data.corpus import DataConfig, Example, make_batch
 from attnviz.data.vocab import Vocab
+from attnviz.model.networks import ModelConfig
 from attnviz.store import checkpoint
 from attnviz.training import distributed
+from attnviz.training.config import TrainingRun
 from attnviz.training.train import target_tokens, train
 
 from .ddp_worker import BROKEN
@@ -236,10 +238,11 @@ def test_two_processes_learn_a_toy_language_they_never_saw(tmp_path):
     pairs = corpus(2000, seed=5)
     data, out = tmp_path / "toy.txt", tmp_path / "two.safetensors"
     write_corpus(data, pairs)
-    model = dict(attention="general", **TINY)
+    model = ModelConfig(attention="general", **TINY)
     config = replace(TINY_TRAIN, epochs=2, batch_size=32, lr=0.01, probe_sentences=2)
     words = DataConfig(subwords=0, min_freq=1)
-    _forked(partial(train, log=_silent), data, out, model, TextConfig(), words, config)
+    run = TrainingRun(data, out, model, TextConfig(), words, config)
+    _forked(partial(train, log=_silent), run)
     held = list(held_out(pairs))  # test-split sentences the model never saw
     hyps = attnviz.load(out).translate_batch([source for source, *_ in held])
     exact = sum(h.text == ref for h, (_, ref, *_) in zip(hyps, held, strict=True))

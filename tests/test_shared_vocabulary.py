@@ -121,6 +121,7 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
     recipe copies almost none at this budget: benchmarks/copy_toy.py)."""
     from attnviz.data.corpus import held_out, read_corpus, split_of
+    from attnviz.training.config import TrainingRun
     from attnviz.training.train import TrainConfig, train
 
     path = tmp_path / "names.txt"
@@ -131,9 +132,9 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     config = TrainConfig(
         epochs=8, lr=0.005, test_beam=0, join_fraction=0, precision="fp32", bleu_sentences=50
     )
-    model = dict(attention="general", **TINY, tie_embeddings=True)
+    model = ModelConfig(attention="general", **TINY, tie_embeddings=True)
     data = DataConfig(subwords=500, joint_subwords=True)
-    train(path, out, model, TextConfig(), data, config, log=lambda *_: None)
+    train(TrainingRun(path, out, model, TextConfig(), data, config), log=lambda *_: None)
     sources, refs = held_out(read_corpus(path), data.valid_percent, data.test_percent)
     outputs = [t.text for t in attnviz.load(out).translate_batch(sources)]
     result = copy_rate(sources, outputs, refs)

@@ -83,3 +83,21 @@ def test_settings_written_before_a_field_existed_resume_with_its_default():
     assert with_defaults(old) == now
     assert with_defaults({**old, "model": {**old["model"], "hidden": 32}}) != now
     assert with_defaults({**old, "model": {**old["model"], "unknown": 1}}) != now
+
+
+def test_a_training_run_refuses_at_once_what_cannot_run():
+    from dataclasses import replace
+
+    from attnviz.model.networks import ModelConfig, Seq2Seq
+    from attnviz.training.config import TrainingRun
+
+    model = ModelConfig(attention="general")  # vocabulary sizes: the data's
+    with pytest.raises(ValueError, match="vocabulary sizes"):
+        Seq2Seq(model)
+    with pytest.raises(ValueError, match="fp32"):
+        TrainingRun("c.txt", "m.safetensors", model, storage="fp8")
+    with pytest.raises(ValueError, match="init_from"):
+        TrainingRun("c.txt", "m.safetensors")
+    with pytest.raises(ValueError, match="--joint-subwords"):
+        TrainingRun("c.txt", "m.safetensors", replace(model, tie_embeddings=True))
+    assert TrainingRun("c.txt", "m.safetensors", init_from="parent.safetensors").model is None

@@ -14,7 +14,7 @@ from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.networks import ModelConfig
 from ..options import add_options, typed
-from ..training.config import TrainConfig
+from ..training.config import TrainConfig, TrainingRun
 
 CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings
 
@@ -66,6 +66,38 @@ def _train_command(sub) -> None:
     )
     for config in CONFIGS:
         add_options(t, config)
+    _run_options(t)
+    _card_options(t)
+
+
+def _run_options(t: argparse.ArgumentParser) -> None:
+    """Where and how a training run runs, and how it stores the weights."""
+    t.add_argument(
+        "--device",
+        default=TrainingRun.device,
+        help="torch device: cpu, cuda, cuda:1, ...; under torchrun cpu or cuda (each process "
+        "on cuda:LOCAL_RANK)",
+    )
+    t.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="CPU threads per process (default: torch's, one per core; 1 under a torchrun of "
+        "several processes); results are reproducible for a given thread count",
+    )
+    t.add_argument(
+        "--half",
+        action="store_true",
+        help="store the weights as float16, half the file size (loaded back as float32; "
+        "training itself runs at --precision)",
+    )
+    t.add_argument(
+        "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
+    )
+
+
+def _card_options(t: argparse.ArgumentParser) -> None:
+    """What the model card and the training history record besides the run's settings."""
     t.add_argument(
         "--probe-pairs",
         default=None,
@@ -78,26 +110,6 @@ def _train_command(sub) -> None:
         "--probe-reverse-gold",
         action="store_true",
         help="--probe-gold lists target-source links (f-e), as the Hansards data does",
-    )
-    t.add_argument(
-        "--device",
-        default="cpu",
-        help="torch device: cpu, cuda, cuda:1, ...; under torchrun cpu or cuda (each process "
-        "on cuda:LOCAL_RANK)",
-    )
-    t.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="CPU threads per process (default: torch's, one per core; 1 under a torchrun of "
-        "several processes); "
-        "results are reproducible for a given thread count",
-    )
-    t.add_argument(
-        "--half", action="store_true", help="store weights as float16 (half the file size)"
-    )
-    t.add_argument(
-        "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
     )
     t.add_argument(
         "--tatoeba",

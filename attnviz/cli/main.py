@@ -1,6 +1,6 @@
 """Command line: ``python -m attnviz {train,translate,align,evaluate,aer,info}``.
 
-The options are declared in :mod:`attnviz.cli_options`; this module runs the commands.
+The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands.
 """
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 
 from ..analysis.aer import PAIR_FORMAT, gold_for, parse_pair, read_pairs
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..model.networks import ModelConfig
 from ..options import from_options
-from ..training.config import TrainConfig
+from ..training.config import TrainConfig, TrainingRun
 from .arguments import parser, typed_train_options
 
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
@@ -56,27 +56,7 @@ def _train(args, argv: list[str]) -> int:
         if args.threads < 1:
             raise ValueError(f"--threads must be positive, got {args.threads}")
         torch.set_num_threads(args.threads)
-    corpus = dict(TATOEBA) if args.tatoeba else {}
-    corpus.update(
-        {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
-    )
-    command = shlex.join(a for a in argv if a != "--resume")
-    about = {"corpus": corpus, "command": f"python -m attnviz {command}"}
-    card = train(
-        args.data,
-        args.out,
-        _model_options(args, argv),
-        text=from_options(TextConfig, args),
-        data=from_options(DataConfig, args),
-        config=from_options(TrainConfig, args),
-        device=args.device,
-        resume=args.resume,
-        about=about,
-        half=args.half,
-        probes=_probes(args),
-        log=lambda msg: print(msg, file=sys.stderr),
-        init_from=args.init_from,
-    )
+    card = train(_training_run(args, argv), log=lambda msg: print(msg, file=sys.stderr))
     if is_main():  # under torchrun, rank 0 alone wrote the file
         print(
             f"saved {args.out}: best epoch {card.get('best_epoch')}, "
@@ -86,21 +66,44 @@ def _train(args, argv: list[str]) -> int:
     return 0
 
 
-def _model_options(args, argv: list[str]) -> dict:
-    """The model's options for ``train``: all of them, or with --init-from only those typed,
-    once checked against the checkpoint."""
+def _training_run(args, argv: list[str]) -> TrainingRun:
+    """The training run ``args`` describe; ``argv``, as typed, is the card's command."""
+    corpus = dict(TATOEBA) if args.tatoeba else {}
+    corpus.update(
+        {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
+    )
+    command = shlex.join(a for a in argv if a != "--resume")
+    return TrainingRun(
+        corpus=args.data,
+        out=args.out,
+        model=_model(args, argv),
+        text=from_options(TextConfig, args),
+        data=from_options(DataConfig, args),
+        train=from_options(TrainConfig, args),
+        storage="fp16" if args.half else "fp32",
+        device=args.device,
+        resume=args.resume,
+        init_from=args.init_from,
+        probes=tuple(_probes(args)),
+        about={"corpus": corpus, "command": f"python -m attnviz {command}"},
+    )
+
+
+def _model(args, argv: list[str]) -> ModelConfig:
+    """The model's configuration, its vocabulary sizes left to the data; with --init-from, the
+    checkpoint's, with the options typed applied once checked against it."""
     if not args.init_from:
         if args.attention is None:
             raise ValueError("--attention is required (unless --init-from gives it)")
-        model = from_options(ModelConfig, args, src_vocab=1, tgt_vocab=1)  # sizes from data
-        return {k: v for k, v in asdict(model).items() if k not in ("src_vocab", "tgt_vocab")}
+        return from_options(ModelConfig, args)
     from ..store.checkpoint import load
     from ..training.lineage import check_options
 
+    parent = load(args.init_from, precision="fp32")
     given = typed_train_options(argv[1:])
-    check_options(load(args.init_from, precision="fp32"), given, args.init_from)
+    check_options(parent, given, args.init_from)
     model_fields = {f.name for f in fields(ModelConfig)}
-    return {k: v for k, v in given.items() if k in model_fields}
+    return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
 
 
 def _lines():

@@ -236,13 +236,8 @@ def beam_search(
         step = model.step(y, state, memory)
         logp = next_log_probs(step.logits).view(B, K, V)
         logp = torch.where(done.unsqueeze(-1), only_pad, logp)  # finished: only <pad>, free
-        cand = score.unsqueeze(-1) + logp  # (B, K, V)
-        if prefix is not None and t < prefix.size(1):
-            forced = torch.full_like(cand, float("-inf"))
-            cand = forced.scatter_(-1, prefix[:, t].view(B, 1, 1).expand(B, K, 1), 0.0) + cand
-        cand = cand.view(B, K * V)
-        score, flat = cand.topk(K, dim=-1)  # (B, K)
-        parent, token = flat // V, flat % V  # (B, K)
+        forced = prefix[:, t] if prefix is not None and t < prefix.size(1) else None
+        score, parent, token = _extend(score, logp, forced)  # (B, K) each
         prow = (base + parent).view(-1)  # (B*K,) row of each new hypothesis's parent
         rows_logp = logp.view(B * K, V)
         top_logp, top_i = rows_logp.topk(topk, dim=-1)  # (B*K, k), for every row, then picked
@@ -250,10 +245,8 @@ def beam_search(
         _record(rec, token, chosen, top_logp, top_i, step, rows=prow, shape=(B, K))
         rec["parents"].append(parent)
         rec["scores_cum"].append(score)
-        was_done = done.gather(1, parent)
-        length = length.gather(1, parent) + (~was_done).float()
-        fresh = step.weights.float()[prow].view(B, K, -1) * (~was_done).unsqueeze(-1)
-        cover = cover.gather(1, parent.unsqueeze(-1).expand_as(cover)) + fresh
+        weights = step.weights.float()[prow].view(B, K, -1)  # (B, K, S)
+        length, cover, was_done = _follow(length, cover, done, parent, weights)
         done = was_done | (token == EOS_ID) | (limits <= t + 1)
         state = step.state.select(prow)
         y = token.view(-1)
@@ -262,6 +255,33 @@ def beam_search(
     best = _rank(score, length, cover, src_lens, alpha, beta).argmax(-1).tolist()  # (B,)
     arr = _arrays(rec)  # (B, T, K, ...)
     return [_backtrack(arr, b, best[b], n) for b, n in enumerate(src_lens.tolist())]
+
+
+def _extend(
+    score: torch.Tensor, logp: torch.Tensor, forced: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The K best extensions of each sentence's K hypotheses, whose summed log-probabilities
+    are ``score`` (B, K), by the next token's ``logp`` (B, K, V): their summed
+    log-probabilities, the hypothesis each extends and its token, each (B, K). ``forced``
+    (B,), a prefix's tokens at this step, are the only tokens allowed."""
+    B, K, V = logp.shape
+    cand = score.unsqueeze(-1) + logp  # (B, K, V)
+    if forced is not None:
+        only = torch.full_like(cand, float("-inf"))
+        cand = only.scatter_(-1, forced.view(B, 1, 1).expand(B, K, 1), 0.0) + cand
+    score, flat = cand.view(B, K * V).topk(K, dim=-1)  # (B, K)
+    return score, flat // V, flat % V
+
+
+def _follow(length, cover, done, parent, weights) -> tuple[torch.Tensor, ...]:
+    """The output lengths (B, K) and attention received per source token (B, K, S) of the
+    hypotheses that extend ``parent`` (B, K), whose step attended with ``weights`` (B, K, S),
+    and whether each extends a finished one (B, K), whose <pad> adds neither."""
+    was_done = done.gather(1, parent)
+    length = length.gather(1, parent) + (~was_done).float()
+    fresh = weights * (~was_done).unsqueeze(-1)
+    cover = cover.gather(1, parent.unsqueeze(-1).expand_as(cover)) + fresh
+    return length, cover, was_done
 
 
 def _rank(score, length, cover, src_lens, alpha: float, beta: float) -> torch.Tensor:

@@ -20,10 +20,14 @@ from .attention import SCORES, Attended, Memory, make_attention
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """Everything needed to rebuild a model: ``Seq2Seq(ModelConfig(**asdict(config)))``."""
+    """Everything needed to rebuild a model: ``Seq2Seq(ModelConfig(**asdict(config)))``.
 
-    src_vocab: int  # source vocabulary size, specials included
-    tgt_vocab: int  # target vocabulary size, specials included
+    The vocabulary sizes may be left None while a training run is described: training sets them
+    from the vocabularies it builds. A model is built only from a configuration that has them.
+    """
+
+    src_vocab: int | None = None  # source vocabulary size, specials included
+    tgt_vocab: int | None = None  # target vocabulary size, specials included
     attention: str = option(
         "bahdanau",
         "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t "
@@ -60,10 +64,11 @@ class ModelConfig:
     def __post_init__(self):
         if self.attention not in SCORES:
             raise ValueError(f"attention must be one of {SCORES}, not {self.attention!r}")
-        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers", "attn_dim"):
+        sizes = [name for name in ("src_vocab", "tgt_vocab") if getattr(self, name) is not None]
+        for name in (*sizes, "embed", "hidden", "layers", "attn_dim"):
             if type(getattr(self, name)) is not int:
                 raise ValueError(f"{name} must be an integer, got {getattr(self, name)!r}")
-        for name in ("src_vocab", "tgt_vocab", "embed", "hidden", "layers"):
+        for name in (*sizes, "embed", "hidden", "layers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         if not 0 <= self.dropout < 1:
@@ -332,6 +337,8 @@ class Seq2Seq(nn.Module):
 
     def __init__(self, config: ModelConfig):
         super().__init__()
+        if config.src_vocab is None or config.tgt_vocab is None:
+            raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
         self.config = config
         self.encoder = Encoder(config)
         self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)

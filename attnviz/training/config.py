@@ -1,11 +1,23 @@
-"""How a model is trained: the one place each training setting and its default are written."""
+"""How a model is trained: the one place each training setting and its default are written,
+and :class:`TrainingRun`, all that describes one run."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..data.corpus import DataConfig
+from ..data.text import TextConfig
+from ..model.networks import ModelConfig
 from ..model.precision import TRAINING
 from ..options import option
+
+if TYPE_CHECKING:
+    from ..analysis.history import Probe
+
+STORAGE = ("fp32", "fp16")  # how a checkpoint may store its weights
 
 
 @dataclass(frozen=True)
@@ -74,3 +86,43 @@ class TrainConfig:
         if not self.decay_after:
             return self.lr
         return self.lr * self.lr_decay ** max(0, epoch + 1 - self.decay_after)
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """One training run, all that decides it: what it learns from and writes, the model, the
+    text, data and training settings (the training precision among them), how the weights are
+    stored, and where it runs. ``python -m attnviz train`` and the dashboard's live toy runs
+    build one; :func:`attnviz.training.train.train` runs it.
+
+    ``model``'s vocabulary sizes are left None: the run's vocabularies decide them.
+    ``init_from`` starts from that checkpoint's weights, with its architecture, text settings
+    and vocabularies (see :mod:`attnviz.training.lineage`): ``model`` is then None (the
+    parent's) or the parent's with only a changeable field changed (dropout); ``text`` and
+    ``data``'s vocabulary settings are the parent's whatever they say here.
+    """
+
+    corpus: str | Path  # the corpus file, source<TAB>target per line
+    out: str | Path  # the checkpoint written (.safetensors); the training state goes to OUT.state
+    model: ModelConfig | None = None  # the architecture, its vocabulary sizes left None
+    text: TextConfig = TextConfig()  # how sentences become tokens
+    data: DataConfig = DataConfig()  # split, vocabularies, subword pieces
+    train: TrainConfig = TrainConfig()  # schedule, batches, seed, training precision
+    storage: str = "fp32"  # how the checkpoint stores the weights: fp16 halves the file
+    device: str = "cpu"  # a torch device; under torchrun cpu or cuda (cuda:LOCAL_RANK each)
+    resume: bool = False  # go on from OUT.state, the training state of the last epoch done
+    init_from: str | Path | None = None  # a checkpoint whose weights the run starts from
+    probes: tuple[Probe, ...] = ()  # more probes for the history (pairs with gold, say)
+    about: Mapping = field(default_factory=dict)  # for the card: corpus license, command run
+
+    def __post_init__(self):
+        if self.storage not in STORAGE:
+            raise ValueError(f"storage must be one of {STORAGE}, not {self.storage!r}")
+        if self.model is None and not self.init_from:
+            raise ValueError("a run needs a model configuration, unless init_from gives it")
+        if self.init_from or self.model is None:
+            return  # the parent's architecture and vocabularies: see .lineage
+        if self.model.tie_embeddings and not self.data.joint_subwords:
+            raise ValueError(
+                "tied embeddings need one vocabulary for both languages: add --joint-subwords"
+            )

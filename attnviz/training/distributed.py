@@ -5,14 +5,14 @@ in the environment (``RANK``, ``WORLD_SIZE``, ``LOCAL_RANK``, ``MASTER_ADDR``/``
 :func:`launched` joins them into one process group for the length of a training run: gloo on
 CPUs, NCCL on GPUs, each process on ``cuda:LOCAL_RANK``. Every process draws the same seeded
 batches and takes its :meth:`Group.share` of each; DDP averages the gradients, which the loss
-scales so that a step equals the one-process step on the whole batch (see ``attnviz.train``).
+scales so that a step equals the one-process step on the whole batch (see
+``attnviz.training.train``).
 """
 
 from __future__ import annotations
 
 import functools
 import gc
-import inspect
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -98,24 +98,21 @@ def backend_for(device: torch.device) -> str:
 
 
 def launched(train: Callable) -> Callable:
-    """Run ``train`` (which takes a ``device`` argument) inside the process group of the
-    torchrun job that started this process, left again at the end, error or not; outside
-    torchrun, or inside a group the caller already joined, just run it."""
-    signature = inspect.signature(train)
+    """Run ``train(run, ...)``, whose ``run.device`` names the torch device, inside the process
+    group of the torchrun job that started this process, left again at the end, error or not;
+    outside torchrun, or inside a group the caller already joined, just run it."""
 
     @functools.wraps(train)
-    def run(*args, **kwargs):
+    def wrapper(run, *args, **kwargs):
         group = from_env()
         if group is None or dist.is_initialized():
-            return train(*args, **kwargs)
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        device = group.device(bound.arguments["device"])
+            return train(run, *args, **kwargs)
+        device = group.device(run.device)
         if device.type == "cuda":
             torch.cuda.set_device(device)
         dist.init_process_group(backend_for(device), timeout=TIMEOUT)
         try:
-            result = train(*args, **kwargs)
+            result = train(run, *args, **kwargs)
             # Leave together: a rank that tore gloo down while rank 0 still wrote the
             # checkpoint and scored the test split once aborted ("terminate called without
             # an active exception", exit -6 under load).
@@ -129,7 +126,7 @@ def launched(train: Callable) -> Callable:
             gc.collect()
             dist.destroy_process_group()
 
-    return run
+    return wrapper
 
 
 def check_same(value: str, what: str) -> None:

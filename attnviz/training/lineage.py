@@ -58,16 +58,23 @@ def check_options(parent: Translator, given: dict[str, object], parent_path: str
 
 
 def child_configs(
-    parent: Translator, model_options: dict, data: DataConfig
+    parent: Translator, model: ModelConfig | None, data: DataConfig
 ) -> tuple[ModelConfig, DataConfig]:
-    """The new run's model configuration (the parent's, with ``model_options`` among
-    :data:`CHANGEABLE` applied) and data configuration (its own split, the parent's
-    vocabulary settings)."""
-    extra = set(model_options) - CHANGEABLE
+    """The new run's model configuration (the parent's, or ``model`` where it differs from
+    the parent's in :data:`CHANGEABLE` fields alone; vocabulary sizes left None are the
+    parent's) and data configuration (its own split, the parent's vocabulary settings)."""
     config = parent.model.config
-    if wrong := sorted(k for k in extra if model_options[k] != getattr(config, k)):
-        raise ValueError(f"--init-from keeps the parent's architecture; cannot change {wrong}")
-    config = replace(config, **{k: v for k, v in model_options.items() if k in CHANGEABLE})
+    if model is not None:
+        sizes = {"src_vocab": config.src_vocab, "tgt_vocab": config.tgt_vocab}
+        model = replace(model, **{k: v for k, v in sizes.items() if getattr(model, k) is None})
+        wrong = sorted(
+            f.name
+            for f in fields(ModelConfig)
+            if f.name not in CHANGEABLE and getattr(model, f.name) != getattr(config, f.name)
+        )
+        if wrong:
+            raise ValueError(f"--init-from keeps the parent's architecture; cannot change {wrong}")
+        config = model
     own = parent.data or DataConfig(subwords=0)
     return config, replace(data, **{name: getattr(own, name) for name in VOCABULARY})
 

@@ -1,10 +1,10 @@
 """A tiny model trained live on a toy language, off the caller's thread.
 
-:func:`train_toy` trains a small word-level model with :func:`attnviz.train.train` on a
-:mod:`attnviz.toy` corpus, with a few held-out probe sentences whose gold alignment is known,
-so that every snapshot of the training history has an AER. :class:`Runs` starts such runs in
-worker threads, at most one per owner (a dashboard session) and ``cap`` at a time, and lets
-the owner read their progress and stop them.
+:func:`toy_run` describes the training run of a small word-level model on a
+:mod:`attnviz.data.toy` corpus, with a few held-out probe sentences whose gold alignment is
+known, so that every snapshot of the training history has an AER; :func:`train_toy` runs it.
+:class:`Runs` starts such runs in worker threads, at most one per owner (a dashboard session)
+and ``cap`` at a time, and lets the owner read their progress and stop them.
 
 Runs set torch to one intra-op thread for the whole process. A tiny model gains nothing from
 more, and threads that spin waiting for work slow everything down when the cores are shared,
@@ -29,9 +29,9 @@ from ..analysis.aer import Gold
 from ..analysis.history import History, Probe
 from ..data import toy
 from ..data.corpus import DataConfig, split_of, spread_sample
-from ..data.text import TextConfig
 from ..model.attention import SCORES
-from .config import TrainConfig
+from ..model.networks import ModelConfig
+from .config import TrainConfig, TrainingRun
 from .train import train
 
 DATA = DataConfig(min_freq=1, valid_percent=5.0, test_percent=0.0, subwords=0)
@@ -77,16 +77,13 @@ def toy_probes(pairs: list[toy.Pair], n: int = PROBES) -> list[Probe]:
     return [Probe(s, t, Gold(set(links), set(links))) for s, t, links in picked]
 
 
-def train_toy(
-    settings: ToySettings, out: str | Path, progress: Callable[[History], bool] | None = None
-) -> dict:
-    """Train ``settings`` into the checkpoint ``out``; returns its card. ``progress`` is
-    called with the history after each snapshot; True from it stops after that epoch."""
+def toy_run(settings: ToySettings, out: str | Path) -> TrainingRun:
+    """The training run of ``settings`` into the checkpoint ``out``; writes its toy corpus
+    beside it."""
     s = settings
     pairs = toy.corpus(s.sentences, s.seed, s.language)
     corpus = Path(out).with_suffix(".txt")
     toy.write_plain(corpus, pairs)
-    model = dict(attention=s.attention, embed=s.hidden // 2, hidden=s.hidden, dropout=0.0)
     config = TrainConfig(
         epochs=s.epochs,
         batch_size=s.batch_size,
@@ -98,11 +95,23 @@ def train_toy(
         join_fraction=0.0,
         probe_sentences=0,  # only the toy probes, which have gold links
     )
-    about = {"corpus": {"toy language": toy.DESCRIPTIONS[s.language]}}
-    return train(
-        corpus, out, model, TextConfig(), DATA, config, about=about,
-        probes=toy_probes(pairs), log=lambda *_: None, progress=progress,
-    )  # fmt: skip
+    return TrainingRun(
+        corpus,
+        out,
+        ModelConfig(attention=s.attention, embed=s.hidden // 2, hidden=s.hidden, dropout=0.0),
+        data=DATA,
+        train=config,
+        probes=tuple(toy_probes(pairs)),
+        about={"corpus": {"toy language": toy.DESCRIPTIONS[s.language]}},
+    )
+
+
+def train_toy(
+    settings: ToySettings, out: str | Path, progress: Callable[[History], bool] | None = None
+) -> dict:
+    """Train ``settings`` into the checkpoint ``out``; returns its card. ``progress`` is
+    called with the history after each snapshot; True from it stops after that epoch."""
+    return train(toy_run(settings, out), log=lambda *_: None, progress=progress)
 
 
 @dataclass

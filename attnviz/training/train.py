@@ -49,7 +49,7 @@ from ..model.networks import ModelConfig, Seq2Seq
 from ..model.precision import autocast, resolve_training
 from ..store import checkpoint
 from . import distributed, lineage
-from .config import TrainConfig
+from .config import TrainConfig, TrainingRun
 from .resume import load_state, save_state, state_path
 
 _SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
@@ -61,7 +61,7 @@ class Prepared:
     splits: dict[str, list[Example]]
     src_vocab: Vocab
     tgt_vocab: Vocab
-    subwords: Subwords | None  # the sentencepiece models, None for whole-word vocabularies
+    subwords: Subwords | None = None  # the sentencepiece models, None for whole words
 
 
 def prepare(
@@ -162,110 +162,113 @@ def evaluate_loss(
 
 
 @distributed.launched
-def train(
-    data_path: str | Path,
-    out: str | Path,
-    model_options: dict,
-    text: TextConfig = TextConfig(),
-    data: DataConfig = DataConfig(),
-    config: TrainConfig = TrainConfig(),
-    device: str = "cpu",
-    resume: bool = False,
-    about: dict | None = None,
-    half: bool = False,
-    probes: list[Probe] | None = None,
-    log=print,
-    progress: Callable[[History], bool] | None = None,
-    init_from: str | Path | None = None,
-) -> dict:
-    """Train a model on ``data_path`` and save the best epoch to ``out``; returns its card.
+def train(run: TrainingRun, log=print, progress: Callable[[History], bool] | None = None) -> dict:
+    """Train the model ``run`` describes and save its best epoch to ``run.out``; returns its card.
 
-    ``model_options`` are the :class:`ModelConfig` fields other than the vocabulary sizes.
-    ``about`` adds to the card (corpus license and attribution, the command that was run).
-    ``probes`` (pairs with gold alignments, say) join the held-out probes whose attention the
-    training history records (see :mod:`attnviz.history`). ``progress`` is called with the
-    history after each snapshot; once it returns True the run ends after the epoch under way,
-    keeping the best epoch so far (one process only).
-    ``init_from``, a checkpoint, starts from its weights, vocabularies and architecture
-    (``model_options`` then holds only what may change: see :mod:`attnviz.lineage`), with a
-    fresh optimizer and ``config``'s schedule; the history goes on from the parent's, and the
-    card records the lineage.
-    Under torchrun, every process trains its share of each batch (see :mod:`attnviz.distributed`)
-    and rank 0 alone logs and writes ``out``; the other ranks return the card as it stood
+    ``log`` takes one message a time. ``progress`` is called with the history after each
+    snapshot; once it returns True the run ends after the epoch under way, keeping the best
+    epoch so far (one process only). After every epoch the training state goes to
+    ``OUT.state``, from which ``run.resume`` goes on. With ``run.init_from`` the history goes
+    on from the parent's, and the card records the lineage (see :mod:`.lineage`).
+    Under torchrun, every process trains its share of each batch (see :mod:`.distributed`)
+    and rank 0 alone logs and writes ``run.out``; the other ranks return the card as it stood
     before the test BLEU.
     """
-    out, group = Path(out), distributed.current()
-    dev = group.device(device)
-    log = log if group.main else _quiet
-    config = replace(config, precision=resolve_training(config.precision, dev))
-    if model_options.get("tie_embeddings") and not data.joint_subwords and not init_from:
-        raise ValueError(
-            "tied embeddings need one vocabulary for both languages: add --joint-subwords"
-        )
-    parent = checkpoint.load(init_from, precision="fp32") if init_from else None
-    if parent:
-        model_config, data = lineage.child_configs(parent, model_options, data)
-        text, ancestry = parent.text, lineage.lineage(parent, init_from)
-    p = prepare(data_path, text, data, log, parent)
-    distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
-    if not parent:
-        model_config = ModelConfig(
-            src_vocab=len(p.src_vocab), tgt_vocab=len(p.tgt_vocab), **model_options
-        )
-    history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
-    if not history.probes:
-        history.probes = choose_probes(
-            [(e.src, e.tgt) for e in p.splits["valid"]], config.probe_sentences
-        )
-    new = [q for q in probes or [] if history.find(q) is None]
-    if new and history.snapshots:  # each snapshot keeps the matrices of the same probes
-        raise ValueError(
-            f"--init-from {init_from}: the history goes on with the parent's probe sentences, "
-            f"and {len(new)} of the probes given are not among them"
-        )
-    history.probes += new
-    settings = _settings(p, model_config, text, data, config, history.probes, half)
-    with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
-        torch.manual_seed(config.seed)
-        model = Seq2Seq(model_config).to(dev)
-    if parent:
-        model.load_state_dict(parent.model.state_dict())
-        settings["init_from"] = ancestry[-1]["sha256"]
-    opt = optimizer(model, config.lr)
-    start, state = 0, state_path(out)
-    if resume:
-        if not state.is_file():
-            raise FileNotFoundError(f"{state}: no training state to resume from")
-        start, history = load_state(state, model, opt, settings, dev)
-        log(f"resuming after epoch {start} of {config.epochs}")
-    card = {**_card(p, config, dev, about), "world_size": group.world_size}
-    if parent:
-        card["lineage"] = ancestry
+    group = distributed.current()
     if progress is not None and group.joined:
         raise ValueError("a progress callback stops one process, not a torchrun group")
-    run = _Run(p, model, opt, config, text, data, dev, history, card, half, group, progress)
-    run.offset = int(offset)
-    if group.main and (not history.snapshots or history.snapshots[-1]["epoch"] < offset):
-        loss, bleu = run.snapshot(offset)
-        if parent:
-            log(f"starting from {init_from}: valid loss {loss:.4f}, valid BLEU {bleu}")
-    for epoch in range(start, config.epochs):
-        if run.epoch(epoch, log):
-            run.save(out, model)
+    log = log if group.main else _quiet
+    loop = _start(run, group, log, progress)
+    for epoch in range(loop.first, loop.config.epochs):
+        if loop.epoch(epoch, log):
+            loop.save(loop.model)
         if group.main:
-            save_state(state, model, opt, epoch + 1, history, settings, dev)
-        if run.stopped:
+            loop.save_state(epoch + 1)
+        if loop.stopped:
             break
     if not group.main:
-        return run.card
-    if "best_epoch" not in history.best:
-        raise ValueError(f"no epoch reached a finite validation loss; {out} was not written")
-    run.finish(out, log)
-    return run.card
+        return loop.card
+    if "best_epoch" not in loop.history.best:
+        raise ValueError(f"no epoch reached a finite validation loss; {run.out} was not written")
+    loop.finish(log)
+    return loop.card
+
+
+def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
+    """Everything before the first epoch: the corpus read and split, the model built (with the
+    parent's weights, or the training state's with ``run.resume``), the card begun and the
+    starting snapshot taken."""
+    dev = group.device(run.device)
+    parent = checkpoint.load(run.init_from, precision="fp32") if run.init_from else None
+    run = _resolved(run, dev, parent)
+    p = prepare(run.corpus, run.text, run.data, log, parent)
+    distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
+    run = replace(run, model=_sized(run.model, p))
+    history, offset = _history(run, p, parent)
+    settings = _settings(p, run, history.probes)
+    with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
+        torch.manual_seed(run.train.seed)
+        model = Seq2Seq(run.model).to(dev)
+    card = {**_card(p, run, dev), "world_size": group.world_size}
+    if parent:
+        model.load_state_dict(parent.model.state_dict())
+        card["lineage"] = lineage.lineage(parent, run.init_from)
+        settings["init_from"] = card["lineage"][-1]["sha256"]
+    opt, first = optimizer(model, run.train.lr), 0
+    if run.resume:
+        state = state_path(Path(run.out))
+        if not state.is_file():
+            raise FileNotFoundError(f"{state}: no training state to resume from")
+        first, history = load_state(state, model, opt, settings, dev)
+        log(f"resuming after epoch {first} of {run.train.epochs}")
+    loop = _Loop(run, p, model, opt, history, card, settings, group, progress, first, int(offset))
+    if group.main and (not history.snapshots or history.snapshots[-1]["epoch"] < offset):
+        loss, bleu = loop.snapshot(offset)
+        if parent:
+            log(f"starting from {run.init_from}: valid loss {loss:.4f}, valid BLEU {bleu}")
+    return loop
 
 
 def _quiet(*_) -> None:
     """The log of ranks other than 0."""
+
+
+def _resolved(run: TrainingRun, dev: torch.device, parent: Translator | None) -> TrainingRun:
+    """``run`` as it runs on ``dev``: its training precision chosen, and with a parent, the
+    parent's architecture, text settings and vocabulary settings."""
+    config = replace(run.train, precision=resolve_training(run.train.precision, dev))
+    if parent is None:
+        return replace(run, train=config)
+    model, data = lineage.child_configs(parent, run.model, run.data)
+    return replace(run, model=model, text=parent.text, data=data, train=config)
+
+
+def _sized(model: ModelConfig, p: Prepared) -> ModelConfig:
+    """``model`` with the vocabulary sizes of the prepared data (refused when it had others)."""
+    sizes = {"src_vocab": len(p.src_vocab), "tgt_vocab": len(p.tgt_vocab)}
+    for name, size in sizes.items():
+        if getattr(model, name) not in (None, size):
+            raise ValueError(f"{name} is {getattr(model, name)}, but the data gives {size}")
+    return replace(model, **sizes)
+
+
+def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[History, float]:
+    """The history the run records, and the epoch it starts at: the parent's before its best
+    epoch, or a new one. Its probes: the parent's, or held-out pairs chosen here, then
+    ``run.probes``."""
+    history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
+    if not history.probes:
+        history.probes = choose_probes(
+            [(e.src, e.tgt) for e in p.splits["valid"]], run.train.probe_sentences
+        )
+    new = [q for q in run.probes if history.find(q) is None]
+    if new and history.snapshots:  # each snapshot keeps the matrices of the same probes
+        raise ValueError(
+            f"--init-from {run.init_from}: the history goes on with the parent's probe "
+            f"sentences, and {len(new)} of the probes given are not among them"
+        )
+    history.probes += new
+    return history, offset
 
 
 def _fingerprint(p: Prepared) -> str:
@@ -276,31 +279,31 @@ def _fingerprint(p: Prepared) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def _settings(p: Prepared, model, text, data, config, probes: list[Probe], half) -> dict:
+def _settings(p: Prepared, run: TrainingRun, probes: list[Probe]) -> dict:
     """What decides a run: everything but the number of epochs must match for --resume
     (which may extend a run)."""
     return {
-        "model": asdict(model),
-        "text": asdict(text),
-        "data": asdict(data),
-        "train": {k: v for k, v in asdict(config).items() if k != "epochs"},
+        "model": asdict(run.model),
+        "text": asdict(run.text),
+        "data": asdict(run.data),
+        "train": {k: v for k, v in asdict(run.train).items() if k != "epochs"},
         "data_sha256": p.corpus.sha256,
         "subwords_sha256": p.subwords.sha256() if p.subwords else None,
         "probes": [probe.to_json() for probe in probes],
-        "half": half,
+        "half": run.storage == "fp16",
     }
 
 
-def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | None) -> dict:
+def _card(p: Prepared, run: TrainingRun, dev: torch.device) -> dict:
     """The model card's start: what was trained on, how, on what."""
     return {
-        **(about or {}),
+        **run.about,
         "corpus": {
             "file": Path(p.corpus.path).name,
             "sha256": p.corpus.sha256,
             "pairs": len(p.corpus.pairs),
             "skipped_lines": p.corpus.skipped,
-            **(about or {}).get("corpus", {}),
+            **run.about.get("corpus", {}),
         },
         "split_pairs": {k: len(v) for k, v in p.splits.items()},
         "vocab": {
@@ -308,33 +311,47 @@ def _card(p: Prepared, config: TrainConfig, dev: torch.device, about: dict | Non
             "target": len(p.tgt_vocab),
             "joint": bool(p.subwords and p.subwords.joint),
         },
-        "train_config": asdict(config),
+        "train_config": asdict(run.train),
         "hardware": hardware(dev),
     }
 
 
-class _Run:
+@dataclass(eq=False)
+class _Loop:
     """One run's moving parts: what each epoch, snapshot and save needs."""
 
-    def __init__(
-        self, p, model, opt, config, text, data, dev, history: History, card, half, group,
-        progress=None,
-    ):  # fmt: skip
-        self.p, self.model, self.opt, self.config, self.dev = p, model, opt, config, dev
-        self.text, self.data, self.history, self.card, self.half = text, data, history, card, half
-        self.group, self.ddp = group, None
-        if group.joined:
+    run: TrainingRun  # as it runs: precision chosen, vocabulary sizes set
+    p: Prepared
+    model: Seq2Seq
+    opt: torch.optim.Adam
+    history: History
+    card: dict  # the model card as it stands
+    settings: dict  # what a resumed run must match (see _settings)
+    group: distributed.Group
+    progress: Callable[[History], bool] | None = None  # train()'s callback
+    first: int = 0  # the first epoch this process trains: after the training state's, resumed
+    offset: int = 0  # epochs before this run's first: the parent's, with --init-from
+    stopped: bool = False  # the progress callback asked to stop
+
+    def __post_init__(self):
+        run, p = self.run, self.p
+        self.config, self.dev = run.train, self.group.device(run.device)
+        self.ddp = None
+        if self.group.joined:
             loss = partial(
-                batch_loss, label_smoothing=config.label_smoothing, precision=config.precision
+                batch_loss,
+                label_smoothing=self.config.label_smoothing,
+                precision=self.config.precision,
             )
-            self.ddp = distributed.data_parallel(loss, model)
+            self.ddp = distributed.data_parallel(loss, self.model)
         self.valid_src, self.valid_refs = spread_sample(
-            *group_references((e.src, e.tgt) for e in p.splits["valid"]), config.bleu_sentences
+            *group_references((e.src, e.tgt) for e in p.splits["valid"]),
+            self.config.bleu_sentences,
         )
         self.valid = p.splits["valid"] or p.splits["train"][:1000]
-        self.translator = Translator(model, p.src_vocab, p.tgt_vocab, text, subwords=p.subwords)
-        self.progress, self.stopped = progress, False  # train()'s callback; it asked to stop
-        self.offset = 0  # epochs before this run's first: the parent's, with --init-from
+        self.translator = Translator(
+            self.model, p.src_vocab, p.tgt_vocab, run.text, subwords=p.subwords
+        )
 
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
@@ -352,15 +369,9 @@ class _Run:
         """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
         config, t0, main = self.config, time.perf_counter(), self.group.main
         distributed.seed_dropout(config.seed, epoch, self.group)
-        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        train = self.p.splits["train"]
-        rng = random.Random(config.seed * 100_003 + epoch)
-        make = partial(training_examples, text=self.text, data=self.data, subwords=self.p.subwords)
-        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
-        examples = join_examples(train, config.join_fraction, gen)
-        batches = bucket_batches(examples, config.batch_size, gen)
         for group in self.opt.param_groups:
             group["lr"] = config.lr_at(epoch)
+        batches = self.batches(epoch)
         points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
         hooks = {i: (lambda f=f: self.snapshot(self.offset + f)) for i, f in points.items()}
         desc = f"epoch {epoch + 1}/{config.epochs}"
@@ -383,6 +394,18 @@ class _Run:
         self.card.update(epochs=done, best_epoch=done, train_seconds=self.seconds())
         return True
 
+    def batches(self, epoch: int) -> list[list[Example]]:
+        """Epoch ``epoch``'s batches, drawn from a function of the seed and the epoch alone:
+        the training pairs, their swapped copies and joined pairs, bucketed by length."""
+        config, run = self.config, self.run
+        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+        train = self.p.splits["train"]
+        rng = random.Random(config.seed * 100_003 + epoch)
+        make = partial(training_examples, text=run.text, data=run.data, subwords=self.p.subwords)
+        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
+        examples = join_examples(train, config.join_fraction, gen)
+        return bucket_batches(examples, config.batch_size, gen)
+
     def step(self, chunk: list[Example]) -> tuple[float, int]:
         """One update on the global batch ``chunk``: its loss here (mean per token) and its
         target tokens. Under torchrun this process takes its share of ``chunk`` and divides the
@@ -403,17 +426,32 @@ class _Run:
         """This run's training time (a parent's is in the card's lineage)."""
         return round(sum(self.history.epochs["epoch_seconds"][self.offset :]), 1)
 
-    def save(self, path: Path, weights: Seq2Seq) -> None:
+    def save(self, weights: Seq2Seq) -> None:
+        """Write ``weights`` to the run's checkpoint, with the card and the history so far."""
         self.card["history"] = self.history.to_json()
-        p = self.p
+        p, run = self.p, self.run
         checkpoint.save(
-            path, weights, p.src_vocab, p.tgt_vocab, self.text, self.data, self.card,
-            self.half, p.subwords, self.history.tensors(),
-        )  # fmt: skip
+            run.out,
+            weights,
+            p.src_vocab,
+            p.tgt_vocab,
+            run.text,
+            run.data,
+            self.card,
+            half=run.storage == "fp16",
+            subwords=p.subwords,
+            extra=self.history.tensors(),
+        )
 
-    def finish(self, out: Path, log) -> None:
+    def save_state(self, epochs: int) -> None:
+        """Write the training state after ``epochs`` epochs, for --resume."""
+        state = state_path(Path(self.run.out))
+        save_state(state, self.model, self.opt, epochs, self.history, self.settings, self.dev)
+
+    def finish(self, log) -> None:
         """Give the best file's card this run's settings, the whole curve and the test BLEU,
         scored at the precision that loading picks here by default (what `evaluate` does)."""
+        out = self.run.out
         best = checkpoint.load(out, device=self.dev, precision="fp32")
         scorer = checkpoint.load(out, device=self.dev)
         self.card.update(
@@ -436,7 +474,7 @@ class _Run:
                 coverage=BETA,
             )
             log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
-        self.save(out, best.model)
+        self.save(best.model)
 
 
 def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:

@@ -10,7 +10,9 @@ import pytest
 
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
+from attnviz.model.networks import ModelConfig
 from attnviz.store import checkpoint
+from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 from attnviz_ui.pages import View
 
@@ -33,17 +35,12 @@ def mixed(trained, corpus_file, tmp_path_factory):
     """bahdanau-pieces (the conftest's subword model) and luong-words (whole words)."""
     folder = tmp_path_factory.mktemp("mixed")
     shutil.copy(trained("bahdanau")[0], folder / "bahdanau-pieces.safetensors")
-    config = dict(attention="general", **TINY)
+    config = ModelConfig(attention="general", **TINY)
     words = DataConfig(subwords=0, min_freq=1)
-    train(
-        corpus_file,
-        folder / f"{WORDS}.safetensors",
-        config,
-        TextConfig(),
-        words,
-        TINY_TRAIN,
-        log=lambda *_: None,
+    run = TrainingRun(
+        corpus_file, folder / f"{WORDS}.safetensors", config, TextConfig(), words, TINY_TRAIN
     )
+    train(run, log=lambda *_: None)
     return folder
 
 
