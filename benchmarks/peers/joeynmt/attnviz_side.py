@@ -1,0 +1,195 @@
+"""attnviz's side of the JoeyNMT comparison, on the files prepare.py wrote.
+
+    python benchmarks/peers/joeynmt/attnviz_side.py speed --work WORK --attention bahdanau
+    python benchmarks/peers/joeynmt/attnviz_side.py budget --work WORK --attention general
+
+``speed``: training throughput (target tokens/s over the length-bucketed batches of the
+recipe's first epoch), then greedy and beam-5 latency per test sentence, each decoded alone
+for exactly the steps its reference takes. ``budget``: trains for a budget of CPU time with the
+recipe and, at each mark, writes greedy hypotheses (pieces) of the BLEU validation sources for
+score.py. Figures are ``key value`` lines on stdout; joeynmt_side.py prints the same keys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from attnviz.data.corpus import Example, bucket_batches, encode_source, make_batch, pad
+from attnviz.data.subwords import Subwords
+from attnviz.data.vocab import EOS_ID
+from attnviz.decoding import decode
+from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.precision import (
+    DECODING,
+    TRAINING,
+    for_decoding,
+    resolve_decoding,
+    resolve_training,
+)
+from attnviz.training.config import TrainConfig
+from attnviz.training.train import optimizer, train_step
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness as h  # the folder's shared module, beside this file
+
+SEED = 0
+
+
+class Setup:
+    """The recipe's model, optimizer and training data, read from the work folder."""
+
+    def __init__(self, work: Path, attention: str, precision: str):
+        r = h.RECIPE
+        subwords = Subwords(
+            (work / f"{h.SPM}.en.model").read_bytes(), (work / f"{h.SPM}.fr.model").read_bytes()
+        )
+        self.src_vocab, self.tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
+        src, tgt = (h.read_pieces(work / f"{h.TRAIN}.{lang}") for lang in h.LANGS)
+        self.train = [Example("", "", s, t) for s, t in zip(src, tgt, strict=True)]
+        self.config = TrainConfig(
+            batch_size=r["batch_size"],
+            lr=r["lr"],
+            decay_after=5,  # the recipe's schedule: halved each epoch after the 5th
+            lr_decay=0.5,
+            clip=r["clip"],
+            seed=SEED,
+            label_smoothing=r["label_smoothing"],
+            precision=resolve_training(precision),
+            join_fraction=0.0,  # JoeyNMT cannot join pairs; see the README
+        )
+        torch.manual_seed(SEED)
+        self.model = Seq2Seq(
+            ModelConfig(
+                len(self.src_vocab),
+                len(self.tgt_vocab),
+                attention=attention,
+                embed=r["embed"],
+                hidden=r["hidden"],
+                layers=r["layers"],
+                dropout=r["dropout"],
+                scaled=attention != "bahdanau",  # the recipe's --scaled-scores for Luong
+            )
+        )
+        self.opt = optimizer(self.model, r["lr"])
+
+    def step(self, chunk: list[Example]) -> int:
+        """One training update on ``chunk``; returns its target tokens."""
+        batch = make_batch(chunk, self.src_vocab, self.tgt_vocab)
+        train_step(self.model, self.opt, batch, self.config)
+        return batch.n_tokens
+
+    def source(self, pieces: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        ids = encode_source(pieces, self.src_vocab)
+        return torch.tensor([ids]), torch.tensor([len(ids)])
+
+
+def speed(a) -> None:
+    s = Setup(a.work, a.attention, a.precision)
+    picks = h.read_json(a.work / h.BATCHES_JSON)[: a.warmup + a.steps]
+    batches = [[s.train[i] for i in b] for b in picks]
+    s.model.train()
+    for chunk in batches[: a.warmup]:
+        s.step(chunk)
+    t0 = time.perf_counter()
+    tokens = sum(s.step(chunk) for chunk in batches[a.warmup :])
+    h.emit("train_tok_per_s", tokens / (time.perf_counter() - t0))
+
+    # Decode exactly each reference's steps: untrained weights must not stop at <eos>.
+    with torch.no_grad():
+        s.model.generator.bias[EOS_ID] = float("-inf")
+    model = for_decoding(s.model.eval(), resolve_decoding(a.decoding))
+    items = h.read_json(a.work / h.LATENCY_JSON)
+    sources = [s.source(p) for p in items["src"]]
+    limits = [torch.tensor([n]) for n in items["steps"]]
+    (d,) = decode.greedy(model, *sources[0], limits[0])
+    assert len(d.ids) == items["steps"][0], (len(d.ids), items["steps"][0])
+
+    def greedy(i: int) -> None:
+        decode.greedy(model, *sources[i], limits[i])
+
+    def beam(i: int) -> None:
+        decode.beam_search(model, *sources[i], h.BEAM, limits[i])
+
+    n = len(sources)
+    h.emit("greedy_ms_per_sentence", h.median_ms(greedy, n))
+    h.emit(f"beam{h.BEAM}_ms_per_sentence", h.median_ms(beam, n))
+    h.emit("peak_rss_mb", h.peak_rss_mb())
+
+
+def budget(a) -> None:
+    """Train for ``a.minutes`` of CPU time, writing hypotheses at each mark."""
+    s = Setup(a.work, a.attention, a.precision)
+    bleu = h.read_pieces(a.work / f"{h.BLEU}.en")
+    (a.work / h.HYPS).mkdir(exist_ok=True)
+    clock = h.Budget(a.minutes * 60, a.marks)
+    steps = tokens = epoch = 0
+    while not clock.over():
+        gen = torch.Generator().manual_seed(SEED * 100_003 + epoch)  # as attnviz's epochs
+        for group in s.opt.param_groups:
+            group["lr"] = s.config.lr_at(epoch)
+        s.model.train()
+        for chunk in bucket_batches(s.train, s.config.batch_size, gen):
+            if (mark := clock.due()) is not None:
+                with clock.left_out():
+                    _write_hyps(s, bleu, h.hyps_path(a.work, "attnviz", a.attention, mark / 60))
+            if clock.over():
+                break
+            tokens += s.step(chunk)
+            steps += 1
+        epoch += 1
+    while (mark := clock.due()) is not None:  # the last mark falls on the budget's end
+        _write_hyps(s, bleu, h.hyps_path(a.work, "attnviz", a.attention, mark / 60))
+    h.emit("budget_cpu_s", clock.spent())
+    h.emit("budget_steps", steps)
+    h.emit("budget_tok_per_cpu_s", tokens / clock.spent())
+    h.emit("peak_rss_mb", h.peak_rss_mb())
+
+
+def _write_hyps(s: Setup, sources: list[list[str]], path: Path, batch_size: int = 64) -> None:
+    """Greedy translations (pieces, up to <eos>) of ``sources``, in fp32, as attnviz
+    validates: batches of similar length, at most twice the source length plus 10 steps."""
+    s.model.eval()
+    order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
+    out: list[list[str]] = [[] for _ in sources]
+    for k in range(0, len(order), batch_size):
+        chunk = order[k : k + batch_size]
+        ids = [encode_source(sources[i], s.src_vocab) for i in chunk]
+        src = pad(ids)
+        lens = torch.tensor([len(x) for x in ids])
+        for i, d in zip(chunk, decode.greedy(s.model, src, lens, 2 * lens + 10), strict=True):
+            out[i] = s.tgt_vocab.decode([t for t in d.ids if t != EOS_ID])
+    h.write_pieces(path, out)
+    s.model.train()
+    print(f"{path.name}: written", file=sys.stderr)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("job", choices=("speed", "budget"))
+    ap.add_argument("--work", type=Path, required=True, help="the folder prepare.py wrote")
+    ap.add_argument("--attention", choices=tuple(h.ATTENTIONS), required=True)
+    ap.add_argument("--threads", type=int, default=h.RECIPE["threads"])
+    ap.add_argument(
+        "--precision", choices=TRAINING, default="auto", help="training (auto: bf16 if native)"
+    )
+    ap.add_argument(
+        "--decoding", choices=DECODING, default="auto", help="decoding (auto: int8 on x86)"
+    )
+    ap.add_argument("--steps", type=int, default=40, help="speed: timed training steps")
+    ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
+    ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
+    ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    speed(a) if a.job == "speed" else budget(a)
+
+
+if __name__ == "__main__":
+    main()
