@@ -351,3 +351,105 @@ def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
     # without --init-from, --attention is still required.
     assert main(["train", "--data", str(small_corpus), "--out", str(out)]) == 2
     assert "--attention is required" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def cli_priors(corpus_file, tmp_path_factory):
+    """Priors from the corpus the `trained` models learned, as `attnviz priors` makes them."""
+    out = tmp_path_factory.mktemp("priors") / "priors.txt.gz"
+    assert main(["priors", "--data", str(corpus_file), "--out", str(out)]) == 0
+    return out
+
+
+def _gold_files(tmp_path, pairs):
+    (tmp_path / "pairs.txt").write_text("".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs))
+    (tmp_path / "gold.txt").write_text(
+        "".join(" ".join(f"{i}-{j}" for i, j in links) + "\n" for _, _, links in pairs)
+    )
+    return tmp_path / "pairs.txt", tmp_path / "gold.txt"
+
+
+def test_priors_record_the_command_that_made_them(cli_priors, corpus_file):
+    from attnviz.store.priors import read_meta
+
+    meta = read_meta(cli_priors)
+    assert meta["command"].startswith("python -m attnviz priors --data ")
+    assert meta["corpus"]["sha256"] == file_sha256(corpus_file)
+    assert meta["corpus"]["train_pairs"] > 2000
+
+
+def test_align_source_eflomal_recovers_the_toy_alignment(trained, cli_priors, monkeypatch, capsys):
+    pairs = corpus(30, seed=5)
+    stdin = "".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs[:15]) + "no separator\n"
+    stdin += "".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs[15:])
+    argv = ["align", str(trained("bahdanau")[0]), "--source", "eflomal", "--priors"]
+    code, out, err = _run(monkeypatch, capsys, [*argv, str(cli_priors)], stdin)
+    lines = out.split("\n")[:-1]
+    assert code == 0 and len(lines) == 31 and lines[15] == "" and "line 16:" in err
+    del lines[15]
+    found = [{tuple(map(int, x.split("-"))) for x in line.split()} for line in lines]
+    right = sum(f == set(links) for f, (_, _, links) in zip(found, pairs, strict=True))
+    assert right >= 27  # the toy's alignment is known; attention's argmax gets far fewer
+
+
+@pytest.mark.parametrize("direction", ["forward", "reverse"])
+def test_align_source_eflomal_directions_link_each_word_at_most_once(
+    trained, cli_priors, monkeypatch, capsys, direction
+):
+    pairs = corpus(10, seed=6)
+    stdin = "".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs)
+    argv = ["align", str(trained("bahdanau")[0]), "--source", "eflomal"]
+    argv += ["--priors", str(cli_priors), "--direction", direction]
+    code, out, _ = _run(monkeypatch, capsys, argv, stdin)
+    assert code == 0
+    for line in out.split("\n")[:-1]:
+        links = [tuple(map(int, x.split("-"))) for x in line.split()]
+        side = [j for _, j in links] if direction == "forward" else [i for i, _ in links]
+        assert links and len(side) == len(set(side))
+
+
+def test_evaluate_reports_eflomal_beside_attention(trained, cli_priors, tmp_path, capsys):
+    pairs_file, gold = _gold_files(tmp_path, corpus(20, seed=3))
+    argv = ["evaluate", str(trained("bahdanau")[0]), "--pairs", str(pairs_file)]
+    argv += ["--gold", str(gold), "--attribution", "--priors", str(cli_priors)]
+    assert main(argv) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("AER ")]
+    eflomal = {x.split()[3]: float(x.split()[1]) for x in lines if x.split()[2] == "eflomal"}
+    attention = float(next(x for x in lines if x.split()[2] == "argmax").split()[1])
+    assert set(eflomal) == {"forward", "reverse", "symmetric"}
+    assert eflomal["symmetric"] < 10 and eflomal["symmetric"] < attention
+
+
+def test_priors_of_another_split_are_refused_by_align(
+    trained, corpus_file, tmp_path, monkeypatch, capsys
+):
+    out = tmp_path / "other.txt.gz"
+    argv = ["priors", "--data", str(corpus_file), "--out", str(out), "--test-percent", "10"]
+    assert main([*argv, "--length", "0.1", "--samplers", "1"]) == 0
+    capsys.readouterr()
+    argv = ["align", str(trained("bahdanau")[0]), "--source", "eflomal", "--priors", str(out)]
+    code, out, err = _run(monkeypatch, capsys, argv, "The dog . ||| Le chien .\n")
+    assert code == 2 and "holds out" in err and "attnviz priors" in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "content, extra, message",
+    [
+        ("no tab on this line\nnor on this one\n", [], "no training pairs to align"),
+        ("The dog .\tLe chien .\n", ["--model", "4"], "model must be one of"),
+        ("The dog .\tLe chien .\n", ["--null-prior", "1.5"], "null_prior must be in"),
+    ],
+)
+def test_bad_input_to_priors_gives_a_clear_error(tmp_path, capsys, content, extra, message):
+    (tmp_path / "c.txt").write_text(content)
+    argv = ["priors", "--data", str(tmp_path / "c.txt"), "--out", str(tmp_path / "p.gz"), *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and not (tmp_path / "p.gz").exists()
+
+
+def test_eflomal_options_belong_to_eflomal_and_priors_to_gold(capsys):
+    assert main(["align", "m.safetensors", "--source", "eflomal", "--method", "threshold"]) == 2
+    assert "takes --direction, not --method" in capsys.readouterr().err
+    assert main(["evaluate", "m.safetensors", "--data", "x.txt", "--priors", "p.gz"]) == 2
+    assert "needs --gold and --pairs" in capsys.readouterr().err

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import attribution
+from ..analysis.priors import PriorsConfig
+from ..analysis.statistical import DIRECTIONS
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
@@ -16,6 +18,7 @@ from ..model.networks import ModelConfig
 from ..options import add_options, typed
 from ..training.config import TrainConfig, TrainingRun
 
+PRIORS = "checkpoints/eflomal-priors.txt.gz"  # shipped beside the checkpoints
 CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings
 
 
@@ -34,7 +37,13 @@ def parser() -> argparse.ArgumentParser:
         prog="attnviz", description="Train, run and inspect attention-based GRU translators."
     )
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_train_command, _translate_command, _align_command, _evaluate_command):
+    for add in (
+        _train_command,
+        _priors_command,
+        _translate_command,
+        _align_command,
+        _evaluate_command,
+    ):
         add(sub)
     _inspect_commands(sub)
     return ap
@@ -129,6 +138,38 @@ def typed_train_options(argv: list[str]) -> dict[str, object]:
     return typed(t, argv)
 
 
+def _priors_command(sub) -> None:
+    p = sub.add_parser(
+        "priors",
+        help="align a corpus's training split with eflomal, for `align --source eflomal`",
+        formatter_class=_Help,
+        description="Aligns the training split of --data with the statistical aligner eflomal "
+        "(forward and reverse), on the tokens a model trained with these split and text "
+        "settings sees, and writes eflomal's priors (what it learned) to --out: with them, "
+        "`align --source eflomal`, `evaluate --priors` and the dashboard align any new "
+        "sentence. The file records the corpus's sha256, the settings and this command; a "
+        "model trained on another corpus or split is refused.",
+    )
+    p.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
+    p.add_argument("--out", required=True, help="priors file to write (.txt.gz)")
+    for name in ("valid_percent", "test_percent", "max_len"):
+        f = DataConfig.__dataclass_fields__[name]
+        p.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=type(f.default),
+            default=f.default,
+            help=f.metadata["help"] + " (as the model was trained)",
+        )
+    p.add_argument(
+        "--lowercase",
+        action=argparse.BooleanOptionalAction,
+        default=TextConfig.lowercase,
+        help=TextConfig.__dataclass_fields__["lowercase"].metadata["help"],
+    )
+    add_options(p, PriorsConfig)
+
+
 def _translate_command(sub) -> None:
     tr = sub.add_parser("translate", help="translate sentences from stdin, one per line")
     tr.add_argument("checkpoint")
@@ -158,10 +199,19 @@ def _align_command(sub) -> None:
     )
     al.add_argument(
         "--source",
-        choices=("attention", "attribution"),
+        choices=("attention", "attribution", "eflomal"),
         default="attention",
         help="read links off the attention weights, or off attribution (--attribution): "
-        "each target word to its most important source word",
+        "each target word to its most important source word; or eflomal: a statistical "
+        "aligner with the priors of the model's corpus (--priors), no attention involved",
+    )
+    _priors_option(al)
+    al.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        default="symmetric",
+        help="with --source eflomal: forward (each target word to <= 1 source word), reverse "
+        "(each source word to <= 1 target word) or symmetric (grow-diag-final-and of both)",
     )
     al.add_argument(
         "--attribution",
@@ -173,6 +223,15 @@ def _align_command(sub) -> None:
     )
     _steps_option(al)
     _precision_option(al, "fp32")
+
+
+def _priors_option(parser: argparse.ArgumentParser, default: str | None = PRIORS) -> None:
+    parser.add_argument(
+        "--priors",
+        default=default,
+        help="eflomal's priors from the model's corpus, as `attnviz priors` writes them"
+        + (" (default: %(default)s)" if default else ""),
+    )
 
 
 def _steps_option(parser: argparse.ArgumentParser) -> None:
@@ -220,6 +279,7 @@ def _evaluate_command(sub) -> None:
         "over, so it is by far the slowest; none given: attention only (default: saliency "
         "erasure)",
     )
+    _priors_option(ev, None)
     _steps_option(ev)
     _precision_option(ev, None)
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m attnviz {train,translate,align,evaluate,aer,info}``.
+"""Command line: ``python -m attnviz {train,priors,translate,align,evaluate,aer,info}``.
 
 The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands.
 """
@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {
             "train": lambda args: _train(args, argv),
+            "priors": lambda args: _priors(args, argv),
             "translate": _translate,
             "align": _align,
             "evaluate": _evaluate,
@@ -106,6 +107,33 @@ def _model(args, argv: list[str]) -> ModelConfig:
     return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
 
 
+def _priors(args, argv: list[str]) -> int:
+    """eflomal's priors from the training split of --data; ``argv`` is recorded in them."""
+    from ..analysis.priors import PriorsConfig
+    from ..analysis.statistical import build_priors
+    from ..data.corpus import read_corpus
+    from ..store.priors import save_priors
+
+    text = TextConfig(lowercase=args.lowercase)
+    data = DataConfig(
+        valid_percent=args.valid_percent, test_percent=args.test_percent, max_len=args.max_len
+    )
+    priors = build_priors(
+        read_corpus(args.data),
+        text,
+        data,
+        from_options(PriorsConfig, args),
+        command=shlex.join(["python", "-m", "attnviz", *argv]),
+    )
+    size = save_priors(priors, args.out)
+    print(
+        f"saved {args.out}: {size / 1e6:.2f} MB, "
+        f"{priors.meta['corpus']['train_pairs']} training pairs aligned, {priors.counts()}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _lines():
     for line in sys.stdin:
         yield line.rstrip("\n")
@@ -155,6 +183,8 @@ def _align(args) -> int:
     from ..decoding.translator import InputError
     from ..store.checkpoint import load
 
+    if args.source == "eflomal":
+        return _align_eflomal(args)
     links_of = _attention_links
     if args.source == "attribution":
         if args.method != "argmax" or args.shift:
@@ -172,6 +202,52 @@ def _align(args) -> int:
                 print(f"line {n}: {e}", file=sys.stderr)
         print(pharaoh(links), flush=True)
     return 0
+
+
+def _align_eflomal(args) -> int:
+    """Pharaoh links of eflomal (with the model's priors) for every line of stdin, aligned in
+    one run; a bad line is reported and gets an empty line, as with attention."""
+    from ..analysis.align import pharaoh
+
+    if args.method != "argmax" or args.shift:
+        raise ValueError("--source eflomal takes --direction, not --method or --shift")
+    aligner = _aligner(args)
+    lines = list(_lines())
+    pairs: dict[int, tuple[str, str]] = {}
+    for n, line in enumerate(lines, 1):
+        if (pair := parse_pair(line)) is None:
+            print(f"line {n}: {PAIR_FORMAT}", file=sys.stderr)
+        else:
+            pairs[n] = pair
+    try:  # one run of eflomal for the whole file: faster, and each line has the others' help
+        found = aligner.align_words(list(pairs.values()))
+    except ValueError:  # one pair eflomal cannot take fails the run: find it, align the rest
+        for n in list(pairs):
+            try:
+                aligner.align_words([pairs[n]])
+            except ValueError as e:
+                print(f"line {n}: {e}", file=sys.stderr)
+                del pairs[n]
+        found = aligner.align_words(list(pairs.values()))
+    alignments = dict(zip(pairs, found, strict=True))
+    for n in range(1, len(lines) + 1):
+        links = alignments[n].links(args.direction) if n in alignments else ()
+        print(pharaoh(list(links)))
+    return 0
+
+
+def _aligner(args, tr=None):
+    """eflomal with the priors of ``args.priors``, refused when ``args.checkpoint``'s model
+    (``tr``, loaded here when not given) was trained on another corpus or split."""
+    from ..analysis.priors import check_same_corpus
+    from ..analysis.statistical import StatisticalAligner
+    from ..store.checkpoint import load
+    from ..store.priors import load_priors
+
+    priors = load_priors(args.priors)
+    tr = tr or load(args.checkpoint, precision="fp32")
+    check_same_corpus(priors, tr.card, tr.data, tr.text)
+    return StatisticalAligner(priors)
 
 
 def _attention_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
@@ -194,6 +270,8 @@ def _evaluate(args) -> int:
         raise ValueError("--gold and --pairs go together")
     if not args.data and not args.gold:
         raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
+    if args.priors and not args.gold:
+        raise ValueError("--priors gives eflomal's AER: it needs --gold and --pairs")
     tr = load(args.checkpoint, precision=args.precision or ("fp32" if args.gold else "auto"))
     if args.data:
         _evaluate_bleu(tr, args)
@@ -260,6 +338,21 @@ def _evaluate_aer(tr, args) -> None:
     print(f"({len(pairs)} sentence pairs, threshold {args.threshold})")
     if args.attribution:
         _evaluate_attribution(tr, pairs, gold, args)
+    if args.priors:
+        _evaluate_eflomal(tr, pairs, gold, args)
+
+
+def _evaluate_eflomal(tr, pairs, gold, args) -> None:
+    from ..analysis.aer import score
+    from ..analysis.statistical import DIRECTIONS
+
+    alignments = _aligner(args, tr).align_words(pairs)
+    for d in DIRECTIONS:
+        r = score(gold, [set(a.links(d)) for a in alignments])
+        print(
+            f"AER {r.aer:.2f}  {'eflomal ' + d:<20} precision {r.precision:.2f}, recall "
+            f"{r.recall:.2f}, {r.links} links  (statistical aligner, {args.priors})"
+        )
 
 
 def _evaluate_attribution(tr, pairs, gold, args) -> None:
