@@ -11,6 +11,7 @@ from attnviz.analysis.compare_models import Item, SentenceScore
 from attnviz.plots import charts
 from attnviz.store.catalog import Checkpoint, corpora
 
+from . import aligner_view
 from .attribution_view import corpus_agreement_ui
 from .models import Choice, load
 from .pages import Page, View
@@ -148,6 +149,7 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
         if totals.aer is not None:
             metrics[2 * k + 1].metric(f"{name}: AER", f"{totals.aer.aer:.1f}")
     frame = compare_models.table(items, scores)
+    frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     st.dataframe(frame, hide_index=True, height=320)
     st.caption(
         "One row per sentence, where the two models differ most first (BLEU difference = "
@@ -155,6 +157,11 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
         "alignment error rate of the argmax links against the gold ones (0 = perfect); "
         "entropy in bits (0 = all attention on one word) and τ (1 when attention moves "
         "strictly left to right) over the steps that wrote a word."
+    )
+    st.caption(
+        aligner_view.COLUMN_HELP
+        if no_eflomal is None
+        else f"No “{aligner_view.COLUMN}” column: {no_eflomal}"
     )
     lengths = compare_models.bleu_by_length(items, scores)
     if not lengths.empty:

@@ -9,6 +9,7 @@ from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
 from attnviz.plots import explain
 
+from . import aligner_view
 from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui
 from .cards_view import cards_view_ui
@@ -142,7 +143,8 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     finished, numbers = state.get("finished", False), state.get("numbers", False)
     what_if = state.get("what_if", WhatIf.NOTHING)
     attributed = state.get("attribution_on", False)
-    fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed)
+    eflomal = state.get("eflomal_on", False)
+    fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed, eflomal)
     with above:
         cols = st.columns([2, 2, 2, 2, 1])
         cols[0].toggle("Show the finished translation", key="finished")
@@ -151,6 +153,7 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
         with cols[3]:
             what_if_choice_ui()
         _play_ui(cols[-1], steps, playing)
+        aligner_view.switch_ui()
         pieces = any(side.trace.pieces for side in sides)
         st.caption(how_to_read(not finished, bool(state.get("gold")), pieces))
         for col, side in zip(st.columns(2), sides, strict=True):
@@ -181,6 +184,7 @@ def _stepping(
     numbers: bool = False,
     what_if: WhatIf = WhatIf.NOTHING,
     attributed: bool = False,
+    eflomal: bool = False,
 ) -> None:
     step = step_ui(steps)
     if view == View.STEPS:
@@ -189,15 +193,20 @@ def _stepping(
         cols = st.columns(2)
         # Both heatmaps first, then both steps' bars, then what lies below them: the page
         # is drawn in the order it is looked at.
-        slots = []
+        slots, golds = [], []
+        aligned = _eflomal_ui(sides) if eflomal else None
         for k, (col, side) in enumerate(zip(cols, sides, strict=True)):
             with col:
                 links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                slots.append(step_view_ui(k, side, step, reveal, links))
+                machine = list(aligned[k].symmetric) if aligned else None
+                slots.append(step_view_ui(k, side, step, reveal, links, machine))
+                golds.append(links)
         for col, slot, side in zip(cols, slots, sides, strict=True):
             output_ui(slot, side, step, reveal)
             with col:
                 step_bars_ui(side, step)
+        if aligned:
+            aligner_view.agreement_ui(sides, aligned, golds)
         for col, side in zip(cols, sides, strict=True):
             with col:
                 step_detail_ui(side, step, numbers)
@@ -211,6 +220,18 @@ def _stepping(
     if playing and not done.playing:  # the last step: stop, and the fragment's timer with it
         st.session_state.playing = False
         st.rerun()
+
+
+def _eflomal_ui(sides: list[Side]):
+    """eflomal's alignment of each side, or None after saying why there is none."""
+    if st.session_state.get("pieces"):
+        st.caption("eflomal aligns words: switch off “Show subword pieces” to see its links.")
+        return None
+    aligned = aligner_view.align_sides(sides)
+    if isinstance(aligned, str):
+        st.warning(aligned)
+        return None
+    return aligned
 
 
 def view_ui(view: View, sides: list[Side], beam: int) -> None:

@@ -45,17 +45,21 @@ def step_view_ui(
     step: int,
     reveal: bool,
     gold: list[tuple[int, int]] | None = None,
+    eflomal: list[tuple[int, int]] | None = None,
 ):
     """One model's alignment (``side`` 0 left, 1 right) at ``step`` (0-based): with ``reveal``,
-    only the rows the decoder has written so far; ``gold``: token links to draw over the
-    heatmap. Returns the empty slot above the heatmap, for :func:`output_ui` to fill once both
-    heatmaps are sent; the step itself follows in :func:`step_bars_ui` and
+    only the rows the decoder has written so far; ``gold`` and ``eflomal``: token links to draw
+    over the heatmap. Returns the empty slot above the heatmap, for :func:`output_ui` to fill
+    once both heatmaps are sent; the step itself follows in :func:`step_bars_ui` and
     :func:`step_detail_ui`."""
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
     slot = st.empty()
+    fig = charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal)
+    if eflomal is not None:
+        fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
     st.plotly_chart(
-        charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal),
+        fig,
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )

@@ -21,7 +21,7 @@ from ..data.text import normalize
 from ..decoding.translator import InputError, Translator
 from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
-from .align import word_trace
+from .align import trace_links, word_trace
 from .attribution import Agreement
 from .evaluate import bleu
 
@@ -54,6 +54,8 @@ class SentenceScore:
     monotonicity: float | None  # Kendall's tau of the argmax source positions
     eos_mass: float | None  # mean attention on the source <eos> per word written
     links: frozenset = frozenset()  # argmax word links on the first reference (with gold)
+    words: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # source, output (no <eos>)
+    attention: frozenset = frozenset()  # argmax links of the model's own output, over `words`
 
 
 def parse_items(text: str) -> list[Item]:
@@ -146,9 +148,11 @@ def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceS
             links = frozenset(word_trace(translator, item.source, item.references[0]).links())
         aer = score([item.gold], [set(links)]).aer
     d = diagnostics.summary(trace)
+    words = (tuple(trace.src_tokens[:-1]), tuple(trace.tgt_tokens[: len(trace.output_weights)]))
     return SentenceScore(
-        trace.text, None, bleu_score, aer, d.entropy, d.monotonicity, d.eos_mass, links
-    )
+        trace.text, None, bleu_score, aer, d.entropy, d.monotonicity, d.eos_mass, links,
+        words, frozenset(trace_links(trace)),
+    )  # fmt: skip
 
 
 def table(items: list[Item], results: dict[str, list[SentenceScore]]) -> pd.DataFrame:

@@ -404,3 +404,30 @@ def weights_json(trace: Trace) -> dict:
         "weights": trace.weights.tolist(),
         "scores": [[float(x) if np.isfinite(x) else None for x in row] for row in trace.scores],
     }
+
+
+EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the blue scale
+
+
+def eflomal_markers(x: list[str], y: list[str], links: list[tuple[int, int]]) -> dict:
+    """A statistical aligner's (column, row) links as open green circles over a heatmap with
+    labels ``x`` and ``y`` (a cross of :func:`gold_markers` fits inside one): a scatter trace."""
+    inside = [(i, j) for i, j in links if i < len(x) and j < len(y)]
+    return dict(
+        type="scatter",
+        x=[x[i] for i, _ in inside],
+        y=[y[j] for _, j in inside],
+        mode="markers",
+        marker=dict(symbol="circle-open", size=20, line=dict(width=2.5, color=EFLOMAL_COLOR)),
+        name="eflomal link",
+        hovertemplate="eflomal link: %{y} - %{x}<extra></extra>",
+    )
+
+
+def with_eflomal(fig: go.Figure, links: list[tuple[int, int]], upto: int | None = None):
+    """``fig``, a heatmap of :func:`heatmap`, with eflomal's (source, output) links drawn on it
+    (with ``upto``, only those of the rows up to it, as a revealed heatmap shows)."""
+    cells = fig.data[0]
+    shown = [(i, j) for i, j in links if upto is None or j <= upto]
+    fig.add_trace(eflomal_markers(list(cells.x), list(cells.y), shown))
+    return fig

@@ -1,0 +1,126 @@
+"""eflomal beside attention in the dashboard: its links on both heatmaps, each model's
+agreement with them, and the corpus page's "attention vs eflomal" column."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from attnviz.analysis.statistical import build_priors
+from attnviz.data.corpus import DataConfig, read_corpus
+from attnviz.store.priors import save_priors
+
+from ..helpers import heatmaps_on, open_dashboard, run_corpus, type_sentence
+from ..synthetic import corpus
+
+
+@pytest.fixture(scope="module")
+def with_priors(checkpoints, corpus_file, tmp_path_factory):
+    """The shipped checkpoints folder with the priors of the models' corpus beside them."""
+    folder = tmp_path_factory.mktemp("with-priors")
+    for path in checkpoints.iterdir():
+        shutil.copy(path, folder / path.name)
+    save_priors(build_priors(read_corpus(corpus_file)), folder / "eflomal-priors.txt.gz")
+    return folder
+
+
+@pytest.fixture
+def aligned(with_priors, monkeypatch):
+    at = open_dashboard(with_priors, monkeypatch)
+    assert not at.exception
+    return at
+
+
+def _drawn(fig: dict, name: str) -> set[tuple[int, int]]:
+    """The (column, row) positions of a heatmap's markers called ``name``."""
+    x_labels, y_labels = fig["data"][0]["x"], fig["data"][0]["y"]
+    (markers,) = [d for d in fig["data"] if d.get("name") == name]
+    return {
+        (x_labels.index(x), y_labels.index(y))
+        for x, y in zip(markers["x"], markers["y"], strict=True)
+    }
+
+
+def test_the_switch_draws_eflomal_links_on_both_heatmaps_apart_from_gold(aligned):
+    (en, fr, links), *_ = corpus(1, seed=21)
+    type_sentence(aligned, en, fr)  # both models force-decoded on the reference
+    for fig in heatmaps_on(aligned):
+        assert not any(d.get("name") == "eflomal link" for d in fig["data"])
+    aligned.toggle(key="finished").set_value(True)
+    aligned.toggle(key="eflomal_on").set_value(True).run()
+    assert not aligned.exception, aligned.exception
+    heatmaps = heatmaps_on(aligned)
+    assert len(heatmaps) == 2
+    for fig in heatmaps:
+        (markers,) = [d for d in fig["data"] if d.get("name") == "eflomal link"]
+        assert markers["marker"]["symbol"] == "circle-open"  # gold's are crosses
+        right = _drawn(fig, "eflomal link") & set(links)
+        assert len(right) >= len(links) - 1  # the toy's alignment is known
+
+
+def test_before_the_last_step_only_the_links_of_the_rows_written_are_drawn(aligned):
+    (en, fr, _), *_ = corpus(1, seed=22)
+    type_sentence(aligned, en, fr)
+    aligned.toggle(key="eflomal_on").set_value(True).run()
+    for fig in heatmaps_on(aligned):  # step 1
+        assert {row for _, row in _drawn(fig, "eflomal link")} == {0}
+
+
+def test_each_model_shows_its_attention_against_eflomal(aligned):
+    type_sentence(aligned, "a red car sees a bird .")
+    aligned.toggle(key="eflomal_on").set_value(True).run()
+    metrics = {m.label: m.value for m in aligned.metric}
+    for name in ("bahdanau", "luong"):
+        assert 0 <= float(metrics[f"{name}: attention vs eflomal (AER)"]) <= 100
+    assert any("Attention vs eflomal" in c.value for c in aligned.caption)
+    assert not aligned.warning  # the models and the priors come from one corpus
+
+
+def test_with_gold_eflomal_own_aer_stands_beside_attention(aligned):
+    pairs = corpus(3, seed=23)
+    run_corpus(
+        aligned,
+        "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
+        "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
+    )
+    aligned.button(key="corpus_open").click().run()
+    aligned.toggle(key="eflomal_on").set_value(True).run()
+    assert not aligned.exception, aligned.exception
+    gold = [c.value for c in aligned.caption if c.value.startswith("Against the gold links")]
+    assert len(gold) == 2 and all("eflomal AER" in g and "attention AER" in g for g in gold)
+
+
+def test_the_corpus_page_ranks_sentences_by_attention_against_eflomal(aligned):
+    pairs = corpus(6, seed=24)
+    run_corpus(aligned, "\n".join(en for en, _, _ in pairs))  # no references, no gold
+    frame = aligned.dataframe[0].value
+    for name in ("bahdanau", "luong"):
+        column = frame[f"{name} attention vs eflomal"]
+        assert column.between(0, 100).all()
+    first = frame["bahdanau attention vs eflomal"].tolist()
+    assert first == sorted(first, reverse=True)  # the worst disagreement first, one click away
+    picked = aligned.selectbox(key="corpus_pick")
+    assert picked.options[0].startswith(f"#{frame['#'][0]}:")
+
+
+def test_without_priors_the_switch_says_how_to_make_them(app):
+    type_sentence(app, "a red car sees a bird .")
+    app.toggle(key="eflomal_on").set_value(True).run()
+    assert not app.exception, app.exception
+    assert any("python -m attnviz priors" in w.value for w in app.warning)
+    for fig in heatmaps_on(app):
+        assert not any(d.get("name") == "eflomal link" for d in fig["data"])
+
+
+def test_priors_of_another_split_are_flagged_for_each_model(
+    checkpoints, corpus_file, tmp_path, monkeypatch
+):
+    for path in checkpoints.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    other = build_priors(read_corpus(corpus_file), data=DataConfig(test_percent=10.0))
+    save_priors(other, tmp_path / "eflomal-priors.txt.gz")
+    at = type_sentence(open_dashboard(tmp_path, monkeypatch), "a red car sees a bird .")
+    at.toggle(key="eflomal_on").set_value(True).run()
+    flagged = [w.value for w in at.warning if "may not fit this model" in w.value]
+    assert len(flagged) == 2 and all("holds out" in w for w in flagged)
