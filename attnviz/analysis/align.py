@@ -20,12 +20,7 @@ def tokenize_words(
     translator: Translator, words: list[str], side: str
 ) -> tuple[list[str], list[int]]:
     """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
-    tokens, owner = [], []
-    for i, word in enumerate(words):
-        pieces = translator.text.tokenize(word, side)
-        tokens += pieces
-        owner += [i] * len(pieces)
-    return tokens, owner
+    return translator.text.tokenize_words(words, side)
 
 
 def word_weights(

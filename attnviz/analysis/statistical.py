@@ -222,20 +222,11 @@ class StatisticalAligner:
         gold alignments and ``attnviz align`` count them: each word is tokenized alone, and
         two words are linked when any of their tokens are."""
         split = [
-            (self._word_tokens(s.split(), "src"), self._word_tokens(t.split(), "tgt"))
+            (self.text.tokenize_words(s.split(), "src"), self.text.tokenize_words(t.split(), "tgt"))
             for s, t in pairs
         ]
         alignments = self.align_many([(s[0], t[0]) for s, t in split])
         return [a.regrouped(s[1], t[1]) for a, (s, t) in zip(alignments, split, strict=True)]
-
-    def _word_tokens(self, words: list[str], side: str) -> tuple[list[str], list[int]]:
-        """The tokens of each word tokenized alone, and for each token the index of its word."""
-        tokens, owner = [], []
-        for i, word in enumerate(words):
-            pieces = self.text.tokenize(word, side)
-            tokens += pieces
-            owner += [i] * len(pieces)
-        return tokens, owner
 
 
 def aer_against(

@@ -75,6 +75,15 @@ class TextConfig:
             return []
         return _tokenizer(self._lang(side)).tokenize(text, escape=False)
 
+    def tokenize_words(self, words: list[str], side: str = "src") -> tuple[list[str], list[int]]:
+        """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
+        tokens, owner = [], []
+        for i, word in enumerate(words):
+            pieces = self.tokenize(word, side)
+            tokens += pieces
+            owner += [i] * len(pieces)
+        return tokens, owner
+
     def detokenize(self, tokens: list[str], side: str = "tgt") -> str:
         """Join tokens into display text, undoing the tokenizer's splits."""
         return _detokenizer(self._lang(side)).detokenize(list(tokens))
