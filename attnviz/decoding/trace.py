@@ -114,11 +114,12 @@ class Trace:
             notes.append(f"the output repeats “{gram}” {times} times in a row")
         if not self.ended and self.mode != "forced":
             notes.append("the model never ended the sentence, the length limit cut it")
-        notes += [
-            f"“{self.tgt_tokens[t]}” is copied from the source in place of “{self.written(t)}”"
-            for t, j in enumerate(self.replaced)
-            if j is not None
-        ]
+        if self.pieces is not None:  # a number copied over one a model over pieces garbled
+            notes += [
+                f"“{self.tgt_tokens[t]}” is copied from the source in place of “{self.written(t)}”"
+                for t, j in enumerate(self.replaced)
+                if j is not None
+            ]
         text = "; ".join(notes)
         return text[:1].upper() + text[1:] + "." if notes else None
 
