@@ -121,15 +121,24 @@ def heatmap(
 def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> dict:
     """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``: a
     scatter trace for :func:`matrix_figure`."""
-    inside = [(i, j) for i, j in gold if i < len(x) and j < len(y)]
+    marker = dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e"))
+    return _link_markers(x, y, gold, "gold link", marker)
+
+
+def _link_markers(
+    x: list[str], y: list[str], links: list[tuple[int, int]], name: str, marker: dict
+) -> dict:
+    """(column, row) ``links`` inside a heatmap with labels ``x`` and ``y`` as a scatter trace
+    of ``marker``s called ``name``."""
+    inside = [(i, j) for i, j in links if i < len(x) and j < len(y)]
     return dict(
         type="scatter",
         x=[x[i] for i, _ in inside],
         y=[y[j] for _, j in inside],
         mode="markers",
-        marker=dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e")),
-        name="gold link",
-        hovertemplate="gold link: %{y} - %{x}<extra></extra>",
+        marker=marker,
+        name=name,
+        hovertemplate=name + ": %{y} - %{x}<extra></extra>",
     )
 
 
@@ -412,16 +421,8 @@ EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the
 def eflomal_markers(x: list[str], y: list[str], links: list[tuple[int, int]]) -> dict:
     """A statistical aligner's (column, row) links as open green circles over a heatmap with
     labels ``x`` and ``y`` (a cross of :func:`gold_markers` fits inside one): a scatter trace."""
-    inside = [(i, j) for i, j in links if i < len(x) and j < len(y)]
-    return dict(
-        type="scatter",
-        x=[x[i] for i, _ in inside],
-        y=[y[j] for _, j in inside],
-        mode="markers",
-        marker=dict(symbol="circle-open", size=20, line=dict(width=2.5, color=EFLOMAL_COLOR)),
-        name="eflomal link",
-        hovertemplate="eflomal link: %{y} - %{x}<extra></extra>",
-    )
+    marker = dict(symbol="circle-open", size=20, line=dict(width=2.5, color=EFLOMAL_COLOR))
+    return _link_markers(x, y, links, "eflomal link", marker)
 
 
 def with_eflomal(fig: go.Figure, links: list[tuple[int, int]], upto: int | None = None):
