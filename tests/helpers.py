@@ -154,6 +154,15 @@ def run_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
     return at
 
 
+def run_corpus_with_gold(at: AppTest, pairs) -> AppTest:
+    """Run the corpus page on ``(source, reference, links)`` triples, the links as gold."""
+    return run_corpus(
+        at,
+        "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
+        "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
+    )
+
+
 def open_training_page(folder, monkeypatch) -> AppTest:
     at = open_dashboard(folder, monkeypatch)
     at.radio(key="page").set_value("Training").run()

@@ -11,7 +11,13 @@ from attnviz.analysis.statistical import build_priors
 from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.store.priors import save_priors
 
-from ..helpers import heatmaps_on, open_dashboard, run_corpus, type_sentence
+from ..helpers import (
+    heatmaps_on,
+    open_dashboard,
+    run_corpus,
+    run_corpus_with_gold,
+    type_sentence,
+)
 from ..synthetic import corpus
 
 
@@ -79,11 +85,7 @@ def test_each_model_shows_its_attention_against_eflomal(aligned):
 
 def test_with_gold_eflomal_own_aer_stands_beside_attention(aligned):
     pairs = corpus(3, seed=23)
-    run_corpus(
-        aligned,
-        "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
-        "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
-    )
+    run_corpus_with_gold(aligned, pairs)
     aligned.button(key="corpus_open").click().run()
     aligned.toggle(key="eflomal_on").set_value(True).run()
     assert not aligned.exception, aligned.exception

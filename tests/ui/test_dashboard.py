@@ -16,7 +16,7 @@ from ..helpers import (
     paste_corpus,
     plotly_array,
     plotly_figures,
-    run_corpus,
+    run_corpus_with_gold,
     type_sentence,
 )
 from ..synthetic import corpus
@@ -149,11 +149,7 @@ def test_export_offers_weights_and_alignments_for_both_models(app):
 
 def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
     pairs = corpus(5, seed=11)
-    run_corpus(
-        app,
-        "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs),
-        "\n".join(" ".join(f"{i}-{j}" for i, j in links) for *_, links in pairs),
-    )
+    run_corpus_with_gold(app, pairs)
     frame = app.dataframe[0].value
     assert sorted(frame["source"]) == sorted(en for en, _, _ in pairs)
     assert {"bahdanau AER", "luong AER", "bahdanau tau", "luong <eos> mass"} <= set(frame)
