@@ -9,8 +9,9 @@ from attnviz.store.catalog import OPENING, Checkpoint, default_index
 from .models import Choice, checkpoint_folder
 
 PAIRS = (
-    "*-pieces* models read and write subword pieces: they never copy English into the French "
-    "and keep their place in long sentences, but may misspell a name or a number. *-words* "
+    "*-pieces* models read and write subword pieces, one vocabulary for both languages: they "
+    "carry names and numbers through, keep their place in long sentences and rarely leave "
+    "English in the French. *-words* "
     "models read whole words: as good on short everyday sentences, a word they do not know "
     "is copied through `<unk>` (names, numbers, and English too), and they lose their place in "
     "long sentences. Any two can be compared side by side."
