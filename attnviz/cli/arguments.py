@@ -49,11 +49,21 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _corpus_command(sub, name: str, out: str, **texts: str) -> argparse.ArgumentParser:
+    """A command that reads a corpus (--data) and writes ``out`` (--out); ``texts``: its help
+    and description."""
+    p = sub.add_parser(name, formatter_class=_Help, **texts)
+    p.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
+    p.add_argument("--out", required=True, help=out)
+    return p
+
+
 def _train_command(sub) -> None:
-    t = sub.add_parser(
+    t = _corpus_command(
+        sub,
         "train",
+        "checkpoint to write (.safetensors)",
         help="train a model on a tab-separated parallel corpus",
-        formatter_class=_Help,
         description="Train on `source<TAB>target[<TAB>...]` lines. The best epoch "
         "(lowest validation loss) is saved to --out; the full training state is saved "
         "to OUT.state after every epoch for --resume. Under torchrun (`torchrun "
@@ -61,8 +71,6 @@ def _train_command(sub) -> None:
         "DistributedDataParallel, gloo on CPUs and NCCL on GPUs; rank 0 alone validates and "
         "writes the files (see the README).",
     )
-    t.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
-    t.add_argument("--out", required=True, help="checkpoint to write (.safetensors)")
     t.add_argument(
         "--init-from",
         default=None,
@@ -139,10 +147,11 @@ def typed_train_options(argv: list[str]) -> dict[str, object]:
 
 
 def _priors_command(sub) -> None:
-    p = sub.add_parser(
+    p = _corpus_command(
+        sub,
         "priors",
+        "priors file to write (.txt.gz)",
         help="align a corpus's training split with eflomal, for `align --source eflomal`",
-        formatter_class=_Help,
         description="Aligns the training split of --data with the statistical aligner eflomal "
         "(forward and reverse), on the tokens a model trained with these split and text "
         "settings sees, and writes eflomal's priors (what it learned) to --out: with them, "
@@ -150,8 +159,6 @@ def _priors_command(sub) -> None:
         "sentence. The file records the corpus's sha256, the settings and this command; a "
         "model trained on another corpus or split is refused.",
     )
-    p.add_argument("--data", required=True, help="corpus file, source<TAB>target per line")
-    p.add_argument("--out", required=True, help="priors file to write (.txt.gz)")
     for name in ("valid_percent", "test_percent", "max_len"):
         f = DataConfig.__dataclass_fields__[name]
         p.add_argument(
