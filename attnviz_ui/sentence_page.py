@@ -18,12 +18,13 @@ from .export_view import export_view_ui
 from .models import Choice, Side, load, translate
 from .pages import STEPPING, View
 from .step_view import (
+    column,
+    heatmap_ui,
     how_to_read,
     model_header_ui,
     output_ui,
     step_bars_ui,
     step_detail_ui,
-    step_view_ui,
 )
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
@@ -191,25 +192,27 @@ def _stepping(
         gold = st.session_state.get("gold")
         sentence, reference = st.session_state.sentence, st.session_state.reference
         cols = st.columns(2)
-        # Both heatmaps first, then both steps' bars, then what lies below them: the page
-        # is drawn in the order it is looked at.
-        slots, golds = [], []
         aligned = _eflomal_ui(sides) if eflomal else None
-        for k, (col, side) in enumerate(zip(cols, sides, strict=True)):
+        golds = [gold_for(s.translator, s.trace, gold, sentence, reference) for s in sides]
+        shown = [
+            column(side, step, reveal, links, list(aligned[k].symmetric) if aligned else None)
+            for k, (side, links) in enumerate(zip(sides, golds, strict=True))
+        ]
+        # Both heatmaps first, then both steps' bars, then what lies below them: the page
+        # is drawn in the order it is looked at, every piece of it built beforehand.
+        slots = []
+        for k, (col, side, c) in enumerate(zip(cols, sides, shown, strict=True)):
             with col:
-                links = gold_for(side.translator, side.trace, gold, sentence, reference)
-                machine = list(aligned[k].symmetric) if aligned else None
-                slots.append(step_view_ui(k, side, step, reveal, links, machine))
-                golds.append(links)
-        for col, slot, side in zip(cols, slots, sides, strict=True):
-            output_ui(slot, side, step, reveal)
+                slots.append(heatmap_ui(k, side, c))
+        for col, slot, side, c in zip(cols, slots, sides, shown, strict=True):
+            output_ui(slot, c)
             with col:
-                step_bars_ui(side, step)
+                step_bars_ui(side, c)
         if aligned:
             aligner_view.agreement_ui(sides, aligned, golds)
-        for col, side in zip(cols, sides, strict=True):
+        for col, side, c in zip(cols, sides, shown, strict=True):
             with col:
-                step_detail_ui(side, step, numbers)
+                step_detail_ui(side, c, numbers)
         what_if_ui(what_if, choice, sides, step, sentence)
         if attributed:
             attribution_view_ui(choice, sides, step)

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.decoding import steer
@@ -39,42 +42,61 @@ def formula_latex(s: Side) -> str:
     return rf"\begin{{gathered}}{formula} \\[6pt] {explain.WEIGHTS}\end{{gathered}}"
 
 
-def step_view_ui(
-    side: int,
+class Column(NamedTuple):
+    """What one model's column shows at a step, all of it built before any of it is drawn: the
+    page then sends the column in one burst, instead of building each piece while the browser,
+    busy drawing the heatmaps already sent, holds the cores."""
+
+    step: int  # 0-based, within this model's output
+    heatmap: go.Figure  # the alignment so far (all of it without reveal)
+    output: str  # HTML: the output so far, each word shaded by its probability
+    header: str  # markdown: the word written, and the source shaded by its attention
+    bars: dict  # Vega-Lite: the step's weights
+    candidates: str  # markdown table: the words the model weighed
+
+
+def column(
     s: Side,
     step: int,
     reveal: bool,
     gold: list[tuple[int, int]] | None = None,
     eflomal: list[tuple[int, int]] | None = None,
-):
-    """One model's alignment (``side`` 0 left, 1 right) at ``step`` (0-based): with ``reveal``,
-    only the rows the decoder has written so far; ``gold`` and ``eflomal``: token links to draw
-    over the heatmap. Returns the empty slot above the heatmap, for :func:`output_ui` to fill
-    once both heatmaps are sent; the step itself follows in :func:`step_bars_ui` and
-    :func:`step_detail_ui`."""
+) -> Column:
+    """The column of ``s`` at ``step`` (0-based): with ``reveal``, only what the decoder has
+    written so far; ``gold`` and ``eflomal``: token links to draw over the heatmap."""
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
-    slot = st.empty()
+    shown = slice(0, t + 1) if reveal else slice(None)
+    word = explain.markdown_text(trace.tgt_tokens[t])
+    shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
     fig = charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal)
     if eflomal is not None:
         fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
+    return Column(
+        step=t,
+        heatmap=fig,
+        output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
+        header=f"**Step {t + 1}: writing “{word}”**\n\n{shaded}",
+        bars=charts.step_bars(trace, t),
+        candidates=explain.markdown_table(charts.candidates_frame(trace, t)),
+    )
+
+
+def heatmap_ui(side: int, s: Side, c: Column):
+    """The heatmap of column ``c`` (``side`` 0 left, 1 right); returns the empty slot above
+    it, for :func:`output_ui` to fill once both heatmaps are sent."""
+    slot = st.empty()
     st.plotly_chart(
-        fig,
+        c.heatmap,
         key=f"heatmap-{side}",
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
     return slot
 
 
-def output_ui(slot, s: Side, step: int, reveal: bool) -> None:
-    """In ``slot``, the model's output (with ``reveal``, up to ``step``), each word shaded by
-    the probability the model gave it."""
-    trace = s.trace
-    shown = slice(0, min(step, len(trace.tgt_tokens) - 1) + 1) if reveal else slice(None)
-    slot.markdown(
-        explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        unsafe_allow_html=True,
-    )
+def output_ui(slot, c: Column) -> None:
+    """In ``slot``, the output so far."""
+    slot.markdown(c.output, unsafe_allow_html=True)
 
 
 def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
@@ -95,26 +117,21 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
     )
 
 
-def step_bars_ui(s: Side, step: int) -> None:
-    """The current step (0-based): the word written, the source shaded by its attention and
-    the weights as bars."""
-    trace = s.trace
-    t = min(step, len(trace.tgt_tokens) - 1)
-    word = explain.markdown_text(trace.tgt_tokens[t])
-    shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
-    st.markdown(f"**Step {t + 1}: writing “{word}”**\n\n{shaded}", unsafe_allow_html=True)
-    if t in trace.edited:
+def step_bars_ui(s: Side, c: Column) -> None:
+    """The current step: the word written, the source shaded by its attention and the
+    weights as bars."""
+    st.markdown(c.header, unsafe_allow_html=True)
+    if c.step in s.trace.edited:
         st.info(EDITED)
-    st.vega_lite_chart(charts.step_bars(trace, t))
+    st.vega_lite_chart(c.bars)
 
 
-def step_detail_ui(s: Side, step: int, numbers: bool) -> None:
+def step_detail_ui(s: Side, c: Column, numbers: bool) -> None:
     """Below the bars: the words the model weighed at the step, and on request its numbers.
     Few and light elements: a step change redraws all of them."""
-    t = min(step, len(s.trace.tgt_tokens) - 1)
-    st.markdown(explain.markdown_table(charts.candidates_frame(s.trace, t)))
+    st.markdown(c.candidates)
     if numbers:
-        _numbers_ui(s, t)
+        _numbers_ui(s, c.step)
 
 
 def _numbers_ui(s: Side, t: int) -> None:
