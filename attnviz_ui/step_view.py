@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -51,7 +52,8 @@ class Column(NamedTuple):
     heatmap: go.Figure  # the alignment so far (all of it without reveal)
     output: str  # HTML: the output so far, each word shaded by its probability
     header: str  # markdown: the word written, and the source shaded by its attention
-    bars: dict  # Vega-Lite: the step's weights
+    bars: dict  # Vega-Lite: the weights as bars, the same at every step
+    weights: pd.DataFrame  # the step's weights and scores, drawn as those bars
     candidates: str  # markdown table: the words the model weighed
 
 
@@ -77,7 +79,8 @@ def column(
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
         header=f"**Step {t + 1}: writing “{word}”**\n\n{shaded}",
-        bars=charts.step_bars(trace, t),
+        bars=charts.step_bars(trace),
+        weights=charts.step_frame(trace, t),
         candidates=explain.markdown_table(charts.candidates_frame(trace, t)),
     )
 
@@ -123,7 +126,7 @@ def step_bars_ui(s: Side, c: Column) -> None:
     st.markdown(c.header, unsafe_allow_html=True)
     if c.step in s.trace.edited:
         st.info(EDITED)
-    st.vega_lite_chart(c.bars)
+    st.vega_lite_chart(c.weights, c.bars)
 
 
 def step_detail_ui(s: Side, c: Column, numbers: bool) -> None:

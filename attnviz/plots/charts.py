@@ -188,7 +188,9 @@ def to_image(fig: go.Figure, fmt: str = "png", scale: float = 2.0) -> bytes:
     return fig.to_image(format=fmt, scale=scale if fmt == "png" else 1, width=900)
 
 
-def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
+def step_frame(trace: Trace, step: int) -> pd.DataFrame:
+    """One step's attention over the source words: position, source (labelled), weight and
+    raw score."""
     return pd.DataFrame(
         {
             "position": range(1, len(trace.src_tokens) + 1),
@@ -199,22 +201,18 @@ def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
     )
 
 
-def step_bars(trace: Trace, step: int) -> dict:
-    """The weights of one step as bars over the source words, in sentence order, hover for
-    the weight and the raw score: a Vega-Lite spec, written out with its data. A step change
-    redraws these bars in both columns, and altair would check each one against the whole
-    Vega-Lite schema first, which takes longer than building the page's heatmaps."""
-    words = labels(trace.src_tokens)
-    rows = [
-        {"source": w, "weight": float(a), "score": float(e) if np.isfinite(e) else None}
-        for w, a, e in zip(words, trace.weights[step], trace.scores[step], strict=True)
-    ]
+def step_bars(trace: Trace) -> dict:
+    """A step's weights as bars over the source words of ``trace``, in sentence order, hover
+    for the weight and the raw score: a Vega-Lite spec, drawn with the step's
+    :func:`step_frame`. The spec depends on the words only, so that a step change sends the
+    chart already drawn new rows, which the page updates in place, rather than a new chart to
+    build; and it is written out, as altair would check it against the whole Vega-Lite schema
+    at every step."""
     return {
-        "data": {"values": rows},
         "mark": {"type": "bar"},
         "encoding": {
-            "x": {"field": "source", "type": "nominal", "sort": words, "title": None,
-                  "axis": {"labelAngle": -45}},
+            "x": {"field": "source", "type": "nominal", "sort": labels(trace.src_tokens),
+                  "title": None, "axis": {"labelAngle": -45}},
             "y": {"field": "weight", "type": "quantitative", "scale": {"domain": [0, 1]},
                   "title": "attention weight"},
             "color": {"field": "weight", "type": "quantitative", "legend": None,
@@ -232,7 +230,7 @@ def step_bars(trace: Trace, step: int) -> dict:
 
 def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
     """One step's raw scores (left) beside their softmax weights (right), per source word."""
-    frame = _source_frame(trace, step)
+    frame = step_frame(trace, step)
     order = list(frame["source"])
     base = alt.Chart(frame).encode(
         y=alt.Y("source:N", sort=order, title=None),
