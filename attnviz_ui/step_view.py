@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import NamedTuple
 
 import pandas as pd
@@ -51,10 +52,10 @@ class Column(NamedTuple):
     step: int  # 0-based, within this model's output
     heatmap: go.Figure  # the alignment so far (all of it without reveal)
     output: str  # HTML: the output so far, each word shaded by its probability
-    header: str  # markdown: the word written, and the source shaded by its attention
+    header: str  # HTML: the word written, and the source shaded by its attention
     bars: dict  # Vega-Lite: the weights as bars, the same at every step
     weights: pd.DataFrame  # the step's weights and scores, drawn as those bars
-    candidates: str  # markdown table: the words the model weighed
+    candidates: str  # HTML table: the words the model weighed
 
 
 def column(
@@ -69,7 +70,7 @@ def column(
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
     shown = slice(0, t + 1) if reveal else slice(None)
-    word = explain.markdown_text(trace.tgt_tokens[t])
+    word = html.escape(trace.tgt_tokens[t])
     shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
     fig = charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal)
     if eflomal is not None:
@@ -78,10 +79,10 @@ def column(
         step=t,
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        header=f"**Step {t + 1}: writing “{word}”**\n\n{shaded}",
+        header=f"<b>Step {t + 1}: writing “{word}”</b>{shaded}",
         bars=charts.step_bars(trace),
         weights=charts.step_frame(trace, t),
-        candidates=explain.markdown_table(charts.candidates_frame(trace, t)),
+        candidates=explain.html_table(charts.candidates_frame(trace, t)),
     )
 
 
@@ -99,7 +100,7 @@ def heatmap_ui(side: int, s: Side, c: Column):
 
 def output_ui(slot, c: Column) -> None:
     """In ``slot``, the output so far."""
-    slot.markdown(c.output, unsafe_allow_html=True)
+    slot.html(c.output)
 
 
 def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
@@ -123,7 +124,7 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
 def step_bars_ui(s: Side, c: Column) -> None:
     """The current step: the word written, the source shaded by its attention and the
     weights as bars."""
-    st.markdown(c.header, unsafe_allow_html=True)
+    st.html(c.header)
     if c.step in s.trace.edited:
         st.info(EDITED)
     st.vega_lite_chart(c.weights, c.bars)
@@ -132,7 +133,7 @@ def step_bars_ui(s: Side, c: Column) -> None:
 def step_detail_ui(s: Side, c: Column, numbers: bool) -> None:
     """Below the bars: the words the model weighed at the step, and on request its numbers.
     Few and light elements: a step change redraws all of them."""
-    st.markdown(c.candidates)
+    st.html(c.candidates)
     if numbers:
         _numbers_ui(s, c.step)
 
