@@ -49,5 +49,5 @@ if sentence:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
             st.markdown(f"**Step {step + 1}: writing “{trace.tgt_tokens[step]}”**")
-            st.vega_lite_chart(charts.step_bars(trace, step))
-            st.markdown(explain.markdown_table(charts.candidates_frame(trace, step)))
+            st.vega_lite_chart(charts.step_frame(trace, step), charts.step_bars(trace))
+            st.html(explain.html_table(charts.candidates_frame(trace, step)))
