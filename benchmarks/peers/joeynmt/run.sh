@@ -15,6 +15,8 @@
 #   STEPS (30)     timed training steps of each speed run, after 3 untimed
 #   MINUTES (20)   CPU minutes of each budget run (4 runs: 2 toolkits x 2 attentions)
 #   MARKS (4)      BLEU evaluations per budget run, evenly spread (the curve)
+#   PAIRED (1)     budget runs of the two toolkits side by side (one attention at a time);
+#                  0 runs them one after the other (a machine with fewer than 2 x THREADS cores)
 #   NICE (0)       niceness of every process (10 beside another job that must not slow down)
 # Run it on an otherwise idle machine: two processes that each want a core slow each other.
 set -euo pipefail
@@ -45,12 +47,15 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 raw="$work/raw-$stamp.txt" log="$work/run-$stamp.log"
 echo "raw figures: $raw; log: $log" >&2
 
-# run ROUND TOOLKIT ATTENTION VARIANT COMMAND...: the command's `key value` lines, tagged
+# run ROUND TOOLKIT ATTENTION VARIANT COMMAND...: the command's `key value` lines, tagged,
+# appended to the raw file in one write; its stderr goes to the log, each line tagged
 run() {
     local tag="$1 $2 $3 $4"
     shift 4
+    local out
     echo "== $tag: $*" >>"$log"
-    "${niced[@]}" "$@" 2>>"$log" | sed "s/^/$tag /" >>"$raw"
+    out=$("${niced[@]}" "$@" 2> >(sed "s/^/[$tag] /" >>"$log") | sed "s/^/$tag /")
+    echo "$out" >>"$raw"
 }
 attnviz=(python "$here/attnviz_side.py")
 joeynmt=("$venv/bin/python" "$here/joeynmt_side.py")
@@ -73,11 +78,18 @@ if [ "$quick" = 0 ]; then
     report=(--work "$work")
     rm -rf "$work/hyps"
     budget=(budget "${common[@]}" --minutes "${MINUTES:-20}" --marks "${MARKS:-4}")
-    # A, B, B, A: whichever toolkit goes first for one attention goes second for the other.
-    run 1 attnviz bahdanau budget "${attnviz[@]}" "${budget[@]}" --attention bahdanau
-    run 1 joeynmt bahdanau budget "${joeynmt[@]}" "${budget[@]}" --attention bahdanau
-    run 1 joeynmt general budget "${joeynmt[@]}" "${budget[@]}" --attention general
-    run 1 attnviz general budget "${attnviz[@]}" "${budget[@]}" --attention general
+    for attention in bahdanau general; do
+        if [ "${PAIRED:-1}" = 1 ]; then
+            # Both toolkits at once, each on its own core: the budget is CPU time, and
+            # whatever slows the machine slows both alike.
+            run 1 attnviz "$attention" budget "${attnviz[@]}" "${budget[@]}" --attention "$attention" &
+            run 1 joeynmt "$attention" budget "${joeynmt[@]}" "${budget[@]}" --attention "$attention"
+            wait
+        else
+            run 1 attnviz "$attention" budget "${attnviz[@]}" "${budget[@]}" --attention "$attention"
+            run 1 joeynmt "$attention" budget "${joeynmt[@]}" "${budget[@]}" --attention "$attention"
+        fi
+    done
 fi
 load end
 python "$here/report.py" "$raw" "${report[@]}"
