@@ -1,6 +1,7 @@
 """The command line, driven in-process as a user would type it."""
 
 import io
+import itertools
 import json
 from pathlib import Path
 
@@ -453,3 +454,19 @@ def test_eflomal_options_belong_to_eflomal_and_priors_to_gold(capsys):
     assert "takes --direction, not --method" in capsys.readouterr().err
     assert main(["evaluate", "m.safetensors", "--data", "x.txt", "--priors", "p.gz"]) == 2
     assert "needs --gold and --pairs" in capsys.readouterr().err
+
+
+def test_a_linear_schedule_sets_the_rate_before_every_update(small_corpus, tmp_path, monkeypatch):
+    from attnviz.training import train
+
+    rates = []
+    real = train.set_lr
+    monkeypatch.setattr(train, "set_lr", lambda opt, lr: (rates.append(lr), real(opt, lr)))
+    out = tmp_path / "m.safetensors"
+    assert _train(small_corpus, out, "--epochs", "2", "--schedule", "linear", "--lr", "0.01") == 0
+    assert len(rates) > 4 and rates[0] == 0.01
+    assert all(a > b > 0 for a, b in itertools.pairwise(rates))  # every update lower, never 0
+    assert rates[len(rates) // 2] == pytest.approx(0.005, rel=0.2)
+    from attnviz import load
+
+    assert load(out).card["train_config"]["schedule"] == "linear"

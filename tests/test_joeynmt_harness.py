@@ -166,3 +166,24 @@ def test_a_prepared_folder_is_up_to_date_only_for_its_corpus_and_settings(work, 
     settings = h.read_json(folder / h.MANIFEST)["settings"]
     assert prepare.up_to_date(data, folder, settings)
     assert not prepare.up_to_date(data, folder, {**settings, "subwords": SUBWORDS + 1})
+
+
+def test_the_lean_recipe_ties_the_output_layer_and_writes_its_own_hypotheses(work, h, capsys):
+    """attnviz_side.py's budget run of the lean recipe (item 4 of issue 27), for a second."""
+    from argparse import Namespace
+
+    side = _module("attnviz_side")
+    _, folder = work
+    lean = side.Setup(folder, "general", "fp32", "lean")
+    assert lean.model.generator.weight is lean.model.decoder.embed.weight
+    assert lean.config.schedule == "linear" and lean.config.lr_at(0.5) == pytest.approx(5e-4)
+    shipped = side.Setup(folder, "general", "fp32")
+    assert not hasattr(shipped.model.generator, "proj") and shipped.config.decay_after == 5
+    run = Namespace(work=folder, attention="general", precision="fp32", recipe="lean")
+    side.budget(Namespace(**vars(run), minutes=0.02, marks=2))
+    sources = h.read_pieces(folder / f"{h.BLEU}.en")
+    for minutes in (0.01, 0.02):
+        hyps = h.read_pieces(h.hyps_path(folder, "attnviz_lean", "general", minutes))
+        assert len(hyps) == len(sources)
+    figures = dict(line.split() for line in capsys.readouterr().out.splitlines())
+    assert float(figures["budget_cpu_s"]) >= 1.2 and int(figures["budget_steps"]) > 0

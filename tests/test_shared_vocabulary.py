@@ -91,6 +91,33 @@ def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(joint, a
         attnviz.load(path)
 
 
+def test_a_tied_output_layer_shares_the_target_embedding_of_separate_vocabularies(tmp_path):
+    separate = Subwords.train(PAIRS, vocab_size=400)
+    src, tgt = separate.src.vocab, separate.tgt.vocab
+    assert src is not tgt and src.itos != tgt.itos
+    torch.manual_seed(0)
+    config = ModelConfig(len(src), len(tgt), "general", embed=8, hidden=16, tie_output=True)
+    model = Seq2Seq(config)
+    assert model.generator.weight is model.decoder.embed.weight
+    assert model.decoder.embed is not model.encoder.embed
+    untied = Seq2Seq(ModelConfig(len(src), len(tgt), "general", embed=8, hidden=16))
+    count = lambda m: sum(p.numel() for p in m.parameters())  # noqa: E731
+    assert count(untied) - count(model) == len(tgt) * 16 - 16 * 8  # the (V, H) layer: E P
+    tr = Translator(model, src, tgt, TextConfig(), subwords=separate)
+    path = tmp_path / "m.safetensors"
+    data = DataConfig(subwords=400)
+    attnviz.save(path, model, src, tgt, tr.text, data, {}, subwords=separate)
+    assert "decoder.generator.weight" not in checkpoint.read_tensors(path)[0]
+    sentence = "the red cat sees Kodari at 1907 ."
+    expected = tr.translate(sentence)
+    loaded = attnviz.load(path, precision="fp32")
+    assert loaded.model.generator.weight is loaded.model.decoder.embed.weight
+    assert loaded.translate(sentence).tgt_tokens == expected.tgt_tokens
+    for precision in ("int8", "bf16"):
+        trace = attnviz.load(path, precision=precision).translate(sentence)
+        np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
+
+
 def test_tied_embeddings_without_a_joint_vocabulary_are_refused_before_training(tmp_path, capsys):
     data = tmp_path / "toy.txt"
     toy.write_plain(data, toy.corpus(50, language="names"))

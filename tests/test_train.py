@@ -68,6 +68,17 @@ def test_the_learning_rate_decays_per_epoch_after_decay_after():
         TrainConfig(decay_after=1, lr_decay=0)
 
 
+def test_the_linear_schedule_falls_to_zero_over_the_run_a_little_every_update():
+    linear = TrainConfig(lr=0.01, epochs=4, schedule="linear")
+    assert [linear.lr_at(e) for e in (0, 1, 2.5, 4)] == pytest.approx([0.01, 0.0075, 0.00375, 0])
+    stepped = TrainConfig(lr=0.01, decay_after=2, lr_decay=0.5)
+    assert stepped.lr_at(1.9) == stepped.lr_at(1) == 0.01  # the step schedule: per epoch
+    with pytest.raises(ValueError, match="step schedule"):
+        TrainConfig(schedule="linear", decay_after=3)
+    with pytest.raises(ValueError, match="schedule must be"):
+        TrainConfig(schedule="cosine")
+
+
 def test_settings_written_before_a_field_existed_resume_with_its_default():
     from dataclasses import asdict
 

@@ -1,2 +1,1 @@
-"""The command line, ``python -m attnviz``: its arguments and commands. Imports any layer.
-"""
+"""The command line, ``python -m attnviz``: its arguments and commands. Imports any layer."""

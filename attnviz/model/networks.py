@@ -60,6 +60,12 @@ class ModelConfig:
         "(Press & Wolf, 2017), with a projection from the output layer's input to the "
         "embedding size; needs one vocabulary for both languages (--joint-subwords)",
     )
+    tie_output: bool = option(
+        False,
+        "one matrix for the target embedding and the output layer only (Press & Wolf, 2017), "
+        "with the same projection: half the products of the 8,000-way output layer, any "
+        "vocabularies (--tie-embeddings implies it)",
+    )
 
     def __post_init__(self):
         if self.attention not in SCORES:
@@ -137,7 +143,8 @@ def _one_step(weights: torch.Tensor | None) -> torch.Tensor | None:
 class TiedOutput(nn.Module):
     """The output layer of tied embeddings: logits = E (P f) + b, where E (V, embed) is the
     embedding matrix both sides read, and P projects the features f (B, H) to the embedding
-    size (none when H = embed). The embedding is not a submodule: it belongs to the encoder."""
+    size (none when H = embed). The embedding is not a submodule: it belongs to the encoder
+    (tied embeddings) or the decoder (a tied output layer)."""
 
     def __init__(self, embedding: nn.Embedding, features: int):
         super().__init__()
@@ -344,6 +351,10 @@ class Seq2Seq(nn.Module):
         self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)
         if config.tie_embeddings:
             self._tie()
+        elif config.tie_output:
+            self.decoder.generator = TiedOutput(
+                self.decoder.embed, self.decoder.generator.in_features
+            )
 
     def _tie(self) -> None:
         """Share the encoder's embedding with the decoder and the output layer. The state

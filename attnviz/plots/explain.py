@@ -144,7 +144,11 @@ def card_summary(card: dict, config, data=None) -> str:
 
 def _vocabularies(config, data) -> str:
     sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
-    tied = " · embeddings and output layer tied" if config.tie_embeddings else ""
+    tied = ""
+    if config.tie_embeddings:
+        tied = " · embeddings and output layer tied"
+    elif config.tie_output:
+        tied = " · target embedding and output layer tied"
     if data is None:
         return f"vocabularies {sizes}{tied}"
     if not data.subwords:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..analysis.history import Probe
 
 STORAGE = ("fp32", "fp16")  # how a checkpoint may store its weights
+SCHEDULES = ("step", "linear")  # how the learning rate moves over a run
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,13 @@ class TrainConfig:
         "(0: constant rate)",
     )
     lr_decay: float = option(0.5, "learning-rate factor per decayed epoch")
+    schedule: str = option(
+        "step",
+        "step: --lr, then x --lr-decay each epoch after --decay-after; linear: from --lr down "
+        "to 0 over --epochs, a little every update (for a run whose length is known in "
+        "advance, the better use of it: Li et al., 2020, 'Budgeted training')",
+        choices=SCHEDULES,
+    )
     clip: float = option(1.0, "gradient-norm clip")
     seed: int = option(0, "seeds the weights, dropout and batch order: same seed, same model")
     label_smoothing: float = option(0.0, "cross-entropy label smoothing")
@@ -74,18 +82,25 @@ class TrainConfig:
                 f"need decay_after >= 0 and 0 < lr_decay <= 1, got {self.decay_after}, "
                 f"{self.lr_decay}"
             )
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {SCHEDULES}, not {self.schedule!r}")
+        if self.schedule == "linear" and self.decay_after:
+            raise ValueError("--decay-after belongs to the step schedule, not to linear")
         for name, most in (("join_fraction", 1), ("swap_fraction", 4)):
             if not 0 <= getattr(self, name) <= most:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
-    def lr_at(self, epoch: int) -> float:
-        """The learning rate of ``epoch`` (0-based): a function of the epoch alone, so a resumed
-        run follows the same schedule as an uninterrupted one."""
+    def lr_at(self, epoch: float) -> float:
+        """The learning rate at ``epoch`` (0-based; 2.5 is halfway through the third): a
+        function of the run's progress alone, so a resumed run follows the same schedule as
+        an uninterrupted one."""
+        if self.schedule == "linear":
+            return self.lr * max(0.0, 1 - epoch / self.epochs)
         if not self.decay_after:
             return self.lr
-        return self.lr * self.lr_decay ** max(0, epoch + 1 - self.decay_after)
+        return self.lr * self.lr_decay ** max(0, int(epoch) + 1 - self.decay_after)
 
 
 @dataclass(frozen=True)

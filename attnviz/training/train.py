@@ -8,6 +8,7 @@ weights it would have had uninterrupted.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import platform
 import random
@@ -145,6 +146,12 @@ def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
     """Adam with its fused kernel: the same update in one pass over the weights instead of a
     dozen."""
     return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+
+
+def set_lr(opt: torch.optim.Optimizer, lr: float) -> None:
+    """The learning rate of the next update."""
+    for group in opt.param_groups:
+        group["lr"] = lr
 
 
 @torch.no_grad()
@@ -369,14 +376,18 @@ class _Loop:
         """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
         config, t0, main = self.config, time.perf_counter(), self.group.main
         distributed.seed_dropout(config.seed, epoch, self.group)
-        for group in self.opt.param_groups:
-            group["lr"] = config.lr_at(epoch)
         batches = self.batches(epoch)
         points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
         hooks = {i: (lambda f=f: self.snapshot(self.offset + f)) for i, f in points.items()}
         desc = f"epoch {epoch + 1}/{config.epochs}"
+        updates = itertools.count()
+
+        def step(chunk: list[Example]) -> tuple[float, int]:
+            set_lr(self.opt, config.lr_at(epoch + next(updates) / len(batches)))
+            return self.step(chunk)
+
         speed = _train_epoch(
-            self.model, self.step, batches, desc, hooks if main and not epoch else {}, main
+            self.model, step, batches, desc, hooks if main and not epoch else {}, main
         )
         if not main:
             return False

@@ -8,6 +8,12 @@ recipe's first epoch), then greedy and beam-5 latency per test sentence, each de
 for exactly the steps its reference takes. ``budget``: trains for a budget of CPU time with the
 recipe and, at each mark, writes greedy hypotheses (pieces) of the BLEU validation sources for
 score.py. Figures are ``key value`` lines on stdout; joeynmt_side.py prints the same keys.
+
+``--recipe lean`` trains the same size the cheaper way (issue 27's item 4): the output layer
+tied to the target embedding through a projection to 192 (``--tie-output``: half the products
+of the 8,000-way layer) and the learning rate falling linearly to 0 over the budget
+(``--schedule linear``, the budget's CPU time standing for the epochs). Its hypotheses are
+labelled ``attnviz_lean``.
 """
 
 from __future__ import annotations
@@ -32,19 +38,21 @@ from attnviz.model.precision import (
     resolve_training,
 )
 from attnviz.training.config import TrainConfig
-from attnviz.training.train import optimizer, train_step
+from attnviz.training.train import optimizer, set_lr, train_step
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as h  # the folder's shared module, beside this file
 
 SEED = 0
+RECIPES = ("shipped", "lean")
 
 
 class Setup:
     """The recipe's model, optimizer and training data, read from the work folder."""
 
-    def __init__(self, work: Path, attention: str, precision: str):
-        r = h.RECIPE
+    def __init__(self, work: Path, attention: str, precision: str, recipe: str = "shipped"):
+        r, lean = h.RECIPE, recipe == "lean"
+        self.label = "attnviz_lean" if lean else "attnviz"
         subwords = Subwords(
             (work / f"{h.SPM}.en.model").read_bytes(), (work / f"{h.SPM}.fr.model").read_bytes()
         )
@@ -54,8 +62,12 @@ class Setup:
         self.config = TrainConfig(
             batch_size=r["batch_size"],
             lr=r["lr"],
-            decay_after=5,  # the recipe's schedule: halved each epoch after the 5th
+            # the recipe's schedule: halved each epoch after the 5th; lean: linear to 0, with
+            # the budget's share spent as the epoch (epochs=1)
+            epochs=1 if lean else 10,
+            decay_after=0 if lean else 5,
             lr_decay=0.5,
+            schedule="linear" if lean else "step",
             clip=r["clip"],
             seed=SEED,
             label_smoothing=r["label_smoothing"],
@@ -73,6 +85,7 @@ class Setup:
                 layers=r["layers"],
                 dropout=r["dropout"],
                 scaled=attention != "bahdanau",  # the recipe's --scaled-scores for Luong
+                tie_output=lean,
             )
         )
         self.opt = optimizer(self.model, r["lr"])
@@ -123,27 +136,27 @@ def speed(a) -> None:
 
 def budget(a) -> None:
     """Train for ``a.minutes`` of CPU time, writing hypotheses at each mark."""
-    s = Setup(a.work, a.attention, a.precision)
+    s = Setup(a.work, a.attention, a.precision, a.recipe)
+    linear = s.config.schedule == "linear"
     bleu = h.read_pieces(a.work / f"{h.BLEU}.en")
     (a.work / h.HYPS).mkdir(exist_ok=True)
     clock = h.Budget(a.minutes * 60, a.marks)
     steps = tokens = epoch = 0
     while not clock.over():
         gen = torch.Generator().manual_seed(SEED * 100_003 + epoch)  # as attnviz's epochs
-        for group in s.opt.param_groups:
-            group["lr"] = s.config.lr_at(epoch)
         s.model.train()
         for chunk in bucket_batches(s.train, s.config.batch_size, gen):
             if (mark := clock.due()) is not None:
                 with clock.left_out():
-                    _write_hyps(s, bleu, h.hyps_path(a.work, "attnviz", a.attention, mark / 60))
+                    _write_hyps(s, bleu, h.hyps_path(a.work, s.label, a.attention, mark / 60))
             if clock.over():
                 break
+            set_lr(s.opt, s.config.lr_at(clock.spent() / clock.seconds if linear else epoch))
             tokens += s.step(chunk)
             steps += 1
         epoch += 1
     while (mark := clock.due()) is not None:  # the last mark falls on the budget's end
-        _write_hyps(s, bleu, h.hyps_path(a.work, "attnviz", a.attention, mark / 60))
+        _write_hyps(s, bleu, h.hyps_path(a.work, s.label, a.attention, mark / 60))
     h.emit("budget_cpu_s", clock.spent())
     h.emit("budget_steps", steps)
     h.emit("budget_tok_per_cpu_s", tokens / clock.spent())
@@ -186,6 +199,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
     ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
     ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
+    ap.add_argument(
+        "--recipe", choices=RECIPES, default="shipped", help="budget: see above (default shipped)"
+    )
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     speed(a) if a.job == "speed" else budget(a)
