@@ -54,6 +54,20 @@ def hyps_path(work: Path, toolkit: str, attention: str, minutes: float) -> Path:
     return Path(work) / HYPS / f"{toolkit}-{attention}-{minutes:g}min.txt"
 
 
+def weights_path(work: Path, toolkit: str, attention: str) -> Path:
+    return Path(work) / "weights" / f"{toolkit}-{attention}.pt"
+
+
+def save_weights(model, work: Path, toolkit: str, attention: str) -> None:
+    """A budget run's final weights (tensors only: read back with ``weights_only=True``)."""
+    import torch  # both toolkits' environments have it; prepare.py and report.py need not
+
+    path = weights_path(work, toolkit, attention)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), path.with_suffix(".tmp"))
+    path.with_suffix(".tmp").replace(path)
+
+
 def read_pieces(path: Path) -> list[list[str]]:
     """One list of pieces per line. Lines end in ``\\n`` only: str.splitlines would also split
     on characters such as U+2028 that a piece may hold."""

@@ -170,6 +170,7 @@ def budget(a) -> None:
         epoch += 1
     while (mark := clock.due()) is not None:
         _write_hyps(s, bleu, h.hyps_path(a.work, "joeynmt", a.attention, mark / 60))
+    h.save_weights(s.model, a.work, "joeynmt", a.attention)  # for attention.py's plots
     h.emit("budget_cpu_s", clock.spent())
     h.emit("budget_steps", steps)
     h.emit("budget_tok_per_cpu_s", tokens / clock.spent())
