@@ -168,7 +168,9 @@ def test_a_prepared_folder_is_up_to_date_only_for_its_corpus_and_settings(work, 
     assert not prepare.up_to_date(data, folder, {**settings, "subwords": SUBWORDS + 1})
 
 
-def test_the_lean_recipe_ties_the_output_layer_and_writes_its_own_hypotheses(work, h, capsys):
+def test_the_lean_recipe_ties_the_output_layer_and_writes_its_own_hypotheses(
+    work, h, capsys, monkeypatch, tmp_path
+):
     """attnviz_side.py's budget run of the lean recipe (item 4 of issue 27), for a second."""
     from argparse import Namespace
 
@@ -187,3 +189,14 @@ def test_the_lean_recipe_ties_the_output_layer_and_writes_its_own_hypotheses(wor
         assert len(hyps) == len(sources)
     figures = dict(line.split() for line in capsys.readouterr().out.splitlines())
     assert float(figures["budget_cpu_s"]) >= 1.2 and int(figures["budget_steps"]) > 0
+
+    drawn = []  # the picture itself needs kaleido and Chromium: its figure is checked here
+    monkeypatch.setattr(side.charts, "to_image", lambda fig, fmt: drawn.append(fig) or b"png")
+    sentence = "Tom met Kodari in Paris."
+    side.attention(Namespace(**vars(run), minutes=0.02, sentence=sentence, out=tmp_path))
+    assert (tmp_path / "attnviz_lean-general.png").read_bytes() == b"png"
+    pieces = h.read_json(h.attention_json(folder, "general"))["src"]
+    assert "".join(pieces).replace("▁", " ").strip() == "Tom met Kodari in Paris ."
+    assert set(pieces) <= set((folder / "vocab.en").read_text(encoding="utf-8").split("\n"))
+    (heatmap,) = drawn[0].data
+    assert len(heatmap.x) == len(pieces) + 1  # and <eos>

@@ -2,12 +2,17 @@
 
     python benchmarks/peers/joeynmt/attnviz_side.py speed --work WORK --attention bahdanau
     python benchmarks/peers/joeynmt/attnviz_side.py budget --work WORK --attention general
+    python benchmarks/peers/joeynmt/attnviz_side.py attention --work WORK --attention general \
+        --sentence "The old man is reading a book in the garden." --out FOLDER
 
 ``speed``: training throughput (target tokens/s over the length-bucketed batches of the
 recipe's first epoch), then greedy and beam-5 latency per test sentence, each decoded alone
 for exactly the steps its reference takes. ``budget``: trains for a budget of CPU time with the
 recipe and, at each mark, writes greedy hypotheses (pieces) of the BLEU validation sources for
 score.py. Figures are ``key value`` lines on stdout; joeynmt_side.py prints the same keys.
+``attention``: after the budget run, its model's attention on one sentence as the dashboard
+draws it (attnviz's own heatmap, over pieces: ``attnviz-ATTENTION.png``) and the sentence's
+pieces for joeynmt_side.py to draw JoeyNMT's plot of the same.
 
 ``--recipe lean`` trains the same size the cheaper way (issue 27's item 4): the output layer
 tied to the target embedding through a projection to 192 (``--tie-output``: half the products
@@ -27,8 +32,10 @@ import torch
 
 from attnviz.data.corpus import Example, bucket_batches, encode_source, make_batch, pad
 from attnviz.data.subwords import Subwords
-from attnviz.data.vocab import EOS_ID
+from attnviz.data.text import TextConfig
+from attnviz.data.vocab import EOS, EOS_ID
 from attnviz.decoding import decode
+from attnviz.decoding.translator import Translator
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.model.precision import (
     DECODING,
@@ -37,6 +44,7 @@ from attnviz.model.precision import (
     resolve_decoding,
     resolve_training,
 )
+from attnviz.plots import charts
 from attnviz.training.config import TrainConfig
 from attnviz.training.train import optimizer, set_lr, train_step
 
@@ -56,6 +64,7 @@ class Setup:
         subwords = Subwords(
             (work / f"{h.SPM}.en.model").read_bytes(), (work / f"{h.SPM}.fr.model").read_bytes()
         )
+        self.subwords = subwords
         self.src_vocab, self.tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
         src, tgt = (h.read_pieces(work / f"{h.TRAIN}.{lang}") for lang in h.LANGS)
         self.train = [Example("", "", s, t) for s, t in zip(src, tgt, strict=True)]
@@ -164,6 +173,24 @@ def budget(a) -> None:
     h.emit("peak_rss_mb", h.peak_rss_mb())
 
 
+def attention(a) -> None:
+    s = Setup(a.work, a.attention, "fp32", a.recipe)
+    weights = torch.load(h.weights_path(a.work, s.label, a.attention), weights_only=True)
+    s.model.load_state_dict(weights)
+    text = TextConfig()
+    translator = Translator(s.model.eval(), s.src_vocab, s.tgt_vocab, text, subwords=s.subwords)
+    trace = translator.translate(a.sentence)
+    pieces = trace.pieces or trace
+    own = translator.pieces(translator.text.tokenize(a.sentence), "src")  # as in vocab.en
+    assert len(own) + 1 == len(pieces.src_tokens) and pieces.src_tokens[-1] == EOS
+    h.write_json(h.attention_json(a.work, a.attention), {"src": own})
+    title = f"attnviz · {a.attention} · after {a.minutes:g} CPU minutes"
+    a.out.mkdir(parents=True, exist_ok=True)
+    path = a.out / f"{s.label}-{a.attention}.png"
+    path.write_bytes(charts.to_image(charts.heatmap(pieces, title=title), "png"))
+    print(f"{path}: written", file=sys.stderr)
+
+
 def _write_hyps(s: Setup, sources: list[list[str]], path: Path, batch_size: int = 64) -> None:
     """Greedy translations (pieces, up to <eos>) of ``sources``, in fp32, as attnviz
     validates: batches of similar length, at most twice the source length plus 10 steps."""
@@ -186,7 +213,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("job", choices=("speed", "budget"))
+    ap.add_argument("job", choices=("speed", "budget", "attention"))
     ap.add_argument("--work", type=Path, required=True, help="the folder prepare.py wrote")
     ap.add_argument("--attention", choices=tuple(h.ATTENTIONS), required=True)
     ap.add_argument("--threads", type=int, default=h.RECIPE["threads"])
@@ -199,13 +226,15 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=40, help="speed: timed training steps")
     ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
     ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
+    ap.add_argument("--sentence", help="attention: the English sentence")
+    ap.add_argument("--out", type=Path, help="attention: the folder the picture goes to")
     ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
     ap.add_argument(
         "--recipe", choices=RECIPES, default="shipped", help="budget: see above (default shipped)"
     )
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    speed(a) if a.job == "speed" else budget(a)
+    {"speed": speed, "budget": budget, "attention": attention}[a.job](a)
 
 
 if __name__ == "__main__":

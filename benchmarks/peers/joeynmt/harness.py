@@ -54,6 +54,11 @@ def hyps_path(work: Path, toolkit: str, attention: str, minutes: float) -> Path:
     return Path(work) / HYPS / f"{toolkit}-{attention}-{minutes:g}min.txt"
 
 
+def attention_json(work: Path, attention: str) -> Path:
+    """The pieces of the sentence whose attention both toolkits draw."""
+    return Path(work) / "weights" / f"sentence-{attention}.json"
+
+
 def weights_path(work: Path, toolkit: str, attention: str) -> Path:
     return Path(work) / "weights" / f"{toolkit}-{attention}.pt"
 
@@ -81,6 +86,11 @@ def write_pieces(path: Path, rows: Sequence[Sequence[str]]) -> None:
 
 def read_json(path: Path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def write_json(path: Path, value) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
 
 
 def emit(key: str, value: float | int | str) -> None:

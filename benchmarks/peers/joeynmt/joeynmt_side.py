@@ -3,6 +3,8 @@ JoeyNMT's own environment (setup.sh), never the project's:
 
     VENV/bin/python benchmarks/peers/joeynmt/joeynmt_side.py speed --work WORK --attention bahdanau
     VENV/bin/python benchmarks/peers/joeynmt/joeynmt_side.py budget --work WORK --attention general
+    VENV/bin/python benchmarks/peers/joeynmt/joeynmt_side.py attention --work WORK \
+        --attention general --out FOLDER
 
 The same jobs and ``key value`` lines as attnviz_side.py. The model, data, vocabularies, loss,
 optimizer and gradient clipper are JoeyNMT's own, built from the configuration prepare.py wrote
@@ -10,7 +12,9 @@ optimizer and gradient clipper are JoeyNMT's own, built from the configuration p
 them); each update is TrainManager's own step (``_train_step``, then its clipper, Adam and
 ``zero_grad``, as in ``train_and_validate`` with ``batch_multiplier`` 1) over JoeyNMT's own
 batch iterator. The harness only decides when to stop and when to translate the BLEU sources,
-so that evaluation stays out of the CPU budget, as on attnviz's side.
+so that evaluation stays out of the CPU budget, as on attnviz's side. ``attention`` draws the
+budget run's attention on the sentence attnviz_side.py's ``attention`` wrote, with JoeyNMT's own
+validation plot (``store_attention_plots``): ``joeynmt-ATTENTION.png``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 import torch
 from joeynmt.batch import Batch
 from joeynmt.config import load_config, parse_global_args, set_validation_args
+from joeynmt.helpers import store_attention_plots
 from joeynmt.prediction import prepare
 from joeynmt.search import search
 from joeynmt.training import TrainManager
@@ -177,6 +182,29 @@ def budget(a) -> None:
     h.emit("peak_rss_mb", h.peak_rss_mb())
 
 
+def attention(a) -> None:
+    s = Setup(a.work, a.attention)
+    weights = torch.load(h.weights_path(a.work, "joeynmt", a.attention), weights_only=True)
+    s.model.load_state_dict(weights)
+    s.model.eval()
+    src = h.read_json(h.attention_json(a.work, a.attention))["src"]
+    batch = s.source([src])
+    ids, _, scores = search(
+        s.model, batch, max_output_length=2 * len(src) + 10, beam_size=1, beam_alpha=-1,
+        return_attention=True,
+    )  # fmt: skip
+    vocab = s.model.trg_vocab
+    out = vocab.arrays_to_sentences(ids, cut_at_eos=False)[0]
+    if vocab.specials[vocab.eos_index] in out:
+        out = out[: out.index(vocab.specials[vocab.eos_index]) + 1]
+    source = [*src, vocab.specials[vocab.eos_index]]
+    a.out.mkdir(parents=True, exist_ok=True)
+    prefix = a.out / f"joeynmt-{a.attention}"
+    store_attention_plots(scores, [out], [source], prefix.as_posix(), indices=[0])
+    Path(f"{prefix}.0.png").replace(prefix.with_suffix(".png"))  # its name: PREFIX.INDEX.png
+    print(f"{prefix}.png: written", file=sys.stderr)
+
+
 def _write_hyps(s: Setup, sources: list[list[str]], path: Path, batch_size: int = 64) -> None:
     """Greedy translations (pieces, up to <eos>) of ``sources`` with JoeyNMT's search, cut
     as attnviz's are: at most twice the source length plus 10 steps."""
@@ -202,7 +230,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("job", choices=("speed", "budget"))
+    ap.add_argument("job", choices=("speed", "budget", "attention"))
     ap.add_argument("--work", type=Path, required=True, help="the folder prepare.py wrote")
     ap.add_argument("--attention", choices=tuple(h.ATTENTIONS), required=True)
     ap.add_argument("--threads", type=int, default=h.RECIPE["threads"])
@@ -210,9 +238,10 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
     ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
     ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
+    ap.add_argument("--out", type=Path, help="attention: the folder the picture goes to")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
-    speed(a) if a.job == "speed" else budget(a)
+    {"speed": speed, "budget": budget, "attention": attention}[a.job](a)
 
 
 if __name__ == "__main__":
