@@ -22,8 +22,8 @@ from .step_view import (
     heatmap_ui,
     how_to_read,
     model_header_ui,
+    numbers_ui,
     output_ui,
-    step_bars_ui,
     step_detail_ui,
 )
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
@@ -207,12 +207,13 @@ def _stepping(
         for col, slot, side, c in zip(cols, slots, sides, shown, strict=True):
             output_ui(slot, c)
             with col:
-                step_bars_ui(side, c)
+                step_detail_ui(side, c)
         if aligned:
             aligner_view.agreement_ui(sides, aligned, golds)
-        for col, side, c in zip(cols, sides, shown, strict=True):
-            with col:
-                step_detail_ui(side, c, numbers)
+        if numbers:
+            for col, side, c in zip(cols, sides, shown, strict=True):
+                with col:
+                    numbers_ui(side, c.step)
         what_if_ui(what_if, choice, sides, step, sentence)
         if attributed:
             attribution_view_ui(choice, sides, step)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 from typing import NamedTuple
 
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -52,10 +51,8 @@ class Column(NamedTuple):
     step: int  # 0-based, within this model's output
     heatmap: go.Figure  # the alignment so far (all of it without reveal)
     output: str  # HTML: the output so far, each word shaded by its probability
-    header: str  # HTML: the word written, and the source shaded by its attention
-    bars: dict  # Vega-Lite: the weights as bars, the same at every step
-    weights: pd.DataFrame  # the step's weights and scores, drawn as those bars
-    candidates: str  # HTML table: the words the model weighed
+    detail: str  # HTML: the word written, the source shaded by its attention, the weights as
+    # bars and the words the model weighed: one element, redrawn as text at every step
 
 
 def column(
@@ -72,6 +69,8 @@ def column(
     shown = slice(0, t + 1) if reveal else slice(None)
     word = html.escape(trace.tgt_tokens[t])
     shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
+    bars = explain.weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
+    candidates = explain.html_table(charts.candidates_frame(trace, t))
     fig = charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal)
     if eflomal is not None:
         fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
@@ -79,10 +78,7 @@ def column(
         step=t,
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        header=f"<b>Step {t + 1}: writing “{word}”</b>{shaded}",
-        bars=charts.step_bars(trace),
-        weights=charts.step_frame(trace, t),
-        candidates=explain.html_table(charts.candidates_frame(trace, t)),
+        detail=f"<b>Step {t + 1}: writing “{word}”</b>{shaded}{bars}<br>{candidates}",
     )
 
 
@@ -121,24 +117,15 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
     )
 
 
-def step_bars_ui(s: Side, c: Column) -> None:
-    """The current step: the word written, the source shaded by its attention and the
-    weights as bars."""
-    st.html(c.header)
+def step_detail_ui(s: Side, c: Column) -> None:
+    """The current step below the heatmap: the word written, the source shaded by its
+    attention, the weights as bars and the words the model weighed."""
     if c.step in s.trace.edited:
         st.info(EDITED)
-    st.vega_lite_chart(c.weights, c.bars)
+    st.html(c.detail)
 
 
-def step_detail_ui(s: Side, c: Column, numbers: bool) -> None:
-    """Below the bars: the words the model weighed at the step, and on request its numbers.
-    Few and light elements: a step change redraws all of them."""
-    st.html(c.candidates)
-    if numbers:
-        _numbers_ui(s, c.step)
-
-
-def _numbers_ui(s: Side, t: int) -> None:
+def numbers_ui(s: Side, t: int) -> None:
     """The step's numbers, over the model's own tokens (a subword model's pieces)."""
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.trace, t)

@@ -1,8 +1,8 @@
 """The baseline for benchmarks/dashboard_latency.py: a bare Streamlit page that, on the same
 gestures, draws the charts the dashboard's step view draws, from the same chart builders, and
 nothing else: no model, no decoding, no fragment. Type a sentence and press Enter: per column
-the alignment heatmap (rows revealed up to the step), the step's bars and its candidates
-table. Move the Step slider: the same charts again, on the new step.
+the alignment heatmap (rows revealed up to the step) and, in one HTML element, the step's
+bars and its candidates table. Move the Step slider: the same charts again, on the new step.
 
     streamlit run benchmarks/bare_app.py -- "the sentence it opens on"
 """
@@ -48,6 +48,6 @@ if sentence:
         with col:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
-            st.markdown(f"**Step {step + 1}: writing “{trace.tgt_tokens[step]}”**")
-            st.vega_lite_chart(charts.step_frame(trace, step), charts.step_bars(trace))
-            st.html(explain.html_table(charts.candidates_frame(trace, step)))
+            bars = explain.weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
+            table = explain.html_table(charts.candidates_frame(trace, step))
+            st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")

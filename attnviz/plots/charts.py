@@ -201,33 +201,6 @@ def step_frame(trace: Trace, step: int) -> pd.DataFrame:
     )
 
 
-def step_bars(trace: Trace) -> dict:
-    """A step's weights as bars over the source words of ``trace``, in sentence order, hover
-    for the weight and the raw score: a Vega-Lite spec, drawn with the step's
-    :func:`step_frame`. The spec depends on the words only, so that a step change sends the
-    chart already drawn new rows, which the page updates in place, rather than a new chart to
-    build; and it is written out, as altair would check it against the whole Vega-Lite schema
-    at every step."""
-    return {
-        "mark": {"type": "bar"},
-        "encoding": {
-            "x": {"field": "source", "type": "nominal", "sort": labels(trace.src_tokens),
-                  "title": None, "axis": {"labelAngle": -45}},
-            "y": {"field": "weight", "type": "quantitative", "scale": {"domain": [0, 1]},
-                  "title": "attention weight"},
-            "color": {"field": "weight", "type": "quantitative", "legend": None,
-                      "scale": {"scheme": "blues", "domain": [0, 1]}},
-            "tooltip": [
-                {"field": "source", "type": "nominal"},
-                {"field": "weight", "type": "quantitative", "format": ".3f"},
-                {"field": "score", "type": "quantitative", "format": ".3f"},
-            ],
-        },
-        "height": 220,
-        "config": {"axis": {"labelFontSize": 13, "titleFontSize": 14}},
-    }  # fmt: skip
-
-
 def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
     """One step's raw scores (left) beside their softmax weights (right), per source word."""
     frame = step_frame(trace, step)

@@ -102,6 +102,33 @@ def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 18
     return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"
 
 
+def weight_bars(
+    tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb: str = "31, 119, 180"
+) -> str:
+    """A step's attention weights as bars over the source ``tokens``, in sentence order, on a
+    0–1 scale; hover a bar for its weight and raw score. Plain HTML: a step change redraws
+    it with the page's text, where a chart would be built anew by its library. Tokens are
+    escaped."""
+    bars = []
+    for token, w, e in zip(tokens, np.clip(weights, 0, 1), scores, strict=True):
+        word = html.escape(token)
+        bars.append(
+            f'<div title="{word}: weight {w:.3f}, raw score {e:.3f}" style="flex: 1 1 0; '
+            'min-width: 0; display: flex; flex-direction: column; align-items: center">'
+            '<div style="height: 150px; width: 72%; display: flex; align-items: flex-end; '
+            'border-bottom: 1px solid rgba(49, 51, 63, 0.4)">'
+            f'<div style="width: 100%; height: {100 * w:.1f}%; '
+            f'background: rgba({rgb}, {0.3 + 0.7 * w:.2f})"></div></div>'
+            '<div style="writing-mode: vertical-rl; transform: rotate(180deg); max-height: 7em; '
+            f'overflow: hidden; white-space: nowrap; font-size: 0.8rem">{word}</div></div>'
+        )
+    return (
+        '<div class="attnviz-bars"><div style="font-size: 0.75rem; opacity: 0.7">attention '
+        'weight (bar height: 0 to 1)</div><div style="display: flex; gap: 1px; border-top: '
+        f'1px dashed rgba(49, 51, 63, 0.2)">{"".join(bars)}</div></div>'
+    )
+
+
 def unknown_note(trace: Trace) -> str | None:
     """A caption naming the source tokens the model had never seen, or None when it knew
     them all: a subword model reads such characters as their UTF-8 bytes, a word model as
