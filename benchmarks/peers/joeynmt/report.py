@@ -24,7 +24,7 @@ from attnviz.data.text import TextConfig
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as h  # the folder's shared module, beside this file
 
-TOOLKITS = ("attnviz", "joeynmt")
+TOOLKITS = ("attnviz", "joeynmt", "attnviz_lean")  # attnviz_lean: budget runs only
 # key: (numerator, denominator), each (toolkit, variant, figure): attnviz's advantage, > 1
 # when attnviz is better. "auto" is attnviz's default precision (bf16 training where the CPU
 # has it natively, int8 decoding on x86); "fp32" turns both off.
