@@ -112,3 +112,19 @@ def test_a_training_run_refuses_at_once_what_cannot_run():
     with pytest.raises(ValueError, match="--joint-subwords"):
         TrainingRun("c.txt", "m.safetensors", replace(model, tie_embeddings=True))
     assert TrainingRun("c.txt", "m.safetensors", init_from="parent.safetensors").model is None
+
+
+@pytest.mark.parametrize("outside, seen", [(None, "64"), ("300", "300")])
+def test_importing_attnviz_bounds_onednns_cache_of_products_unless_told_otherwise(outside, seen):
+    """Over length-bucketed bf16 batches, oneDNN's default cache of 1,024 compiled products
+    (each with a bf16 copy of its weights) grew a training run to 4.7 GB; see precision.py."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ONEDNN_PRIMITIVE_CACHE_CAPACITY"}
+    if outside:
+        env["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] = outside
+    code = "import os, attnviz; print(os.environ['ONEDNN_PRIMITIVE_CACHE_CAPACITY'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == seen, out.stderr
