@@ -7,6 +7,7 @@ Standard library only: it runs in the project's Python (``prepare.py``, ``attnvi
 
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import statistics
@@ -91,6 +92,23 @@ def read_json(path: Path):
 def write_json(path: Path, value) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+
+
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The options both sides take; each adds its own."""
+    ap = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("job", choices=("speed", "budget", "attention"))
+    ap.add_argument("--work", type=Path, required=True, help="the folder prepare.py wrote")
+    ap.add_argument("--attention", choices=tuple(ATTENTIONS), required=True)
+    ap.add_argument("--threads", type=int, default=RECIPE["threads"])
+    ap.add_argument("--steps", type=int, default=40, help="speed: timed training steps")
+    ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
+    ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
+    ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
+    ap.add_argument("--out", type=Path, help="attention: the folder the picture goes to")
+    return ap
 
 
 def emit(key: str, value: float | int | str) -> None:

@@ -19,7 +19,6 @@ validation plot (``store_attention_plots``): ``joeynmt-ATTENTION.png``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -227,19 +226,7 @@ def _write_hyps(s: Setup, sources: list[list[str]], path: Path, batch_size: int 
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("job", choices=("speed", "budget", "attention"))
-    ap.add_argument("--work", type=Path, required=True, help="the folder prepare.py wrote")
-    ap.add_argument("--attention", choices=tuple(h.ATTENTIONS), required=True)
-    ap.add_argument("--threads", type=int, default=h.RECIPE["threads"])
-    ap.add_argument("--steps", type=int, default=40, help="speed: timed training steps")
-    ap.add_argument("--warmup", type=int, default=3, help="speed: untimed steps first")
-    ap.add_argument("--minutes", type=float, default=20.0, help="budget: CPU minutes")
-    ap.add_argument("--marks", type=int, default=4, help="budget: evaluations, evenly spread")
-    ap.add_argument("--out", type=Path, help="attention: the folder the picture goes to")
-    a = ap.parse_args()
+    a = h.arguments(__doc__).parse_args()
     torch.set_num_threads(a.threads)
     {"speed": speed, "budget": budget, "attention": attention}[a.job](a)
 
