@@ -34,6 +34,17 @@ def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace
     assert list(gold.x) == [hm.x[1]] and list(gold.y) == [hm.y[0]]
 
 
+def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
+    """An exported picture (kaleido) has no Streamlit theme to push the margins: the output
+    labels must make room for themselves, and the top must hold the title, the tilted source
+    labels and their title, more of it for longer words."""
+    short = charts.heatmap(hand_trace(np.full((2, 8), 1 / 8), ["a"] * 8, ["x", "y"]))
+    long = charts.heatmap(hand_trace(np.full((2, 8), 1 / 8), ["extraordinary"] * 8, ["x", "y"]))
+    assert short.layout.yaxis.automargin and short.layout.xaxis.tickangle == -45
+    assert long.layout.margin.t > short.layout.margin.t > 80
+    assert short.layout.title.yref == "container" and short.layout.title.yanchor == "top"
+
+
 def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):
     a = tiny_translator("general").align(trace.source, trace.text)
     b = tiny_translator("bahdanau").align(trace.source, trace.text)

@@ -64,18 +64,26 @@ def matrix_figure(
     range: none) framed. Built in one go, from plain values, as validating a figure piece by
     piece takes several times longer."""
     framed = step is not None and 0 <= step < n_rows
+    tilted = n_cols > 6
+    longest = max((len(str(x)) for x in traces[0].get("x", ())), default=0)
+    top = 80 + (round(6.5 * longest) if tilted else 18)  # a tilted character: ~6.5 px high
     frame = dict(
         type="rect", x0=-0.5, x1=n_cols - 0.5, y0=(step or 0) - 0.5, y1=(step or 0) + 0.5,
         line=dict(color=frame_color, width=3), name=FRAME,
     )  # fmt: skip
     layout = dict(
         template=PLAIN,
-        title=dict(text=title, font=dict(size=17)),
+        title=dict(
+            text=title, font=dict(size=17), y=1, yref="container", yanchor="top", pad=dict(t=10)
+        ),
         font=FONT,
         height=max(320, 26 * n_rows + 170),
-        margin=dict(l=10, r=10, t=50, b=10),
-        xaxis=dict(title="source", side="top", tickangle=-45 if n_cols > 6 else 0),
-        yaxis=dict(title="output", autorange="reversed"),
+        # Room above for the title, the source labels and their title: an exported picture
+        # has only this layout (in the page, Streamlit's theme also lets labels push the
+        # margins), and plotly's automargin would draw the title over the labels.
+        margin=dict(l=10, r=10, t=top, b=10),
+        xaxis=dict(title="source", side="top", tickangle=-45 if tilted else 0),
+        yaxis=dict(title="output", autorange="reversed", automargin=True),
         plot_bgcolor="white",
         shapes=[frame] if framed else [],
     )
