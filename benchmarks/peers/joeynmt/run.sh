@@ -1,41 +1,51 @@
 #!/usr/bin/env bash
 # attnviz beside JoeyNMT 2.3.0 on the same split, pieces, model size and threads, in one run:
-#   benchmarks/peers/joeynmt/run.sh DATA [--quick]
+#   benchmarks/peers/joeynmt/run.sh DATA [--quick | --budget]
 # DATA is the corpus (fra.txt). Prints every figure as a `key value` line on stdout: ratios
 # (train_ratio_bahdanau, greedy_ratio_general, ...: > 1 where attnviz is better), BLEU after
-# the same CPU budget (bleu_per_budget_bahdanau_attnviz, ..._joeynmt) and the curve, peak
-# resident memory, then each raw figure. --quick measures throughput and latency only (about
-# 5 minutes on an idle 2-core machine, after the one-time setup and preparation).
+# the same CPU budget (bleu_per_budget_bahdanau_attnviz, ..._joeynmt, ..._attnviz_lean) and the
+# curve, peak resident memory, then each raw figure; each budget run's attention on SENTENCE,
+# as each toolkit draws it, goes to figures/ beside this script.
+#   --quick   throughput and latency only (about 8 minutes on an idle 2-core machine, after
+#             the one-time setup and preparation)
+#   --budget  the budget runs only (the lean recipe's 50 minutes: MINUTES=50 ... --budget)
 # Environment knobs:
 #   JOEYNMT_VENV (~/venv-joeynmt)  JoeyNMT's own environment; setup.sh makes it if missing
 #   WORK (~/.cache/attnviz-joeynmt) prepared data, hypotheses, raw figures and the log
 #   THREADS (1)    CPU threads of every process (the recipe's --threads 1)
+#   ATTENTIONS ("bahdanau general")  the attentions compared
 #   ROUNDS (1)     speed rounds; each runs, per attention, attnviz (auto), JoeyNMT, attnviz
 #                  (fp32), so that each ratio compares neighbouring processes
 #   STEPS (30)     timed training steps of each speed run, after 3 untimed
-#   MINUTES (20)   CPU minutes of each budget run (4 runs: 2 toolkits x 2 attentions)
+#   MINUTES (20)   CPU minutes of each budget run
 #   MARKS (4)      BLEU evaluations per budget run, evenly spread (the curve)
-#   PAIRED (1)     budget runs of the two toolkits side by side (one attention at a time);
-#                  0 runs them one after the other (a machine with fewer than 2 x THREADS cores)
+#   RUNS ("attnviz joeynmt attnviz_lean")  the budget runs of each attention: attnviz's
+#                  shipped recipe, JoeyNMT's, and attnviz's lean recipe (tied output layer,
+#                  linear decay; attnviz_side.py --recipe lean), all started at once: the
+#                  budget is CPU time, so whatever slows the machine slows each alike
+#   SENTENCE ("The old man is reading a book in the garden.")  the sentence of the pictures
 #   NICE (0)       niceness of every process (10 beside another job that must not slow down)
 # Run it on an otherwise idle machine: two processes that each want a core slow each other.
 set -euo pipefail
-usage="usage: $0 DATA [--quick]"
-data="" quick=0
+usage="usage: $0 DATA [--quick | --budget]"
+data="" speed=1 budget=1
 for arg in "$@"; do
     case $arg in
-        --quick) quick=1 ;;
+        --quick) budget=0 ;;
+        --budget) speed=0 ;;
         -*) echo "$usage" >&2; exit 2 ;;
         *) data=$arg ;;
     esac
 done
-[ -n "$data" ] || { echo "$usage" >&2; exit 2; }
+[ -n "$data" ] && [ $((speed + budget)) -gt 0 ] || { echo "$usage" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 venv=${JOEYNMT_VENV:-$HOME/venv-joeynmt}
 work=${WORK:-$HOME/.cache/attnviz-joeynmt}
 threads=${THREADS:-1}
 steps=${STEPS:-30}
+attentions=(${ATTENTIONS:-bahdanau general})
+sentence=${SENTENCE:-The old man is reading a book in the garden.}
 export OMP_NUM_THREADS=$threads MKL_NUM_THREADS=$threads
 export PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}"
 niced=(nice -n "${NICE:-0}")
@@ -63,32 +73,40 @@ common=(--work "$work" --threads "$threads")
 
 load() { echo "machine_load_$1 $(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '/')"; }
 load start
-for round in $(seq "${ROUNDS:-1}"); do
-    for attention in bahdanau general; do
-        run "$round" attnviz "$attention" auto "${attnviz[@]}" speed "${common[@]}" \
-            --attention "$attention" --steps "$steps"
-        run "$round" joeynmt "$attention" own "${joeynmt[@]}" speed "${common[@]}" \
-            --attention "$attention" --steps "$steps"
-        run "$round" attnviz "$attention" fp32 "${attnviz[@]}" speed "${common[@]}" \
-            --attention "$attention" --steps "$steps" --precision fp32 --decoding fp32
+if [ "$speed" = 1 ]; then
+    for round in $(seq "${ROUNDS:-1}"); do
+        for attention in "${attentions[@]}"; do
+            run "$round" attnviz "$attention" auto "${attnviz[@]}" speed "${common[@]}" \
+                --attention "$attention" --steps "$steps"
+            run "$round" joeynmt "$attention" own "${joeynmt[@]}" speed "${common[@]}" \
+                --attention "$attention" --steps "$steps"
+            run "$round" attnviz "$attention" fp32 "${attnviz[@]}" speed "${common[@]}" \
+                --attention "$attention" --steps "$steps" --precision fp32 --decoding fp32
+        done
     done
-done
+fi
 report=()
-if [ "$quick" = 0 ]; then
+if [ "$budget" = 1 ]; then
     report=(--work "$work")
-    rm -rf "$work/hyps"
-    budget=(budget "${common[@]}" --minutes "${MINUTES:-20}" --marks "${MARKS:-4}")
-    for attention in bahdanau general; do
-        if [ "${PAIRED:-1}" = 1 ]; then
-            # Both toolkits at once, each on its own core: the budget is CPU time, and
-            # whatever slows the machine slows both alike.
-            run 1 attnviz "$attention" budget "${attnviz[@]}" "${budget[@]}" --attention "$attention" &
-            run 1 joeynmt "$attention" budget "${joeynmt[@]}" "${budget[@]}" --attention "$attention"
-            wait
-        else
-            run 1 attnviz "$attention" budget "${attnviz[@]}" "${budget[@]}" --attention "$attention"
-            run 1 joeynmt "$attention" budget "${joeynmt[@]}" "${budget[@]}" --attention "$attention"
-        fi
+    rm -rf "$work/hyps" "$work/weights"
+    minutes=${MINUTES:-20}
+    budget=(budget "${common[@]}" --minutes "$minutes" --marks "${MARKS:-4}")
+    for attention in "${attentions[@]}"; do
+        for name in ${RUNS:-attnviz joeynmt attnviz_lean}; do
+            case $name in
+                attnviz) cmd=("${attnviz[@]}") ;;
+                attnviz_lean) cmd=("${attnviz[@]}" --recipe lean) ;;
+                joeynmt) cmd=("${joeynmt[@]}") ;;
+                *) echo "RUNS: attnviz, joeynmt or attnviz_lean, not $name" >&2; exit 2 ;;
+            esac
+            run 1 "$name" "$attention" budget "${cmd[@]}" "${budget[@]}" --attention "$attention" &
+        done
+        wait
+        # Each toolkit's picture of its own attention on one sentence: attnviz's first (it
+        # writes the sentence's pieces for JoeyNMT's side).
+        pictures=(attention "${common[@]}" --attention "$attention" --out "$here/figures")
+        "${attnviz[@]}" "${pictures[@]}" --minutes "$minutes" --sentence "$sentence" 2>>"$log"
+        "${joeynmt[@]}" "${pictures[@]}" 2>>"$log"
     done
 fi
 load end
