@@ -3,12 +3,13 @@
 #   benchmarks/peers/joeynmt/run.sh DATA [--quick | --budget]
 # DATA is the corpus (fra.txt). Prints every figure as a `key value` line on stdout: ratios
 # (train_ratio_bahdanau, greedy_ratio_general, ...: > 1 where attnviz is better), BLEU after
-# the same CPU budget (bleu_per_budget_bahdanau_attnviz, ..._joeynmt, ..._attnviz_lean) and the
-# curve, peak resident memory, then each raw figure; each budget run's attention on SENTENCE,
+# the same CPU budget (bleu_per_budget_bahdanau_attnviz, ..._joeynmt) and the curve, peak resident memory, then each raw figure; each budget run's attention on SENTENCE,
 # as each toolkit draws it, goes to figures/ beside this script.
 #   --quick   throughput and latency only (about 8 minutes on an idle 2-core machine, after
 #             the one-time setup and preparation)
-#   --budget  the budget runs only (the lean recipe's 50 minutes: MINUTES=50 ... --budget)
+#   --budget  the budget runs only (issue 27's item 4, the shipped and the lean recipe for 50
+#             minutes: MINUTES=50 MARKS=5 ATTENTIONS=general RUNS="attnviz attnviz_lean" \
+#             run.sh DATA --budget)
 # Environment knobs:
 #   JOEYNMT_VENV (~/venv-joeynmt)  JoeyNMT's own environment; setup.sh makes it if missing
 #   WORK (~/.cache/attnviz-joeynmt) prepared data, hypotheses, raw figures and the log
@@ -19,10 +20,10 @@
 #   STEPS (30)     timed training steps of each speed run, after 3 untimed
 #   MINUTES (20)   CPU minutes of each budget run
 #   MARKS (4)      BLEU evaluations per budget run, evenly spread (the curve)
-#   RUNS ("attnviz joeynmt attnviz_lean")  the budget runs of each attention: attnviz's
-#                  shipped recipe, JoeyNMT's, and attnviz's lean recipe (tied output layer,
-#                  linear decay; attnviz_side.py --recipe lean), all started at once: the
-#                  budget is CPU time, so whatever slows the machine slows each alike
+#   RUNS ("attnviz joeynmt")  the budget runs of each attention, started at once (the budget
+#                  is CPU time, so whatever slows the machine slows each alike): attnviz's
+#                  shipped recipe, JoeyNMT's, and on request attnviz_lean, attnviz's lean
+#                  recipe (tied output layer, linear decay: attnviz_side.py --recipe lean)
 #   SENTENCE ("The old man is reading a book in the garden.")  the sentence of the pictures
 #   NICE (0)       niceness of every process (10 beside another job that must not slow down)
 # Run it on an otherwise idle machine: two processes that each want a core slow each other.
@@ -92,7 +93,7 @@ if [ "$budget" = 1 ]; then
     minutes=${MINUTES:-20}
     budget=(budget "${common[@]}" --minutes "$minutes" --marks "${MARKS:-4}")
     for attention in "${attentions[@]}"; do
-        for name in ${RUNS:-attnviz joeynmt attnviz_lean}; do
+        for name in ${RUNS:-attnviz joeynmt}; do
             case $name in
                 attnviz) cmd=("${attnviz[@]}") ;;
                 attnviz_lean) cmd=("${attnviz[@]}" --recipe lean) ;;
