@@ -165,7 +165,7 @@ def budget(a) -> None:
         epoch += 1
     while (mark := clock.due()) is not None:  # the last mark falls on the budget's end
         _write_hyps(s, bleu, h.hyps_path(a.work, s.label, a.attention, mark / 60))
-    h.save_weights(s.model, a.work, s.label, a.attention)  # for attention.py's plots
+    h.save_weights(s.model, a.work, s.label, a.attention)  # for the attention job
     h.emit("budget_cpu_s", clock.spent())
     h.emit("budget_steps", steps)
     h.emit("budget_tok_per_cpu_s", tokens / clock.spent())
@@ -173,6 +173,7 @@ def budget(a) -> None:
 
 
 def attention(a) -> None:
+    """The budget run's model on ``a.sentence``: attnviz's heatmap of it, and its pieces."""
     s = Setup(a.work, a.attention, "fp32", a.recipe)
     weights = torch.load(h.weights_path(a.work, s.label, a.attention), weights_only=True)
     s.model.load_state_dict(weights)
@@ -180,7 +181,7 @@ def attention(a) -> None:
     translator = Translator(s.model.eval(), s.src_vocab, s.tgt_vocab, text, subwords=s.subwords)
     trace = translator.translate(a.sentence)
     pieces = trace.pieces or trace
-    own = translator.pieces(translator.text.tokenize(a.sentence), "src")  # as in vocab.en
+    own = translator.pieces(text.tokenize(a.sentence), "src")  # as vocab.en spells them
     assert len(own) + 1 == len(pieces.src_tokens) and pieces.src_tokens[-1] == EOS
     h.write_json(h.attention_json(a.work, a.attention), {"src": own})
     title = f"attnviz · {a.attention} · after {a.minutes:g} CPU minutes"

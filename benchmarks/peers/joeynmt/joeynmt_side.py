@@ -174,7 +174,7 @@ def budget(a) -> None:
         epoch += 1
     while (mark := clock.due()) is not None:
         _write_hyps(s, bleu, h.hyps_path(a.work, "joeynmt", a.attention, mark / 60))
-    h.save_weights(s.model, a.work, "joeynmt", a.attention)  # for attention.py's plots
+    h.save_weights(s.model, a.work, "joeynmt", a.attention)  # for the attention job
     h.emit("budget_cpu_s", clock.spent())
     h.emit("budget_steps", steps)
     h.emit("budget_tok_per_cpu_s", tokens / clock.spent())
@@ -182,6 +182,8 @@ def budget(a) -> None:
 
 
 def attention(a) -> None:
+    """The budget run's model on the sentence attnviz_side.py's attention job wrote: JoeyNMT's
+    own picture of its attention."""
     s = Setup(a.work, a.attention)
     weights = torch.load(h.weights_path(a.work, "joeynmt", a.attention), weights_only=True)
     s.model.load_state_dict(weights)
