@@ -69,7 +69,7 @@ def test_weight_bars_are_one_escaped_bar_per_token_as_tall_as_its_weight():
         [1.5, 0.25, -np.inf]
     ))  # fmt: skip
     assert "<b>" not in html and html.count("&lt;b&gt;") == 2  # label and hover
-    assert "height: 70.0%" in html and "height: 30.0%" in html and "height: 0.0%" in html
+    assert "height:70.0%" in html and "height:30.0%" in html and "height:0.0%" in html
     assert 'title="cat: weight 0.300, raw score 0.250"' in html
     assert html.index("&lt;b&gt;") < html.index("cat") < html.index("&lt;eos&gt;")  # in order
 

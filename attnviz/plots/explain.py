@@ -102,6 +102,17 @@ def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 18
     return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"
 
 
+BARS_CSS = (  # the look of weight_bars, once per drawing rather than once per bar
+    "<style>.attnviz-bars .row{display:flex;gap:1px;border-top:1px dashed rgba(49,51,63,.2)}"
+    ".attnviz-bars .bar{flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
+    "align-items:center}.attnviz-bars .well{height:150px;width:72%;display:flex;"
+    "align-items:flex-end;border-bottom:1px solid rgba(49,51,63,.4)}"
+    ".attnviz-bars .word{writing-mode:vertical-rl;transform:rotate(180deg);max-height:7em;"
+    "overflow:hidden;white-space:nowrap;font-size:.8rem}"
+    ".attnviz-bars .note{font-size:.75rem;opacity:.7}</style>"
+)
+
+
 def weight_bars(
     tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb: str = "31, 119, 180"
 ) -> str:
@@ -113,19 +124,14 @@ def weight_bars(
     for token, w, e in zip(tokens, np.clip(weights, 0, 1), scores, strict=True):
         word = html.escape(token)
         bars.append(
-            f'<div title="{word}: weight {w:.3f}, raw score {e:.3f}" style="flex: 1 1 0; '
-            'min-width: 0; display: flex; flex-direction: column; align-items: center">'
-            '<div style="height: 150px; width: 72%; display: flex; align-items: flex-end; '
-            'border-bottom: 1px solid rgba(49, 51, 63, 0.4)">'
-            f'<div style="width: 100%; height: {100 * w:.1f}%; '
-            f'background: rgba({rgb}, {0.3 + 0.7 * w:.2f})"></div></div>'
-            '<div style="writing-mode: vertical-rl; transform: rotate(180deg); max-height: 7em; '
-            f'overflow: hidden; white-space: nowrap; font-size: 0.8rem">{word}</div></div>'
+            f'<div class="bar" title="{word}: weight {w:.3f}, raw score {e:.3f}">'
+            f'<div class="well"><div style="width:100%;height:{100 * w:.1f}%;'
+            f'background:rgba({rgb},{0.3 + 0.7 * w:.2f})"></div></div>'
+            f'<div class="word">{word}</div></div>'
         )
     return (
-        '<div class="attnviz-bars"><div style="font-size: 0.75rem; opacity: 0.7">attention '
-        'weight (bar height: 0 to 1)</div><div style="display: flex; gap: 1px; border-top: '
-        f'1px dashed rgba(49, 51, 63, 0.2)">{"".join(bars)}</div></div>'
+        f'{BARS_CSS}<div class="attnviz-bars"><div class="note">attention weight (bar height: '
+        f'0 to 1)</div><div class="row">{"".join(bars)}</div></div>'
     )
 
 
