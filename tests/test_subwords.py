@@ -145,7 +145,7 @@ def test_attribution_steering_and_alignment_read_the_owners_the_trace_carries(tr
     forced = tr.align_tokens(source.split(), target.split(), source=source)
     owned = {}  # each piece's word, worked out from the words as alignment once did
     for side, text in (("src", source), ("tgt", target)):
-        tokens, word = align.tokenize_words(tr, text.split(), side)
+        tokens, word = tr.text.tokenize_words(text.split(), side)
         owned[side] = [word[i] for i in tr.subwords.side(side).split(tokens)[1]]
     monkeypatch.setattr(tr, "align_tokens", lambda *_, **__: forced)
 

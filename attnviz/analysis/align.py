@@ -16,13 +16,6 @@ from ..decoding.translator import InputError, Translator
 from ..decoding.words import words_attention
 
 
-def tokenize_words(
-    translator: Translator, words: list[str], side: str
-) -> tuple[list[str], list[int]]:
-    """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
-    return translator.text.tokenize_words(words, side)
-
-
 def word_weights(
     trace: Trace,
     src_owner: list[int],
@@ -112,8 +105,8 @@ class WordTrace:
 def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
     """Force-decode ``target`` on ``source``, both tokenized word by word."""
     src_words, tgt_words = source.split(), target.split()
-    src_tokens, src_owner = tokenize_words(translator, src_words, "src")
-    tgt_tokens, tgt_owner = tokenize_words(translator, tgt_words, "tgt")
+    src_tokens, src_owner = translator.text.tokenize_words(src_words, "src")
+    tgt_tokens, tgt_owner = translator.text.tokenize_words(tgt_words, "tgt")
     if not src_tokens:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
@@ -131,8 +124,8 @@ def gold_on_trace(
     """Word links between ``source`` and ``target`` as token links of ``trace``, a forced
     decoding of ``target`` on ``source``; None when the trace's tokens are not those of the
     words tokenized one by one (then no token-level picture of the links is exact)."""
-    src_tokens, src_owner = tokenize_words(translator, source.split(), "src")
-    tgt_tokens, tgt_owner = tokenize_words(translator, target.split(), "tgt")
+    src_tokens, src_owner = translator.text.tokenize_words(source.split(), "src")
+    tgt_tokens, tgt_owner = translator.text.tokenize_words(target.split(), "tgt")
     if trace.src_tokens[:-1] != src_tokens or trace.tgt_tokens[:-1] != tgt_tokens:
         return None
     links = set(links)

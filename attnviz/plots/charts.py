@@ -196,7 +196,7 @@ def to_image(fig: go.Figure, fmt: str = "png", scale: float = 2.0) -> bytes:
     return fig.to_image(format=fmt, scale=scale if fmt == "png" else 1, width=900)
 
 
-def step_frame(trace: Trace, step: int) -> pd.DataFrame:
+def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
     """One step's attention over the source words: position, source (labelled), weight and
     raw score."""
     return pd.DataFrame(
@@ -211,7 +211,7 @@ def step_frame(trace: Trace, step: int) -> pd.DataFrame:
 
 def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
     """One step's raw scores (left) beside their softmax weights (right), per source word."""
-    frame = step_frame(trace, step)
+    frame = _source_frame(trace, step)
     order = list(frame["source"])
     base = alt.Chart(frame).encode(
         y=alt.Y("source:N", sort=order, title=None),

@@ -88,7 +88,10 @@ def html_table(frame) -> str:
     return f'<table style="border-collapse: collapse"><tr>{head}</tr>{rows}</table>'
 
 
-def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = "31, 119, 180") -> str:
+BLUE = "31, 119, 180"  # the heatmaps' blue, as an rgba() colour's first three numbers
+
+
+def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = BLUE) -> str:
     """HTML spans, each token's background as dark as its value in [0, 1]. Tokens are
     escaped: what a user typed is never rendered as markup."""
     spans = []
@@ -113,9 +116,7 @@ BARS_CSS = (  # the look of weight_bars, once per drawing rather than once per b
 )
 
 
-def weight_bars(
-    tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb: str = "31, 119, 180"
-) -> str:
+def weight_bars(tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb: str = BLUE) -> str:
     """A step's attention weights as bars over the source ``tokens``, in sentence order, on a
     0–1 scale; hover a bar for its weight and raw score. Plain HTML: a step change redraws
     it with the page's text, where a chart would be built anew by its library. Tokens are
