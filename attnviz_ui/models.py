@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -69,6 +70,17 @@ def translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str):
         return tr.translate(sentence, beam=beam)
     except InputError as e:
         return str(e)
+
+
+@st.cache_resource(show_spinner=False)
+def freeze_heap() -> None:
+    """Once per server, after its first page is drawn: every object alive then (the
+    libraries, the models) leaves the garbage collector's sight. Streamlit collects every
+    generation after each run (``runner.postScriptGC``); over a heap of torch, plotly and four
+    models that took 200 ms, during which the server sent nothing, so that a step change's
+    pictures waited for it. What each run makes is still collected."""
+    gc.collect()
+    gc.freeze()
 
 
 def available() -> tuple[list[Checkpoint], dict[str, str]]:

@@ -14,6 +14,7 @@ import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
 from attnviz.plots import charts, explain
+from attnviz_ui.models import freeze_heap
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:
@@ -51,3 +52,4 @@ if sentence:
             bars = explain.weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
             table = explain.html_table(charts.candidates_frame(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")
+    freeze_heap()  # as the dashboard does after its first page
