@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from attnviz.plots import charts
+from attnviz_ui.models import freeze_heap
 
 from ..helpers import (
     SENTENCE,
@@ -223,7 +224,12 @@ def _html(at) -> list[str]:
     return [element.proto.body for element in at.get("html")]
 
 
-def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections(app):
+def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections(
+    checkpoints, monkeypatch
+):
     # Streamlit collects every generation after each run; over torch, plotly and the models
     # that walk held the server 200 ms, before it sent a step's pictures.
+    freeze_heap.clear()  # as in a new server process
+    gc.unfreeze()
+    open_dashboard(checkpoints, monkeypatch)
     assert gc.get_freeze_count() > 5 * len(gc.get_objects())
