@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,15 +73,21 @@ def translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str):
         return str(e)
 
 
-@st.cache_resource(show_spinner=False)
+_modules_frozen = 0  # how many modules were imported when the heap was last frozen
+
+
 def freeze_heap() -> None:
-    """Once per server, after its first page is drawn: every object alive then (the
-    libraries, the models) leaves the garbage collector's sight. Streamlit collects every
-    generation after each run (``runner.postScriptGC``); over a heap of torch, plotly and four
-    models that took 200 ms, during which the server sent nothing, so that a step change's
-    pictures waited for it. What each run makes is still collected."""
-    gc.collect()
-    gc.freeze()
+    """After a run that imported modules (a new server's first page, captum for attribution,
+    eflomal): everything alive now (the libraries, the models) leaves the garbage collector's
+    sight. Streamlit collects every generation after each run (``runner.postScriptGC``); over
+    a heap of torch, plotly and four models that took 200 ms, during which the server sent
+    nothing, so that a step change's pictures waited for it. What each run makes is still
+    collected."""
+    global _modules_frozen
+    if len(sys.modules) != _modules_frozen:
+        _modules_frozen = len(sys.modules)
+        gc.collect()
+        gc.freeze()
 
 
 def available() -> tuple[list[Checkpoint], dict[str, str]]:

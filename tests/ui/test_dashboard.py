@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gc
 import shutil
+import sys
+import types
 
 import numpy as np
 import pytest
 
 from attnviz.plots import charts
-from attnviz_ui.models import freeze_heap
+from attnviz_ui import models
 
 from ..helpers import (
     SENTENCE,
@@ -229,7 +231,17 @@ def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections
 ):
     # Streamlit collects every generation after each run; over torch, plotly and the models
     # that walk held the server 200 ms, before it sent a step's pictures.
-    freeze_heap.clear()  # as in a new server process
+    monkeypatch.setattr(models, "_modules_frozen", 0)  # as in a new server process
     gc.unfreeze()
     open_dashboard(checkpoints, monkeypatch)
     assert gc.get_freeze_count() > 5 * len(gc.get_objects())
+
+
+def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeypatch):
+    models.freeze_heap()
+    gc.unfreeze()
+    models.freeze_heap()  # nothing imported since: nothing to freeze, no collection
+    assert gc.get_freeze_count() == 0
+    monkeypatch.setitem(sys.modules, "attnviz_imported_late", types.ModuleType("late"))
+    models.freeze_heap()  # as after the first attribution imports captum
+    assert gc.get_freeze_count() > 0
