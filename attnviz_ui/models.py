@@ -77,8 +77,8 @@ _modules_frozen = 0  # how many modules were imported when the heap was last fro
 
 
 def freeze_heap() -> None:
-    """After a run that imported modules (a new server's first page, captum for attribution,
-    eflomal): everything alive now (the libraries, the models) leaves the garbage collector's
+    """After a run that imported modules (a new server's first page, captum for attribution):
+    everything alive now (the libraries, the models) leaves the garbage collector's
     sight. Streamlit collects every generation after each run (``runner.postScriptGC``); over
     a heap of torch, plotly and four models that took 200 ms, during which the server sent
     nothing, so that a step change's pictures waited for it. What each run makes is still

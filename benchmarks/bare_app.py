@@ -52,4 +52,4 @@ if sentence:
             bars = explain.weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
             table = explain.html_table(charts.candidates_frame(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")
-    freeze_heap()  # as the dashboard does after its first page
+    freeze_heap()  # as the dashboard does

@@ -221,11 +221,6 @@ def test_words_by_default_and_subword_pieces_one_click_away(app):
     assert len(pieces) > len(words) and any("\u2581" in str(label) for label in pieces)
 
 
-def _html(at) -> list[str]:
-    """The bodies of the page's st.html elements (the step view's shaded words and tables)."""
-    return [element.proto.body for element in at.get("html")]
-
-
 def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections(
     checkpoints, monkeypatch
 ):
@@ -245,3 +240,8 @@ def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeyp
     monkeypatch.setitem(sys.modules, "attnviz_imported_late", types.ModuleType("late"))
     models.freeze_heap()  # as after the first attribution imports captum
     assert gc.get_freeze_count() > 0
+
+
+def _html(at) -> list[str]:
+    """The bodies of the page's st.html elements (the step view's shaded words and tables)."""
+    return [element.proto.body for element in at.get("html")]
