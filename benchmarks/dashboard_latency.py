@@ -10,7 +10,7 @@ else), and beside the bare page (bare_app.py: the step view's own charts from a 
 - the cold start: from starting the server to the first heatmaps.
 
     python benchmarks/dashboard_latency.py [--rounds 8] [--moves 3] [--cold 3] [--breakdown 2]
-        [--checkpoints checkpoints] [--before CHECKOUT]
+        [--checkpoints checkpoints] [--before CHECKOUT] [--slowdown 4]
 
 All the servers run at once and the pages take turns, in an order reversed every other round,
 so that a machine that speeds up or slows down during the run moves them all. Each round opens
@@ -19,7 +19,9 @@ before (nothing comes from the translation cache; the models stay loaded, as on 
 server) and moves the slider ``--moves`` times. Times are medians over the rounds; a ratio is
 the median of the round-by-round ratios to the minimal page. ``--before`` serves the
 dashboard.py of another checkout beside this one's (say, ``git worktree add /tmp/before
-HEAD~3``), to measure a change in the same run.
+HEAD~3``), to measure a change in the same run. ``--slowdown 4`` runs each page's browser
+four times slower (Chromium's CPU throttling), as on a school laptop; the servers keep this
+machine's speed.
 
 Then where the time goes, from ``--breakdown`` more rounds with instruments on: the server's
 script time per run (Streamlit's page profile, sent when usage statistics are on, which the
@@ -90,6 +92,7 @@ FRAMED = (  # both heatmaps frame output row n (1-based), and the page is settle
     f"Math.round(s.y0 + 0.5) === n - 1)).length >= 2 && ({SETTLED})()"
 )
 WAIT = 120_000  # ms: however busy the machine, a page answers within this
+SLOWDOWN = 1.0  # how many times slower the browser's CPU is made (--slowdown)
 
 
 @contextmanager
@@ -124,10 +127,15 @@ def streamlit(app: Path, env: dict, wait: bool = True, profile: bool = False):
 
 def new_page(browser):
     """A fresh session in a fresh context (an empty cache), cut off from anything but this
-    machine (the page profile would otherwise be posted to Streamlit's metrics host)."""
+    machine (the page profile would otherwise be posted to Streamlit's metrics host), its
+    main thread slowed down ``SLOWDOWN`` times."""
     context = browser.new_context(viewport=VIEWPORT)
     context.route(re.compile(r"^(?!https?://127\.0\.0\.1)"), lambda route: route.abort())
-    return context.new_page()
+    page = context.new_page()
+    if SLOWDOWN > 1:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
+    return page
 
 
 def opened(page, url: str) -> float:
@@ -403,8 +411,15 @@ def main() -> None:
     ap.add_argument("--cold", type=int, default=3, help="cold starts of each page")
     ap.add_argument("--breakdown", type=int, default=2, help="rounds with the instruments on")
     ap.add_argument("--before", help="a checkout whose dashboard.py is served beside this one's")
+    ap.add_argument(
+        "--slowdown", type=float, default=1.0,
+        help="run each page's main thread this many times slower (Chromium's CPU throttling), "
+        "as on a school laptop; the servers keep this machine's speed",
+    )  # fmt: skip
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     a = ap.parse_args()
+    global SLOWDOWN
+    SLOWDOWN = a.slowdown
     env = {"ATTNVIZ_CHECKPOINTS": a.checkpoints}
     apps = {**APPS, **({"before": Path(a.before) / "dashboard.py"} if a.before else {})}
     warm = SENTENCES[:2]
