@@ -18,6 +18,7 @@ from pathlib import Path
 import torch
 from safetensors import safe_open
 from safetensors.torch import save as safetensors_bytes
+from torch.overrides import TorchFunctionMode
 
 from ..analysis.history import TENSOR_PREFIX, History
 from ..data.corpus import DataConfig
@@ -157,6 +158,19 @@ def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
         raise CheckpointError(f"{path}: corrupt metadata ({type(e).__name__})") from e
 
 
+class _NoRandomFill(TorchFunctionMode):
+    """Skips filling meta tensors with random values: they hold none, and the first ``normal_``
+    on one imports torch's compiler (0.8 s of every process that loads a checkpoint)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in (torch.nn.init.normal_, torch.Tensor.normal_):
+            tensor = args[0] if args else kwargs["tensor"]
+            if tensor.is_meta:
+                return tensor
+        return func(*args, **kwargs)
+
+
 def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
     """Refuse a model whose configuration is over :data:`LIMITS`, or whose weights in the file
     do not have the shapes it needs, before any of it is built (a meta-device model costs no
@@ -165,7 +179,7 @@ def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
     for name, limit in LIMITS.items():
         if getattr(config, name) > limit:
             raise ValueError(f"{name} {getattr(config, name)} is over the limit of {limit}")
-    with torch.device("meta"):
+    with torch.device("meta"), _NoRandomFill():
         needed = {k: tuple(v.shape) for k, v in Seq2Seq(config).state_dict().items()}
     found = {k: v for k, v in shapes.items() if k in needed or not k.startswith(EXTRA)}
     if found != needed:
