@@ -8,7 +8,7 @@ from attnviz.data.corpus import Example, make_batch, spread_sample
 from attnviz.data.vocab import PAD_ID
 from attnviz.training.train import TrainConfig, batch_loss
 
-from .helpers import WORDS, tiny_translator
+from .helpers import ROOT, WORDS, tiny_translator
 
 
 def _batch(tr):
@@ -126,5 +126,7 @@ def test_importing_attnviz_bounds_onednns_cache_of_products_unless_told_otherwis
     if outside:
         env["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] = outside
     code = "import os, attnviz; print(os.environ['ONEDNN_PRIMITIVE_CACHE_CAPACITY'])"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert out.stdout.strip() == seen, out.stderr

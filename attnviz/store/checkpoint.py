@@ -160,7 +160,7 @@ def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
 
 class _NoRandomFill(TorchFunctionMode):
     """Skips filling meta tensors with random values: they hold none, and the first ``normal_``
-    on one imports torch's compiler (0.8 s of every process that loads a checkpoint)."""
+    on one imports torch's compiler (0.8–1.1 s of every process that loads a checkpoint)."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
