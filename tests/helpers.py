@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import socket
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +30,19 @@ if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def fresh_python(code: str, drop: str = "", **environ: str) -> str:
+    """What ``python -c code`` prints, stripped, in a new process started in the project's
+    root, with the environment variable ``drop`` removed and ``environ`` set; its stderr
+    when it fails."""
+    env = {k: v for k, v in os.environ.items() if k != drop} | environ
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
 DASHBOARD = str(ROOT / "dashboard.py")
 
 # Models

@@ -1,8 +1,6 @@
 import json
 import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,7 +11,7 @@ import attnviz
 from attnviz.data.corpus import DataConfig
 from attnviz.store import checkpoint
 
-from .helpers import ROOT, tiny_translator
+from .helpers import fresh_python, tiny_translator
 
 SENTENCES = ["the cat sees a dog .", "a big red house , the small cat"]
 
@@ -178,8 +176,7 @@ def test_loading_checks_the_shapes_without_importing_torchs_compiler(saved):
     # time `attnviz translate` took for one sentence, and of the dashboard's first model.
     load = f"import sys, attnviz; attnviz.load({str(saved)!r})"
     code = f"{load}; print('torch._dynamo' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
-    assert out.stdout.strip() == "False", out.stderr
+    assert fresh_python(code) == "False"
 
 
 def test_a_saved_file_gets_the_permissions_a_plain_write_would(saved):

@@ -8,7 +8,7 @@ from attnviz.data.corpus import Example, make_batch, spread_sample
 from attnviz.data.vocab import PAD_ID
 from attnviz.training.train import TrainConfig, batch_loss
 
-from .helpers import ROOT, WORDS, tiny_translator
+from .helpers import WORDS, fresh_python, tiny_translator
 
 
 def _batch(tr):
@@ -118,15 +118,6 @@ def test_a_training_run_refuses_at_once_what_cannot_run():
 def test_importing_attnviz_bounds_onednns_cache_of_products_unless_told_otherwise(outside, seen):
     """Over length-bucketed bf16 batches, oneDNN's default cache of 1,024 compiled products
     (each with a bf16 copy of its weights) grew a training run to 4.7 GB; see precision.py."""
-    import os
-    import subprocess
-    import sys
-
-    env = {k: v for k, v in os.environ.items() if k != "ONEDNN_PRIMITIVE_CACHE_CAPACITY"}
-    if outside:
-        env["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] = outside
-    code = "import os, attnviz; print(os.environ['ONEDNN_PRIMITIVE_CACHE_CAPACITY'])"
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert out.stdout.strip() == seen, out.stderr
+    cache = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
+    code = f"import os, attnviz; print(os.environ['{cache}'])"
+    assert fresh_python(code, drop=cache, **({cache: outside} if outside else {})) == seen
