@@ -192,4 +192,5 @@ def _open(item: Item) -> None:
         gold=(item.source, item.references[0], item.gold.possible) if gold else None,
         step=1,
         playing=False,
+        to_last=False,  # an example picked before, in a view without steps, is not shown now
     )

@@ -28,7 +28,7 @@ from .step_view import (
 )
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
-EXAMPLES = [  # the first is translated when the page opens
+EXAMPLES = [  # the first is translated when the page opens, and shown finished
     "He bought a red car and a small house.",
     "I am cold.",
     "Where is the station?",
@@ -55,6 +55,14 @@ def _example() -> None:
     example = st.session_state.example
     st.session_state.sentence = "" if example == OWN else example
     st.session_state.reference = ""
+    _new_sentence(example != OWN)
+
+
+def _new_sentence(example: bool) -> None:
+    """Before a new sentence's run: an example is shown finished, a sentence typed from step 1."""
+    shown = playback.new_sentence(example)
+    state = st.session_state
+    state.step, state.playing, state.to_last = shown.step, shown.playing, shown.to_last
 
 
 def inputs_ui() -> tuple[str, str]:
@@ -66,6 +74,7 @@ def inputs_ui() -> tuple[str, str]:
         state.opened = True
         if "sentence" not in state:  # (the corpus page may have sent one)
             state.example = state.sentence = EXAMPLES[0]
+            _new_sentence(example=True)
     # One row, so that the pictures below start higher up the screen.
     cols = st.columns([2, 3, 3])
     cols[0].selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
@@ -74,6 +83,8 @@ def inputs_ui() -> tuple[str, str]:
         placeholder="e.g. Where is the station?",
         key="sentence",
         max_chars=MAX_CHARS,
+        on_change=_new_sentence,
+        args=(False,),
     )
     reference = cols[2].text_input(
         "Reference translation (optional)",
@@ -117,10 +128,13 @@ def step_ui(steps: int) -> int:
     """The step slider, inside the stepping fragment; the step shown, 0-based. While playing,
     each run shows the next step."""
     state = st.session_state
-    shown = playback.before_run(
-        Playback(state.get("step", 1), state.get("playing", False), state.pop("restart", False)),
-        steps,
+    asked = Playback(
+        state.get("step", 1),
+        state.get("playing", False),
+        state.pop("restart", False),
+        state.pop("to_last", False),
     )
+    shown = playback.before_run(asked, steps)
     state.step, state.playing = shown.step, shown.playing
     return st.slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
 

@@ -1,5 +1,5 @@
 """The README's dashboard screenshot: the shipped checkpoints in headless Chromium, as a new
-visitor first sees them (the opening example translated, nothing typed).
+visitor first sees them (the opening example translated and shown finished, nothing typed).
 
 python docs/make_screenshot.py     # writes docs/dashboard.png
 """

@@ -1,6 +1,6 @@
 """The play button: one step further on each run, stopping at the last, restarting from it."""
 
-from attnviz.decoding.playback import Playback, after_run, before_run, toggled
+from attnviz.decoding.playback import Playback, after_run, before_run, new_sentence, toggled
 
 
 def test_paused_shows_the_chosen_step_but_never_past_the_last():
@@ -30,3 +30,16 @@ def test_pause_stops_where_it_is():
     paused = toggled(Playback(step=2, playing=True), steps=4)
     assert not paused.playing and not paused.restart
     assert after_run(before_run(paused, 4), 4) == (Playback(step=2), False)
+
+
+def test_an_example_opens_on_its_last_step_and_a_typed_sentence_on_its_first():
+    finished = before_run(new_sentence(example=True), steps=6)
+    assert finished == Playback(step=6)
+    assert before_run(finished, steps=6) == finished  # once: the slider moves freely after
+    assert before_run(new_sentence(example=False), steps=6) == Playback(step=1)
+    assert before_run(Playback(step=6, playing=True, to_last=True), 6) == Playback(6, True)
+
+
+def test_play_on_a_finished_example_replays_it_from_the_first_step():
+    shown = before_run(new_sentence(example=True), steps=6)
+    assert before_run(toggled(shown, steps=6), steps=6) == Playback(step=1, playing=True)

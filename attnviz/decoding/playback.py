@@ -2,6 +2,7 @@
 
 A page run shows one step. While playing, each run shows the next step and asks for another
 run after a pause; the last step stops it. Play pressed on the last step starts again from the
+first. A new sentence is shown paused: an example at its last step, a sentence typed at its
 first. Steps are 1-based, as the slider shows them.
 """
 
@@ -15,13 +16,20 @@ class Playback:
     step: int = 1  # the step shown, 1-based
     playing: bool = False
     restart: bool = False  # the next run goes back to step 1 (play pressed on the last step)
+    to_last: bool = False  # the next run shows the last step (an example, shown finished)
+
+
+def new_sentence(example: bool) -> Playback:
+    """A new sentence, before it is decoded: an example is shown finished, at its last step, so
+    that its alignment is seen at once (Play replays it); a sentence typed starts at step 1."""
+    return Playback(to_last=example)
 
 
 def before_run(p: Playback, steps: int) -> Playback:
-    """The step this run shows out of ``steps``: step 1 after a restart, the next step while
-    playing, never past the last."""
-    step = 1 if p.restart else p.step + 1 if p.playing else p.step
-    return Playback(min(step, steps), p.playing, False)
+    """The step this run shows out of ``steps``: step 1 after a restart, the last after a new
+    example, the next step while playing, never past the last."""
+    step = 1 if p.restart else steps if p.to_last else p.step + 1 if p.playing else p.step
+    return Playback(min(step, steps), p.playing)
 
 
 def toggled(p: Playback, steps: int) -> Playback:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz_ui.sentence_page import EXAMPLES
+
 from ..helpers import (
     SENTENCE,
     heatmaps_on,
@@ -15,6 +17,32 @@ from ..helpers import (
 
 def _shown_rows(fig: dict) -> list[str]:
     return [label for label in fig["data"][0]["y"] if not label.endswith(":…")]
+
+
+def _at_last_step(app) -> bool:
+    slider = app.slider(key="step")
+    return slider.value == slider.max and all(
+        _shown_rows(fig) == fig["data"][0]["y"] for fig in heatmaps_on(app)
+    )
+
+
+def test_the_opening_example_is_shown_finished_and_play_replays_it(app):
+    steps = app.slider(key="step").max
+    assert steps > 1 and _at_last_step(app)
+    assert max(len(fig["data"][0]["y"]) for fig in heatmaps_on(app)) == steps
+    app.button(key="play").click().run()
+    assert app.slider(key="step").value == 1
+    assert app.button(key="play").label == "⏸ Pause"
+    assert all(len(_shown_rows(fig)) == 1 for fig in heatmaps_on(app))
+
+
+def test_an_example_picked_is_shown_finished_and_a_sentence_typed_starts_at_step_one(app):
+    app.slider(key="step").set_value(2).run()
+    app.selectbox(key="example").set_value(EXAMPLES[-1]).run()
+    assert app.text_input(key="sentence").value == EXAMPLES[-1] and _at_last_step(app)
+    type_sentence(app, SENTENCE)
+    assert app.slider(key="step").value == 1
+    assert all(len(_shown_rows(fig)) == 1 for fig in heatmaps_on(app))
 
 
 def test_step_one_shows_one_output_word_per_model_and_hides_the_rest(app):
