@@ -10,6 +10,7 @@ from attnviz.plots import explain, history_charts
 
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
     """One block per (name, model)."""
+    st.caption(explain.SINK)
     for name, translator in models:
         card = translator.card
         st.subheader(name)

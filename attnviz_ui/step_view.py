@@ -9,6 +9,7 @@ from typing import NamedTuple
 import plotly.graph_objects as go
 import streamlit as st
 
+from attnviz.analysis.diagnostics import sink_positions
 from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.plots import charts, explain, step_charts
@@ -78,8 +79,20 @@ def column(
         step=t,
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        detail=f"<b>Step {t + 1}: writing “{word}”</b>{shaded}{bars}<br>{candidates}",
+        detail=f"<b>Step {t + 1}: writing “{word}”</b>{_sink_note(trace, t)}{shaded}{bars}<br>"
+        f"{candidates}",
     )
+
+
+def _sink_note(trace, t: int) -> str:
+    """HTML: a word on step ``t`` that looks most at a sink (the source ``<eos>`` or the final
+    punctuation), or nothing; a final ``<eos>`` step may look where it likes."""
+    if trace.ended and t == len(trace.tgt_tokens) - 1:
+        return ""
+    top = int(trace.weights[t].argmax())
+    if top not in sink_positions(trace.src_tokens):
+        return ""
+    return f" · looks most at “{html.escape(trace.src_tokens[top])}”: an attention sink"
 
 
 def heatmap_ui(side: int, s: Side, c: Column):
@@ -114,6 +127,8 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
         + "); the current step's attention as bars (they sum to 1); and the words the model "
         "weighed for it, most probable first"
         + (" (for a word of several pieces: the pieces it weighed to start it)." if pieces else ".")
+        + " A step whose attention sits on `<eos>` or on the final full stop is a sink: the "
+        "model writes that word without reading one (see the Model cards view)."
     )
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from attnviz.analysis import diagnostics as d
+from attnviz.decoding.trace import Owners
 
 from .handmade import hand_trace
 
@@ -86,3 +87,39 @@ def test_traces_compare_cell_by_cell_only_with_the_same_tokens():
     assert d.comparable(a, hand_trace(np.eye(3), SRC, ["x", "y", "<eos>"]))
     assert not d.comparable(a, hand_trace(np.eye(3), SRC, ["x", "z", "<eos>"]))
     assert not d.comparable(a, hand_trace(np.eye(3), ["a", "c", "<eos>"], ["x", "y", "<eos>"]))
+
+
+def test_the_sinks_are_the_source_eos_and_a_final_punctuation():
+    assert d.sink_positions(["Hello", "!", "<eos>"]) == (2, 1)
+    assert d.sink_positions(["▁Hel", "lo", "▁!", "<eos>"]) == (3, 2)
+    assert d.sink_positions(["Hello", "world", "<eos>"]) == (2, None)
+    assert d.sink_positions(["Don't", "<eos>"]) == (1, None)  # an apostrophe inside a word
+    assert d.sink_positions(["...", "<eos>"]) == (1, 0)
+
+
+def test_sinks_count_first_tokens_and_written_steps_on_each_sink():
+    src = ["I", "am", ".", "<eos>"]
+    # First token on <eos>; the second on the full stop; the final <eos> step is not counted.
+    parked = hand_trace(
+        [[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.6, 0.2], [0, 0, 0, 1]], src, ["Je", "suis", "<eos>"]
+    )
+    # Looks at words; cut by the length limit, so its last step counts.
+    reads = hand_trace([[0.8, 0.1, 0, 0.1], [0.1, 0.1, 0.1, 0.7]], src, ["Je", "suis"])
+    sinks = d.sinks([parked, reads])
+    assert (sinks.sentences, sinks.steps) == (2, 4)
+    assert (sinks.first_eos, sinks.steps_eos) == (50.0, 50.0)
+    assert (sinks.first_punct, sinks.steps_punct) == (0.0, 25.0)
+
+
+def test_sinks_of_a_subword_model_are_counted_over_its_pieces():
+    pieces = hand_trace([[0.1, 0.2, 0.7], [0.6, 0.2, 0.2]], ["▁Hel", "lo", "<eos>"], ["▁Sal", "ut"])
+    words = hand_trace(
+        [[0.3, 0.7]], ["Hello", "<eos>"], ["Salut"], pieces=pieces, owners=Owners((0, 0, 1), (0, 0))
+    )
+    sinks = d.sinks([words])  # over words the one step looks at "Hello"; over pieces, <eos> first
+    assert (sinks.steps, sinks.first_eos, sinks.steps_eos) == (2, 100.0, 50.0)
+
+
+def test_sinks_of_no_translation_are_zero():
+    empty = hand_trace([[0, 1]], ["Hi", "<eos>"], ["<eos>"])
+    assert d.sinks([empty]) == d.Sinks(0, 0, 0.0, 0.0, 0.0, 0.0)

@@ -32,11 +32,23 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
         "epochs": 8,
         "train_seconds": 3600,
         "hardware": "2 CPU threads",
+        "attention_sinks": {
+            "sentences": 2340,
+            "steps": 21000,
+            "first_eos": 3.1,
+            "steps_eos": 1.2,
+            "first_punct": 0.4,
+            "steps_punct": 2.5,
+            "split": "test",
+            "search": "greedy",
+        },
     }
     lines = explain.card_summary(card, config).split("  \n")
     assert lines == [
         "**general** attention · embed 64 · hidden 128 · 2 layer(s) · vocabularies 12,000 / 15,000",
         "Test BLEU: greedy 31.2, beam 5 32.0 (2340 sentences)",
+        "Attention sinks (test split, 2340 sentences, greedy): first word's attention on the "
+        "source `<eos>` 3.1%, every step's 1.2%; on the final punctuation 0.4% and 2.5%",
         "Corpus: fra.txt · license CC-BY 2.0 · tatoeba.org",
         "Trained 8 epochs in 3600 s on 2 CPU threads",
     ]
@@ -64,6 +76,7 @@ def test_a_card_summary_marks_what_the_card_lacks():
     text = explain.card_summary({}, ModelConfig(10, 10))
     assert "greedy –, beam 5 – (– sentences)" in text
     assert "Trained – epochs in – s on –" in text
+    assert "Attention sinks: not measured for this file" in text
 
 
 def test_typed_markup_reaches_markdown_as_plain_text():

@@ -8,7 +8,9 @@ dashboard and every table shows those, so a sentence gets the same entropy and t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -73,6 +75,69 @@ def eos_mass(weights: np.ndarray, tokens: list[str]) -> np.ndarray:
     attention it has no use for."""
     pick = np.array([t == "<eos>" for t in tokens], dtype=bool)
     return np.asarray(weights, dtype=np.float64)[:, pick].sum(-1)
+
+
+def is_punctuation(token: str) -> bool:
+    """Whether ``token`` (a word, or a piece with its word-start mark) is punctuation alone."""
+    core = token.replace("\u2581", "")
+    return bool(core) and all(unicodedata.category(c).startswith("P") for c in core)
+
+
+def sink_positions(tokens: list[str]) -> tuple[int | None, int | None]:
+    """The two places attention sinks into, as positions in ``tokens`` (a source ending in
+    ``<eos>``): the source ``<eos>``, and the final punctuation before it; None where there is
+    none."""
+    eos = len(tokens) - 1 if tokens and tokens[-1] == "<eos>" else None
+    last = (len(tokens) - 2) if eos is not None else len(tokens) - 1
+    punct = last if last >= 0 and is_punctuation(tokens[last]) else None
+    return eos, punct
+
+
+@dataclass(frozen=True)
+class Sinks:
+    """How often a model's attention sinks into the source ``<eos>`` or the final punctuation,
+    over a set of translations: the share of argmaxes on each, in percent. An attention sink is
+    where a model parks the weight it must spend somewhere when it writes what it can tell
+    without reading a source word."""
+
+    sentences: int  # translations that wrote at least one token
+    steps: int  # steps that wrote a token (all but a final <eos> step), over all of them
+    first_eos: float  # first output tokens whose attention argmax is the source <eos>
+    steps_eos: float  # steps that wrote a token, with the argmax on the source <eos>
+    first_punct: float  # first output tokens whose argmax is the final punctuation
+    steps_punct: float  # steps that wrote a token, with the argmax on the final punctuation
+
+    def card(self, split: str) -> dict:
+        """As a model card keeps them: measured on ``split``, by greedy search."""
+        return {**asdict(self), "split": split, "search": "greedy"}
+
+
+def sinks(traces: Iterable[Trace]) -> Sinks:
+    """The :class:`Sinks` of ``traces``, each over the tokens its model reads (a subword
+    model's pieces)."""
+    firsts, steps = np.zeros(2), np.zeros(2)
+    sentences = written = 0
+    for trace in traces:
+        own = trace.pieces or trace
+        weights = own.output_weights
+        if not len(weights):
+            continue
+        top = weights.argmax(-1)
+        for k, position in enumerate(sink_positions(own.src_tokens)):
+            if position is not None:
+                firsts[k] += top[0] == position
+                steps[k] += (top == position).sum()
+        sentences += 1
+        written += len(top)
+    first, step = 100 * firsts / max(sentences, 1), 100 * steps / max(written, 1)
+    return Sinks(
+        sentences,
+        written,
+        first_eos=round(float(first[0]), 1),
+        steps_eos=round(float(step[0]), 1),
+        first_punct=round(float(first[1]), 1),
+        steps_punct=round(float(step[1]), 1),
+    )
 
 
 @dataclass(frozen=True)

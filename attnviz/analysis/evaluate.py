@@ -14,6 +14,7 @@ from ..decoding.translator import InputError, Translator
 from . import attribution
 from .aer import AerResult, Gold, score
 from .align import METHODS, WordTrace, word_trace
+from .diagnostics import Sinks, sinks
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,14 @@ def corpus_bleu(
     score, signature = bleu(hyps, refs, translator.text.lowercase)
     refused = sum(not isinstance(r, Trace) for r in results)
     return BleuResult(round(score, 2), signature, len(sources), refused)
+
+
+def corpus_sinks(translator: Translator, sources: list[str], batch_size: int = 64) -> Sinks:
+    """How often ``translator``'s attention sinks into the source ``<eos>`` or the final
+    punctuation when it translates ``sources`` greedily (see :func:`.diagnostics.sinks`); a
+    source it refuses is left out."""
+    results = translator.translate_each(sources, batch_size=batch_size)
+    return sinks(r for r in results if isinstance(r, Trace))
 
 
 def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tuple[float, str]:

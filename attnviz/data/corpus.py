@@ -54,6 +54,14 @@ def read_corpus(path: str | Path) -> Corpus:
     return Corpus(str(path), pairs, skipped, digest.hexdigest())
 
 
+def read_sources(path: str | Path) -> list[str]:
+    """The source sentence of each non-empty line of ``path``: the whole line, or what comes
+    before its ` ||| ` or its first tab (a file of pairs, or a corpus)."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    sources = (line.split("|||", 1)[0].split("\t", 1)[0].strip() for line in lines)
+    return [s for s in sources if s]
+
+
 def split_of(source: str, valid_percent: float = 2.0, test_percent: float = 2.0) -> str:
     """``"train"``, ``"valid"`` or ``"test"`` for a source sentence, from a hash of its text.
 

@@ -163,6 +163,7 @@ def card_summary(card: dict, config, data=None) -> str:
         f"{config.layers} layer(s) · {_vocabularies(config, data)}",
         f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
         f"({bleu.get('sentences', '–')} sentences)",
+        sinks_line(card.get("attention_sinks")),
         f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
         f"{corpus.get('attribution', '')}",
         f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
@@ -176,11 +177,35 @@ def card_summary(card: dict, config, data=None) -> str:
     return "  \n".join(lines)
 
 
+SINK = (
+    "An attention sink is a source token that takes a step's attention without being what the "
+    "step translates: the source `<eos>` or the final full stop. The weights of every step must "
+    "sum to 1, so when a model writes what it can tell without reading a word (the first word, "
+    "a function word), it parks them somewhere; a model whose first words mostly look at `<eos>` "
+    "shows where it parks, not what it reads."
+)
+
+
+def sinks_line(sinks: dict | None) -> str:
+    """A card's attention sinks (:class:`attnviz.analysis.diagnostics.Sinks` as the card keeps
+    them) in one line."""
+    if not sinks:
+        return "Attention sinks: not measured for this file (`python -m attnviz evaluate --sinks`)"
+    return (
+        f"Attention sinks ({sinks.get('split', '–')} split, {sinks.get('sentences', '–')} "
+        f"sentences, greedy): first word's attention on the source `<eos>` "
+        f"{sinks.get('first_eos', '–')}%, every step's {sinks.get('steps_eos', '–')}%; on the "
+        f"final punctuation {sinks.get('first_punct', '–')}% and {sinks.get('steps_punct', '–')}%"
+    )
+
+
 def _vocabularies(config, data) -> str:
     sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
     tied = ""
     if config.tie_embeddings:
         tied = " · embeddings and output layer tied"
+        if config.untied_specials:
+            tied += " (the source's special symbols apart)"
     elif config.tie_output:
         tied = " · target embedding and output layer tied"
     if data is None:

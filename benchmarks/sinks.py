@@ -1,0 +1,120 @@
+"""Attention sinks beside alignment and translation: one Markdown row per checkpoint.
+
+    python benchmarks/sinks.py checkpoints/*.safetensors --hansards DIR [--show]
+
+For each checkpoint, decoded greedily in fp32 as the dashboard decodes:
+- sinks: the share of first output tokens, and of all steps that write a token, whose attention
+  argmax is the source `<eos>` (and, after the slash, the final punctuation), over the pieces a
+  subword model reads (`python -m attnviz evaluate CHECKPOINT --sinks FILE` gives the same), on
+  the 25 sentences of benchmarks/gold/tatoeba-test.txt and, with --hansards, on the English
+  side of the 37 Hansards trial sentences (lowercased and tokenized, as the gold has them);
+- AER of argmax links on the 25 Tatoeba gold sentences and, with --hansards, on the 37 trial
+  sentences of DIR/hansards.{e,f,a} (see aer_hansards.sh);
+- the validation BLEU of the snapshot the file keeps (its card);
+- names and numbers written verbatim on benchmarks/names.txt (25 sentences, as users type them);
+- short inputs: how many of the 20 greetings, answers and one- to three-word sentences of
+  benchmarks/short.txt the model translates as a French speaker would say them: its output,
+  lowercased and without final punctuation, is one of the answers written there by hand.
+  --show prints every output that is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from attnviz import load
+from attnviz.analysis.aer import gold_for, read_pairs
+from attnviz.analysis.evaluate import copy_rate, corpus_aer, corpus_sinks
+from attnviz.data.corpus import read_corpus, read_sources
+from attnviz.decoding.trace import Trace
+
+HERE = Path(__file__).parent
+TATOEBA = (HERE / "gold/tatoeba-test.txt", HERE / "gold/tatoeba-test.align")
+
+
+def said(text: str) -> str:
+    """A short answer as compared: lowercased, one kind of apostrophe and space, no final
+    punctuation."""
+    text = text.lower().replace("’", "'").replace("\u202f", " ").replace("\u00a0", " ")
+    return re.sub(r"[\s.!?…]+$", "", re.sub(r"\s+", " ", text.strip()))
+
+
+def short_inputs(tr, path: Path, show: bool) -> str:
+    """ "k/n": the lines of ``path`` (English<TAB>answer<TAB>answer...) whose translation is one
+    of the answers."""
+    lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
+    outputs = tr.translate_each([line[0] for line in lines])
+    good = 0
+    for (english, *answers), out in zip(lines, outputs, strict=True):
+        text = out.text if isinstance(out, Trace) else ""
+        if said(text) in {said(a) for a in answers}:
+            good += 1
+        elif show:
+            print(f"    {english} -> {text}")
+    return f"{good}/{len(lines)}"
+
+
+def aer(tr, pairs_path: Path, gold_path: Path, reverse: bool) -> str:
+    pairs = read_pairs(pairs_path)
+    gold = gold_for(gold_path, reverse, pairs)
+    return f"{corpus_aer(tr, pairs, gold)[('argmax', False)].aer:.1f}"
+
+
+def sinks(tr, path: Path) -> str:
+    r = corpus_sinks(tr, read_sources(path))
+    return f"{r.first_eos:.0f}% / {r.first_punct:.0f}%, {r.steps_eos:.1f}% / {r.steps_punct:.1f}%"
+
+
+def names(tr) -> str:
+    corpus = read_corpus(HERE / "names.txt")
+    sources = [p[0] for p in corpus.pairs]
+    outputs = [t.text if isinstance(t, Trace) else "" for t in tr.translate_each(sources)]
+    r = copy_rate(sources, outputs, [[p[1]] for p in corpus.pairs])
+    return f"{r.share('numbers'):.0f}% / {r.share('names'):.0f}%"
+
+
+def valid_bleu(tr) -> str:
+    history = tr.history
+    best = (history.best.get("best_epoch") if history else None) or tr.card.get("best_epoch")
+    kept = [s for s in (history.snapshots if history else []) if s["epoch"] == best]
+    return str(kept[-1]["valid_bleu"]) if kept else "–"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkpoints", nargs="+")
+    ap.add_argument("--hansards", type=Path, help="folder with hansards.{e,f,a}")
+    ap.add_argument("--show", action="store_true", help="print the short inputs missed")
+    a = ap.parse_args()
+    hansards = a.hansards
+    if hansards is not None:
+        pairs = hansards / "pairs.txt"  # as aer_hansards.sh writes it
+        e, f = (
+            (hansards / f"hansards.{n}").read_text(encoding="utf-8").splitlines()[:37] for n in "ef"
+        )
+        pairs.write_text("".join(f"{x} ||| {y}\n" for x, y in zip(e, f, strict=True)))
+    print(
+        "| checkpoint | first token / steps on `<eos>` / final punctuation, Tatoeba gold (25) "
+        "| the same, Hansards (37) | AER Tatoeba (25) | AER Hansards (37) | valid BLEU "
+        "| numbers / names (names.txt) | short inputs |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for path in a.checkpoints:
+        tr = load(path, precision="fp32")
+        row = [
+            Path(path).stem,
+            sinks(tr, TATOEBA[0]),
+            sinks(tr, pairs) if hansards else "–",
+            aer(tr, *TATOEBA, reverse=False),
+            aer(tr, pairs, hansards / "hansards.a", reverse=True) if hansards else "–",
+            valid_bleu(tr),
+            names(tr),
+            short_inputs(tr, HERE / "short.txt", a.show),
+        ]
+        print("| " + " | ".join(row) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
