@@ -1,10 +1,13 @@
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
 
-from attnviz.data.corpus import pad
+from attnviz.data.corpus import DataConfig, pad
+from attnviz.decoding.translator import Translator
 from attnviz.model.attention import make_attention, mask_scores
-from attnviz.model.networks import ModelConfig
+from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.plots import explain
 
 from .helpers import tiny_translator
@@ -72,7 +75,15 @@ def test_luong_without_input_feeding_trains_in_one_pass_with_the_same_result():
 
 
 @pytest.mark.parametrize(
-    "bad", [dict(attention="cosine"), dict(hidden=15), dict(dropout=1.0), dict(layers=0)]
+    "bad",
+    [
+        dict(attention="cosine"),
+        dict(hidden=15),
+        dict(dropout=1.0),
+        dict(layers=0),
+        dict(bridge="forward"),
+        dict(untied_specials=True),
+    ],
 )
 def test_bad_config_values_fail_at_construction_naming_the_problem(bad):
     options = dict(src_vocab=10, tgt_vocab=10, **bad)
@@ -92,3 +103,60 @@ def test_scaled_scores_are_the_luong_scores_over_the_root_of_the_size(kind):
     )
     assert explain.formula(kind, scaled=True).endswith(r"\sqrt{H}")
     assert not explain.formula(kind).endswith(r"\sqrt{H}")  # Luong's form, unscaled
+
+
+@pytest.mark.parametrize("bridge", ["ends", "backward"])
+def test_the_bridge_starts_the_decoder_from_the_encoder_states_it_names(bridge):
+    torch.manual_seed(0)
+    model = Seq2Seq(ModelConfig(30, 30, "bahdanau", embed=8, hidden=16, bridge=bridge)).eval()
+    src = torch.tensor([[5, 6, 7, 8, 3], [9, 10, 3, 0, 0]])  # ragged: the second is padded
+    lens = torch.tensor([5, 3])
+    with torch.no_grad():
+        memory, state = model.encode(src, lens)
+        out = memory.values  # (B, S, H): forward half, then backward half
+        first_backward = out[:, 0, 8:]  # the backward direction ends at the first word
+        last_forward = torch.stack([out[0, 4, :8], out[1, 2, :8]])  # and forward at <eos>
+        ends = (
+            first_backward
+            if bridge == "backward"
+            else torch.cat([last_forward, first_backward], -1)
+        )
+        expected = torch.tanh(model.encoder.bridge(ends))
+    torch.testing.assert_close(state.rnn[0], expected)
+
+
+def test_a_model_continued_with_bahdanaus_bridge_keeps_the_backward_half_of_its_weights():
+    from attnviz.training import lineage
+
+    parent = tiny_translator("bahdanau")
+    config = replace(parent.model.config, bridge="backward")
+    lineage.check_options(parent, {"bridge": "backward"}, "parent.safetensors")  # allowed
+    assert lineage.child_configs(parent, config, parent.data or DataConfig())[0] == config
+    weights = lineage.parent_weights(parent, config)
+    hidden = config.hidden
+    old = parent.model.encoder.bridge.weight
+    torch.testing.assert_close(weights["encoder.bridge.weight"], old[:, hidden // 2 :])
+    Seq2Seq(config).load_state_dict(weights)  # the shapes fit
+    child = Translator(Seq2Seq(config), parent.src_vocab, parent.tgt_vocab, parent.text)
+    with pytest.raises(ValueError, match="bridge 'ends'"):  # no way back
+        lineage.check_options(child, {"bridge": "ends"}, "child.safetensors")
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_fresh_attention_keeps_every_weight_but_the_attentions_score(attention):
+    from attnviz.training import lineage
+    from attnviz.training.config import TrainingRun
+
+    parent = tiny_translator(attention)
+    torch.manual_seed(1)
+    child = Seq2Seq(parent.model.config)
+    weights = lineage.starting_weights(parent, child, fresh_attention=True)
+    own, old = child.state_dict(), parent.model.state_dict()
+    renewed = [k for k in weights if k.startswith("decoder.attention.")]
+    assert renewed and all(not torch.equal(own[k], old[k]) for k in renewed)
+    for name, value in weights.items():
+        assert torch.equal(value, own[name] if name in renewed else old[name])
+    kept = lineage.starting_weights(parent, child, fresh_attention=False)
+    assert all(torch.equal(kept[k], old[k]) for k in old)
+    with pytest.raises(ValueError, match="needs init_from"):
+        TrainingRun("c.txt", "m.safetensors", parent.model.config, fresh_attention=True)

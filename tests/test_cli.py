@@ -470,3 +470,25 @@ def test_a_linear_schedule_sets_the_rate_before_every_update(small_corpus, tmp_p
     from attnviz import load
 
     assert load(out).card["train_config"]["schedule"] == "linear"
+
+
+def test_evaluate_sinks_reproduces_the_card_on_the_test_split(
+    trained, corpus_file, tmp_path, capsys
+):
+    from attnviz import load
+    from attnviz.data.corpus import held_out, read_corpus
+
+    path, card = trained("general")
+    tr = load(path)
+    sources, _ = held_out(read_corpus(corpus_file), tr.data.valid_percent, tr.data.test_percent)
+    # Sources alone, `source ||| target` and tab-separated lines, with blank lines between.
+    lines = [[s, f"{s} ||| x", f"{s}\tx"][k % 3] for k, s in enumerate(sources)]
+    (tmp_path / "test.txt").write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["evaluate", str(path), "--sinks", str(tmp_path / "test.txt")]) == 0
+    out = capsys.readouterr().out
+    sinks = card["attention_sinks"]
+    assert sinks["split"] == "test" and sinks["sentences"] == len(sources) > 0
+    assert f"<eos>: first token {sinks['first_eos']}%, steps {sinks['steps_eos']}%" in out
+    assert f"first token {sinks['first_punct']}%, steps {sinks['steps_punct']}%" in out
+    assert f"{sinks['sentences']} sentences, {sinks['steps']} steps, greedy" in out
+    assert out.splitlines()[-1] == "precision fp32"  # sinks read the model's own attention

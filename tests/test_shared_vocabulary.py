@@ -4,6 +4,8 @@ cannot apply; and the measure of what a translation should copy."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -15,6 +17,7 @@ from attnviz.data import toy
 from attnviz.data.corpus import DataConfig
 from attnviz.data.subwords import Subwords
 from attnviz.data.text import TextConfig
+from attnviz.data.vocab import EOS_ID
 from attnviz.decoding.translator import Translator
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.store import checkpoint
@@ -219,3 +222,60 @@ def test_a_swapped_epoch_adds_the_share_of_pairs_that_carry_names():
     assert len(twice) == 100 and len({e.src for e in twice}) > 90  # each swapped anew
     with pytest.raises(ValueError, match="swap_fraction"):
         TrainConfig(swap_fraction=4.5)
+
+
+def test_untied_specials_give_the_source_eos_a_row_the_output_layer_does_not_write(joint, tmp_path):
+    vocab = joint.src.vocab
+    torch.manual_seed(0)
+    config = ModelConfig(
+        len(vocab), len(vocab), "general", embed=8, hidden=16, dropout=0.0, tie_embeddings=True
+    )
+    model = Seq2Seq(replace(config, untied_specials=True))
+    tr = Translator(model, vocab, vocab, TextConfig(), subwords=joint)
+    encoder = tr.model.encoder
+    src = torch.tensor([[10, 11, EOS_ID]])
+    before = encoder.embedded(src)
+    with torch.no_grad():
+        tr.model.generator.weight[EOS_ID] += 1.0  # the output layer's <eos>, the shared row
+    assert torch.equal(encoder.embedded(src), before)
+    with torch.no_grad():
+        encoder.specials.weight[EOS_ID] += 1.0  # the source's own <eos>
+    moved = encoder.embedded(src)
+    assert torch.equal(moved[0, :2], before[0, :2]) and not torch.equal(moved[0, 2], before[0, 2])
+    path = tmp_path / "m.safetensors"
+    data = DataConfig(subwords=400, joint_subwords=True)
+    attnviz.save(path, tr.model, vocab, vocab, tr.text, data, {}, subwords=joint)
+    sentence = "the red cat sees Kodari ."
+    np.testing.assert_allclose(
+        attnviz.load(path, precision="fp32").translate(sentence).weights,
+        tr.translate(sentence).weights,
+        atol=1e-6,
+    )
+    with pytest.raises(ValueError, match="add tie_embeddings"):
+        replace(config, tie_embeddings=False, untied_specials=True)
+
+
+def test_a_tied_model_continued_untied_starts_as_the_same_function(joint):
+    from attnviz.training import lineage
+
+    parent = tied_translator(joint, "general")
+    lineage.check_options(parent, {"tie_embeddings": False}, "parent.safetensors")  # allowed
+    data = DataConfig(subwords=400, joint_subwords=True)
+    asked = replace(parent.model.config, tie_embeddings=False)
+    config, _ = lineage.child_configs(parent, asked, data)
+    assert (config.tie_embeddings, config.tie_output) == (False, True)
+    model = Seq2Seq(config)
+    model.load_state_dict(lineage.parent_weights(parent, config))
+    assert model.encoder.embed.weight is not model.decoder.embed.weight
+    assert model.generator.weight is model.decoder.embed.weight  # the output stays tied
+    child = Translator(
+        model.eval(), parent.src_vocab, parent.tgt_vocab, parent.text, subwords=joint
+    )
+    sentence = "the red cat sees Kodari at 1907 ."
+    np.testing.assert_allclose(
+        child.translate(sentence).weights, parent.translate(sentence).weights, atol=1e-6
+    )
+    with pytest.raises(ValueError, match=r"tie_embeddings True \(the checkpoint has False\)"):
+        lineage.check_options(child, {"tie_embeddings": True}, "child.safetensors")  # no re-tying
+    with pytest.raises(ValueError, match="drop --no-tie-output"):
+        lineage.check_options(parent, {"tie_embeddings": False, "tie_output": False}, "p")

@@ -81,6 +81,14 @@ def _train_command(sub) -> None:
         "corpus or another); the history goes on from its history, and the card records the "
         "lineage",
     )
+    t.add_argument(
+        "--fresh-attention",
+        action="store_true",
+        help="with --init-from: the attention's score starts from new random weights, the rest "
+        "from the checkpoint's, so that where the model looks is learned again (an attention "
+        "that has settled on the source <eos> does not leave it by itself when what made it "
+        "is gone: see docs/alignment.md)",
+    )
     for config in CONFIGS:
         add_options(t, config)
     _run_options(t)
@@ -253,11 +261,15 @@ def _steps_option(parser: argparse.ArgumentParser) -> None:
 def _evaluate_command(sub) -> None:
     ev = sub.add_parser(
         "evaluate",
-        help="test BLEU on the held-out split of a corpus; AER against gold alignments",
+        help="test BLEU on the held-out split of a corpus; AER against gold alignments; "
+        "attention sinks",
         description="With --data: sacreBLEU of the checkpoint on the held-out split of the "
         "corpus it was trained on, every reference of a source used. With --gold and --pairs: "
         "the alignment error rate of each way `align` reads links off attention (--method, "
-        "with and without --shift), then of links read off attribution (--attribution).",
+        "with and without --shift), then of links read off attribution (--attribution). With "
+        "--sinks: how often the attention argmax of a greedy translation sits on the source "
+        "<eos> or on the final punctuation, for the first output token and for every step that "
+        "writes one (over the pieces a subword model reads).",
     )
     ev.add_argument("checkpoint")
     ev.add_argument("--data", help="the corpus the checkpoint was trained on")
@@ -276,6 +288,13 @@ def _evaluate_command(sub) -> None:
         help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
     )
     ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    ev.add_argument(
+        "--sinks",
+        nargs="+",
+        metavar="FILE",
+        help="sentence files (one source per line; of `source ||| target` or tab-separated "
+        "lines, the source) whose greedy translations are measured for attention sinks",
+    )
     ev.add_argument(
         "--attribution",
         nargs="*",
@@ -333,7 +352,7 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
     if default != "auto":  # align, evaluate --gold: links are read off attention
         help_text += (
             ". Default: fp32"
-            + (" with --gold, else auto" if default is None else "")
+            + (" with --gold or --sinks, else auto" if default is None else "")
             + ", so that links come from the trained model's own attention (int8 moves its "
             "weights by up to a few hundredths)"
         )

@@ -11,7 +11,7 @@ import sys
 from dataclasses import asdict, fields, replace
 
 from ..analysis.aer import PAIR_FORMAT, gold_for, parse_pair, read_pairs
-from ..data.corpus import DataConfig
+from ..data.corpus import DataConfig, read_sources
 from ..data.text import TextConfig
 from ..model.networks import ModelConfig
 from ..options import from_options
@@ -85,6 +85,7 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
         device=args.device,
         resume=args.resume,
         init_from=args.init_from,
+        fresh_attention=args.fresh_attention,
         probes=tuple(_probes(args)),
         about={"corpus": corpus, "command": f"python -m attnviz {command}"},
     )
@@ -268,15 +269,18 @@ def _evaluate(args) -> int:
 
     if bool(args.gold) != bool(args.pairs):
         raise ValueError("--gold and --pairs go together")
-    if not args.data and not args.gold:
-        raise ValueError("give --data (BLEU), or --gold with --pairs (AER), or both")
+    if not (args.data or args.gold or args.sinks):
+        raise ValueError("give --data (BLEU), --gold with --pairs (AER), --sinks, or several")
     if args.priors and not args.gold:
         raise ValueError("--priors gives eflomal's AER: it needs --gold and --pairs")
-    tr = load(args.checkpoint, precision=args.precision or ("fp32" if args.gold else "auto"))
+    attention = args.gold or args.sinks  # read off attention: as the model was trained
+    tr = load(args.checkpoint, precision=args.precision or ("fp32" if attention else "auto"))
     if args.data:
         _evaluate_bleu(tr, args)
     if args.gold:
         _evaluate_aer(tr, args)
+    for path in args.sinks or []:
+        _evaluate_sinks(tr, path)
     print(f"precision {tr.precision}")
     return 0
 
@@ -304,6 +308,20 @@ def _evaluate_bleu(tr, args) -> None:
         r = corpus_bleu(tr, sources, refs, beam=beam, alpha=args.alpha, beta=args.coverage)
         print(f"BLEU beam{beam} {r.score}  ({r.sentences} sentences, {args.split} split)")
     print(f"signature {r.signature}")
+
+
+def _evaluate_sinks(tr, path: str) -> None:
+    from ..analysis.evaluate import corpus_sinks
+
+    sources = read_sources(path)
+    if not sources:
+        raise ValueError(f"{path}: no sentences")
+    r = corpus_sinks(tr, sources)
+    print(
+        f"sinks  <eos>: first token {r.first_eos}%, steps {r.steps_eos}%  ·  final punctuation: "
+        f"first token {r.first_punct}%, steps {r.steps_punct}%  ({path}: {r.sentences} "
+        f"sentences, {r.steps} steps, greedy)"
+    )
 
 
 def _probes(args):

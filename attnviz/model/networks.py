@@ -13,9 +13,11 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from ..data.vocab import PAD_ID
+from ..data.vocab import PAD_ID, SPECIALS
 from ..options import option
 from .attention import SCORES, Attended, Memory, make_attention
+
+BRIDGES = ("ends", "backward")  # how a bidirectional encoder starts the decoder
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,13 @@ class ModelConfig:
     bidirectional: bool = option(
         True, "bidirectional encoder as in Bahdanau et al., H/2 per direction, tanh bridge"
     )
+    bridge: str = option(
+        "ends",
+        "bidirectional encoder: the decoder's first state is tanh(W [forward end; backward "
+        "end]) (ends), or tanh(W_s h_1) of the backward direction alone (backward: Bahdanau et "
+        "al., 2015), whose first state reads the sentence towards its first word",
+        choices=BRIDGES,
+    )
     input_feeding: bool = option(
         True, "Luong: feed h~_{t-1} into the next step (ignored for bahdanau)"
     )
@@ -59,6 +68,11 @@ class ModelConfig:
         "one matrix for the source embedding, the target embedding and the output layer "
         "(Press & Wolf, 2017), with a projection from the output layer's input to the "
         "embedding size; needs one vocabulary for both languages (--joint-subwords)",
+    )
+    untied_specials: bool = option(
+        False,
+        "with --tie-embeddings: the source side's special symbols (<eos>, <unk>) read rows of "
+        "their own instead of the rows the output layer writes <eos> and <unk> with",
     )
     tie_output: bool = option(
         False,
@@ -83,10 +97,14 @@ class ModelConfig:
             raise ValueError(
                 f"a bidirectional encoder needs an even hidden size, got {self.hidden}"
             )
+        if self.bridge not in BRIDGES:
+            raise ValueError(f"bridge must be one of {BRIDGES}, not {self.bridge!r}")
         if self.attn_dim < 0:
             raise ValueError(
                 f"attn_dim must be 0 (same as hidden) or positive, got {self.attn_dim}"
             )
+        if self.untied_specials and not self.tie_embeddings:
+            raise ValueError("untied_specials unties a tied model's specials: add tie_embeddings")
         if self.tie_embeddings and self.src_vocab != self.tgt_vocab:
             raise ValueError(
                 "tied embeddings need one vocabulary for both languages, got "
@@ -186,16 +204,33 @@ class Encoder(nn.Module):
             dropout=c.dropout if c.layers > 1 else 0.0,
             bidirectional=c.bidirectional,
         )
+        # With tied embeddings the source <eos> is otherwise the output layer's <eos> row.
+        self.specials = (
+            nn.Embedding(len(SPECIALS), c.embed, padding_idx=PAD_ID) if c.untied_specials else None
+        )
         self.dropout = nn.Dropout(c.dropout)
-        # Bahdanau et al. start the decoder from tanh(W_s h_1); here from both directions' ends.
-        self.bridge = nn.Linear(c.hidden, c.hidden) if c.bidirectional else None
+        # Bahdanau et al. start the decoder from tanh(W_s h_1), the backward direction's state
+        # at the first word; "ends" from both directions' ends. The forward end is the forward
+        # half of the source <eos>'s own encoding, so a first query made from it can match <eos>.
+        self.backward_only = c.bridge == "backward"
+        width = c.hidden // 2 if self.backward_only else c.hidden
+        self.bridge = nn.Linear(width, c.hidden) if c.bidirectional else None
+
+    def embedded(self, src: torch.Tensor) -> torch.Tensor:
+        """The embeddings (B, S, E) of ``src`` (B, S): the special symbols' own rows where the
+        model has them."""
+        x = self.embed(src)
+        if self.specials is None:
+            return x
+        special = (src < len(SPECIALS)).unsqueeze(-1)  # (B, S, 1)
+        return torch.where(special, self.specials(src.clamp(max=len(SPECIALS) - 1)), x)
 
     def forward(
         self, src: torch.Tensor, src_lens: torch.Tensor, mask: torch.Tensor | None
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """``src`` (B, S) ids, ``src_lens`` (B,) and their :func:`padding_mask` -> outputs
         (B, S, H) and state (L, B, H)."""
-        x = self.dropout(self.embed(src))  # (B, S, E)
+        x = self.dropout(self.embedded(src))  # (B, S, E)
         if mask is None:  # no padding (one sentence): nothing to skip
             out, state = self.rnn(x)  # state: (L * directions, B, H / directions)
         else:
@@ -207,9 +242,8 @@ class Encoder(nn.Module):
         if self.bridge is not None:
             L, B = self.rnn.num_layers, src.size(0)
             state = state.view(L, 2, B, -1)  # (L, 2, B, H/2)
-            state = torch.tanh(
-                self.bridge(torch.cat([state[:, 0], state[:, 1]], dim=-1))
-            )  # (L, B, H)
+            ends = state[:, 1] if self.backward_only else torch.cat([state[:, 0], state[:, 1]], -1)
+            state = torch.tanh(self.bridge(ends))  # (L, B, H)
         return out, state.contiguous()
 
 

@@ -127,6 +127,7 @@ class TrainingRun:
     device: str = "cpu"  # a torch device; under torchrun cpu or cuda (cuda:LOCAL_RANK each)
     resume: bool = False  # go on from OUT.state, the training state of the last epoch done
     init_from: str | Path | None = None  # a checkpoint whose weights the run starts from
+    fresh_attention: bool = False  # with init_from: the attention's score from new weights
     probes: tuple[Probe, ...] = ()  # more probes for the history (pairs with gold, say)
     about: Mapping = field(default_factory=dict)  # for the card: corpus license, command run
 
@@ -135,6 +136,8 @@ class TrainingRun:
             raise ValueError(f"storage must be one of {STORAGE}, not {self.storage!r}")
         if self.model is None and not self.init_from:
             raise ValueError("a run needs a model configuration, unless init_from gives it")
+        if self.fresh_attention and not self.init_from:
+            raise ValueError("fresh_attention renews a parent's attention: it needs init_from")
         if self.init_from or self.model is None:
             return  # the parent's architecture and vocabularies: see .lineage
         if self.model.tie_embeddings and not self.data.joint_subwords:

@@ -16,11 +16,18 @@ from pathlib import Path
 
 from ..analysis.history import History
 from ..data.corpus import DataConfig
+from ..data.vocab import SPECIALS
 from ..decoding.translator import Translator
-from ..model.networks import ModelConfig
+from ..model.networks import ModelConfig, Seq2Seq
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.
 CHANGEABLE = {"dropout"}
+# A tied model may be untied (--no-tie-embeddings, --no-tie-output): each matrix the parent
+# shared starts as a copy of it, and an untied output layer as the tied one's product. A bridge
+# from both ends may become Bahdanau's from the backward direction (--bridge backward), which
+# keeps the backward half of its weights.
+TIES = ("tie_embeddings", "tie_output", "untied_specials")
+ATTENTION = "decoder.attention."  # the weights of the attention's score (Seq2Seq's names)
 # DataConfig's fields that make the vocabularies.
 VOCABULARY = ("min_freq", "max_vocab", "subwords", "subword_model", "joint_subwords")
 
@@ -47,22 +54,65 @@ def check_options(parent: Translator, given: dict[str, object], parent_path: str
     wrong = [
         f"{name} {given[name]!r} (the checkpoint has {own[name]!r})"
         for name in own
-        if name in given and given[name] != own[name]
+        if name in given and given[name] != own[name] and not _may_change(parent, name, given[name])
     ]
     if wrong:
         raise ValueError(
             f"--init-from {parent_path} continues that model's architecture, text settings and "
             f"vocabularies; these options contradict it: {'; '.join(wrong)}. Drop them (only "
-            f"--{', --'.join(sorted(CHANGEABLE))} may change)"
+            f"--{', --'.join(sorted(CHANGEABLE))} may change; a tied model may be untied, and "
+            "--bridge become backward)"
         )
+
+
+def _may_change(parent: Translator, name: str, value: object) -> bool:
+    """Whether setting ``name`` to ``value`` unties what the parent ties, or turns its bridge
+    into Bahdanau's."""
+    config = parent.model.config
+    if name == "bridge":
+        return value == "backward" and config.bidirectional
+    return name in TIES and value is False and (config.tie_embeddings or config.tie_output)
+
+
+def starting_weights(parent: Translator, model: Seq2Seq, fresh_attention: bool) -> dict:
+    """What a child ``model`` starts from: the parent's weights (:func:`parent_weights`), and
+    with ``fresh_attention`` its own new weights for the attention's score, so that where the
+    attention looks is learned again while the rest is kept."""
+    weights = parent_weights(parent, model.config)
+    if not fresh_attention:
+        return weights
+    own = model.state_dict()
+    return {k: own[k] if k.startswith(ATTENTION) else v for k, v in weights.items()}
+
+
+def parent_weights(parent: Translator, config: ModelConfig) -> dict:
+    """The parent's weights as a model of ``config`` takes them. Where ``config`` unties what
+    the parent tied, the model starts as the same function: each embedding a copy of the
+    shared matrix E, and the output layer, E (P f) + b, as one Linear of weight E P."""
+    state = parent.model.state_dict()
+    old = parent.model.config
+    if old.tie_embeddings and not config.tie_embeddings:
+        shared = state["encoder.embed.weight"]
+        state["decoder.embed.weight"] = shared.clone()
+        if "encoder.specials.weight" in state:  # the source's own special rows, kept
+            state["encoder.embed.weight"] = source = shared.clone()
+            source[: len(SPECIALS)] = state.pop("encoder.specials.weight")
+    if (old.tie_embeddings or old.tie_output) and not (config.tie_embeddings or config.tie_output):
+        target = state["decoder.embed.weight"]
+        proj = state.pop("decoder.generator.proj.weight", None)  # none where H = embed
+        state["decoder.generator.weight"] = target.clone() if proj is None else target @ proj
+    if old.bridge != config.bridge:  # the backward half of [forward end; backward end]
+        state["encoder.bridge.weight"] = state["encoder.bridge.weight"][:, config.hidden // 2 :]
+    return state
 
 
 def child_configs(
     parent: Translator, model: ModelConfig | None, data: DataConfig
 ) -> tuple[ModelConfig, DataConfig]:
     """The new run's model configuration (the parent's, or ``model`` where it differs from
-    the parent's in :data:`CHANGEABLE` fields alone; vocabulary sizes left None are the
-    parent's) and data configuration (its own split, the parent's vocabulary settings)."""
+    the parent's in :data:`CHANGEABLE` fields, or unties what it tied; vocabulary sizes left
+    None are the parent's) and data configuration (its own split, the parent's vocabulary
+    settings)."""
     config = parent.model.config
     if model is not None:
         sizes = {"src_vocab": config.src_vocab, "tgt_vocab": config.tgt_vocab}
@@ -70,7 +120,9 @@ def child_configs(
         wrong = sorted(
             f.name
             for f in fields(ModelConfig)
-            if f.name not in CHANGEABLE and getattr(model, f.name) != getattr(config, f.name)
+            if f.name not in CHANGEABLE
+            and getattr(model, f.name) != getattr(config, f.name)
+            and not _may_change(parent, f.name, getattr(model, f.name))
         )
         if wrong:
             raise ValueError(f"--init-from keeps the parent's architecture; cannot change {wrong}")

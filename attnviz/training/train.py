@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from ..analysis.evaluate import corpus_bleu
+from ..analysis.evaluate import corpus_bleu, corpus_sinks
 from ..analysis.history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
 from ..data.corpus import (
     Corpus,
@@ -218,7 +218,7 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
         model = Seq2Seq(run.model).to(dev)
     card = {**_card(p, run, dev), "world_size": group.world_size}
     if parent:
-        model.load_state_dict(parent.model.state_dict())
+        model.load_state_dict(lineage.starting_weights(parent, model, run.fresh_attention))
         card["lineage"] = lineage.lineage(parent, run.init_from)
         settings["init_from"] = card["lineage"][-1]["sha256"]
     opt, first = optimizer(model, run.train.lr), 0
@@ -460,8 +460,9 @@ class _Loop:
         save_state(state, self.model, self.opt, epochs, self.history, self.settings, self.dev)
 
     def finish(self, log) -> None:
-        """Give the best file's card this run's settings, the whole curve and the test BLEU,
-        scored at the precision that loading picks here by default (what `evaluate` does)."""
+        """Give the best file's card this run's settings, the whole curve, the test BLEU, scored
+        at the precision that loading picks here by default (what `evaluate` does), and the
+        test split's attention sinks, in fp32 (what `evaluate --sinks` does)."""
         out = self.run.out
         best = checkpoint.load(out, device=self.dev, precision="fp32")
         scorer = checkpoint.load(out, device=self.dev)
@@ -485,6 +486,9 @@ class _Loop:
                 coverage=BETA,
             )
             log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+            sinks = corpus_sinks(best, test_src)  # the attention the dashboard shows: fp32
+            self.card["attention_sinks"] = sinks.card("test")
+            log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
         self.save(best.model)
 
 
