@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from hypothesis import settings
 
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
@@ -22,6 +23,10 @@ from .synthetic import corpus, write_corpus
 # Tiny models gain nothing from a second thread, and on a busy machine two threads per
 # process wait on each other.
 torch.set_num_threads(1)
+# Property tests check what a function returns, not how fast: on a busy machine an example may
+# take longer than hypothesis's default 200 ms, which it reports as a failure.
+settings.register_profile("attnviz", deadline=None)
+settings.load_profile("attnviz")
 
 
 def pytest_collection_modifyitems(items):

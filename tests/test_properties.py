@@ -22,7 +22,7 @@ WORDS = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(TEXT)
 def test_tokenizing_any_text_gives_tokens_without_spaces(text):
     for side in ("src", "tgt"):
@@ -30,7 +30,7 @@ def test_tokenizing_any_text_gives_tokens_without_spaces(text):
         assert all(tok and not any(c.isspace() for c in tok) for tok in tokens)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(TEXT)
 def test_translating_any_text_answers_or_refuses(text):
     try:
@@ -43,7 +43,7 @@ def test_translating_any_text_answers_or_refuses(text):
     assert trace.weights.shape == (len(trace.tgt_tokens), len(trace.src_tokens))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(WORDS, WORDS)
 def test_aligning_any_words_links_within_them_or_refuses(source, target):
     try:
@@ -54,7 +54,7 @@ def test_aligning_any_words_links_within_them_or_refuses(source, target):
     assert all(0 <= i < len(source) and 0 <= j < len(target) for i, j in links)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250)
 @given(TEXT)
 def test_any_gold_text_parses_or_is_refused_with_a_value_error(text):
     try:
@@ -66,7 +66,7 @@ def test_any_gold_text_parses_or_is_refused_with_a_value_error(text):
     assert all(g.sure <= g.possible for g in gold)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(TEXT)
 def test_any_pharaoh_line_parses_or_is_refused_with_a_value_error(line):
     try:
@@ -76,7 +76,7 @@ def test_any_pharaoh_line_parses_or_is_refused_with_a_value_error(line):
     assert all(min(link) >= 0 for link in sure | possible)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(TEXT)
 def test_any_pasted_text_gives_items_with_a_source_each(text):
     for item in parse_items(text):

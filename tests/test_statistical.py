@@ -243,7 +243,7 @@ def test_grow_diag_final_and_worked_by_hand(forward, reverse, expected):
 LINKS = st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=20)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(LINKS, LINKS)
 def test_symmetrized_links_lie_between_intersection_and_union(forward, reverse):
     links = grow_diag_final_and(forward, reverse)

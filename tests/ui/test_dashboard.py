@@ -245,3 +245,11 @@ def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeyp
 def _html(at) -> list[str]:
     """The bodies of the page's st.html elements (the step view's shaded words and tables)."""
     return [element.proto.body for element in at.get("html")]
+
+
+def test_the_model_cards_say_what_a_sink_is_and_how_often_each_model_sinks(app):
+    app.radio(key="view").set_value("Model cards").run()
+    assert not app.exception
+    assert any("An attention sink is" in c.value for c in app.caption)
+    lines = [m.value for m in app.markdown if "Attention sinks (test split" in m.value]
+    assert len(lines) == 2 and all("first word's attention on the source" in s for s in lines)
