@@ -1,10 +1,10 @@
 """Continuing from a checkpoint (``train --init-from``): what the new run takes from its parent,
 what it may change, and the lineage its card records.
 
-The new run keeps the parent's architecture (but for untying what it tied, and Bahdanau's bridge:
-:func:`parent_weights`), text settings, vocabularies and sentencepiece models, and starts from
-its weights; it brings its own corpus (or the same one), split,
-dropout and schedule, with a fresh optimizer. Its training history goes on from the parent's,
+The new run keeps the parent's architecture (but for untying what it tied, and Bahdanau's
+bridge: :func:`parent_weights`), text settings, vocabularies and sentencepiece models, and
+starts from its weights; it brings its own corpus (or the same one), split, dropout and
+schedule, with a fresh optimizer. Its training history goes on from the parent's,
 so the Training page shows one timeline: epochs are counted on from the parent's best epoch,
 the one whose weights the new run starts from.
 """
@@ -112,8 +112,8 @@ def child_configs(
 ) -> tuple[ModelConfig, DataConfig]:
     """The new run's model configuration (the parent's, or ``model`` where it differs from
     the parent's in :data:`CHANGEABLE` fields, or unties what it tied, or takes Bahdanau's
-    bridge; vocabulary sizes left None are the parent's) and data configuration (its own split, the parent's vocabulary
-    settings)."""
+    bridge; vocabulary sizes left None are the parent's) and data configuration (its own
+    split, the parent's vocabulary settings)."""
     config = parent.model.config
     if model is not None:
         sizes = {"src_vocab": config.src_vocab, "tgt_vocab": config.tgt_vocab}
