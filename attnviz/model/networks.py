@@ -210,8 +210,7 @@ class Encoder(nn.Module):
         )
         self.dropout = nn.Dropout(c.dropout)
         # Bahdanau et al. start the decoder from tanh(W_s h_1), the backward direction's state
-        # at the first word; "ends" from both directions' ends. The forward end is the forward
-        # half of the source <eos>'s own encoding, so a first query made from it can match <eos>.
+        # at the first word; "ends" from both directions' ends (docs/alignment.md compares them).
         self.backward_only = c.bridge == "backward"
         width = c.hidden // 2 if self.backward_only else c.hidden
         self.bridge = nn.Linear(width, c.hidden) if c.bidirectional else None
