@@ -350,7 +350,7 @@ def word_attribution(
     translator: Translator, words: WordTrace, method: str, steps: int = STEPS
 ) -> np.ndarray:
     """Attribution between whitespace words (n_tgt, n_src) of a forced decoding read word by
-    word (see :func:`attnviz.align.word_trace`): pieces summed on both sides."""
+    word (see :func:`attnviz.analysis.align.word_trace`): pieces summed on both sides."""
     values, _ = token_attribution(
         translator, words.trace, method, words.src_owner, words.n_src, steps
     )

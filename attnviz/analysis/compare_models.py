@@ -249,7 +249,7 @@ def attribution_agreement(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Agreement | None]:
     """Per item, how far the model's attention agrees with ``method``'s attribution over the
-    words of its own translation (:func:`attnviz.attribution.agreement`); None where the
+    words of its own translation (:func:`attnviz.analysis.attribution.agreement`); None where the
     model refuses the sentence. ``progress(done, total)`` after each item."""
     out: list[Agreement | None] = []
     for item in items:

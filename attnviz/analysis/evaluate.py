@@ -89,7 +89,7 @@ def corpus_aer(
     gold: list[Gold],
     threshold: float = 0.5,
 ) -> dict[tuple[str, bool], AerResult]:
-    """AER of every way :mod:`attnviz.align` reads links off attention, keyed by
+    """AER of every way :mod:`attnviz.analysis.align` reads links off attention, keyed by
     (method, shift), over whitespace-tokenized (source, target) ``pairs`` with ``gold`` links.
 
     Each pair is force-decoded once; a pair the translator refuses counts as no links.
@@ -111,8 +111,9 @@ def attribution_aer(
     methods: tuple[str, ...] = tuple(attribution.METHODS),
     steps: int = attribution.STEPS,
 ) -> dict[str, AerResult]:
-    """AER of the links read off attribution (:func:`attnviz.attribution.word_links`) by each
-    of ``methods``, over the same pairs and gold as :func:`corpus_aer`."""
+    """AER of the links read off attribution
+    (:func:`attnviz.analysis.attribution.word_links`) by each of ``methods``, over the same
+    pairs and gold as :func:`corpus_aer`."""
     traces = word_traces(translator, pairs, gold)
     return {
         method: score(

@@ -1,7 +1,7 @@
 """Batched greedy, beam and forced decoding that record every step for display.
 
 All three call the model's one decoding step. They return :class:`Decoded` records of plain
-numpy arrays, one per sentence; :mod:`attnviz.translator` turns them into Traces.
+numpy arrays, one per sentence; :mod:`attnviz.decoding.translator` turns them into Traces.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class Translator:
         self.data = data  # how the training data was prepared, when known
         self.subwords = subwords  # sentencepiece models under the words, or None
         self.precision = precision  # how the weights are stored for decoding: fp32, bf16, int8
-        self.history = None  # the training history (attnviz.history.History), once loaded
+        self.history = None  # the training history (attnviz.analysis.history.History), once loaded
 
     @property
     def attention(self) -> str:

@@ -1,5 +1,6 @@
 """Chart builders for attribution beside attention: pure functions of a Trace and its
-:class:`attnviz.attribution.Attribution`, returning plotly figures, altair charts and tables."""
+:class:`attnviz.analysis.attribution.Attribution`, returning plotly figures, altair charts and
+tables."""
 
 from __future__ import annotations
 

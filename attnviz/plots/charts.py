@@ -165,7 +165,7 @@ def framed_step(fig: go.Figure | dict) -> int | None:
 
 def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
     """Weights of ``a`` minus weights of ``b``, cell by cell; both must have the same tokens
-    (:func:`attnviz.diagnostics.comparable`: force-decode both models on one reference to
+    (:func:`attnviz.analysis.diagnostics.comparable`: force-decode both models on one reference to
     compare translations that differ)."""
     if not diagnostics.comparable(a, b):
         raise ValueError(
@@ -355,7 +355,7 @@ def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
 
 def length_chart(frame: pd.DataFrame) -> alt.Chart:
     """Corpus BLEU per source-length bucket, one bar per model (a
-    :func:`attnviz.compare_models.bleu_by_length` frame)."""
+    :func:`attnviz.analysis.compare_models.bleu_by_length` frame)."""
     order = list(dict.fromkeys(frame["words"]))
     return (
         alt.Chart(frame)

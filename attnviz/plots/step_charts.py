@@ -1,4 +1,4 @@
-"""Charts and tables of one decoding step in numbers (see :mod:`attnviz.step_math`): the
+"""Charts and tables of one decoding step in numbers (see :mod:`attnviz.decoding.step_math`): the
 per-word terms of the score, and vectors of hundreds of numbers as colour strips."""
 
 from __future__ import annotations

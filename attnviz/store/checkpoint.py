@@ -226,7 +226,7 @@ def load(
 ) -> Translator:
     """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
 
-    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.precision`):
+    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.precision`):
     "auto" picks int8 (the GRUs and the output layer) on an x86 CPU, several times
     faster than fp32 for one sentence; "fp32" keeps every weight as trained.
     """

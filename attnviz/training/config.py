@@ -65,7 +65,7 @@ class TrainConfig:
         "copies of the training pairs that carry a name or a number verbatim on both sides, "
         "per such pair, added each epoch with them swapped for new ones, the same on both "
         "sides, so that the model learns to copy what it has not seen (0: none; 2: each "
-        "twice; at most 4; see attnviz.swap)",
+        "twice; at most 4; see attnviz.data.swap)",
     )
     probe_sentences: int = option(
         20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"

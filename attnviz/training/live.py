@@ -42,8 +42,8 @@ PROBES = 6  # held-out sentences of the toy language whose attention is recorded
 class ToySettings:
     """What a live run trains: the toy language, the model and the schedule."""
 
-    language: str = "reversed"  # a name in attnviz.toy.LANGUAGES
-    attention: str = "bahdanau"  # a name in attnviz.attention.SCORES
+    language: str = "reversed"  # a name in attnviz.data.toy.LANGUAGES
+    attention: str = "bahdanau"  # a name in attnviz.model.attention.SCORES
     sentences: int = 1500  # pairs generated (5% of them held out for validation)
     epochs: int = 8  # passes over the training pairs
     hidden: int = 64  # GRU units (the embeddings are half as wide)
