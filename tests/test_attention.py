@@ -160,3 +160,30 @@ def test_fresh_attention_keeps_every_weight_but_the_attentions_score(attention):
     assert all(torch.equal(kept[k], old[k]) for k in old)
     with pytest.raises(ValueError, match="needs init_from"):
         TrainingRun("c.txt", "m.safetensors", parent.model.config, fresh_attention=True)
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_an_output_projection_is_stored_and_decodes_at_every_precision(attention, tmp_path):
+    import attnviz
+
+    tr = tiny_translator(attention, output_projection=True)
+    first, second = tr.model.generator
+    assert (first.in_features, first.out_features, second.out_features) == (
+        16,
+        8,
+        len(tr.tgt_vocab),
+    )
+    path = tmp_path / "m.safetensors"
+    attnviz.save(path, tr.model, tr.src_vocab, tr.tgt_vocab, tr.text, DataConfig(subwords=0), {})
+    sentence = "the red cat sees a big house ."
+    expected = tr.translate(sentence)
+    np.testing.assert_allclose(
+        attnviz.load(path, precision="fp32").translate(sentence).weights,
+        expected.weights,
+        atol=1e-6,
+    )
+    for precision in ("int8", "bf16"):
+        trace = attnviz.load(path, precision=precision).translate(sentence)
+        np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
+    with pytest.raises(ValueError, match="drop it"):
+        replace(tr.model.config, tie_output=True)

@@ -69,6 +69,12 @@ class ModelConfig:
         "(Press & Wolf, 2017), with a projection from the output layer's input to the "
         "embedding size; needs one vocabulary for both languages (--joint-subwords)",
     )
+    output_projection: bool = option(
+        False,
+        "untied: the output layer goes through the embedding size, logits = W (P f) + b, with "
+        "P (H -> E) and W (V x E) of its own: a tied output layer's shape without the tying, "
+        "half the products and a smaller file",
+    )
     untied_specials: bool = option(
         False,
         "with --tie-embeddings: the source side's special symbols (<eos>, <unk>) read rows of "
@@ -102,6 +108,11 @@ class ModelConfig:
         if self.attn_dim < 0:
             raise ValueError(
                 f"attn_dim must be 0 (same as hidden) or positive, got {self.attn_dim}"
+            )
+        if self.output_projection and (self.tie_embeddings or self.tie_output):
+            raise ValueError(
+                "output_projection is the untied shape of a tied output layer, which projects "
+                "already: drop it with tie_embeddings or tie_output"
             )
         if self.untied_specials and not self.tie_embeddings:
             raise ValueError("untied_specials unties a tied model's specials: add tie_embeddings")
@@ -387,6 +398,11 @@ class Seq2Seq(nn.Module):
         elif config.tie_output:
             self.decoder.generator = TiedOutput(
                 self.decoder.embed, self.decoder.generator.in_features
+            )
+        elif config.output_projection:
+            self.decoder.generator = nn.Sequential(
+                nn.Linear(config.hidden, config.embed, bias=False),
+                nn.Linear(config.embed, config.tgt_vocab),
             )
 
     def _tie(self) -> None:
