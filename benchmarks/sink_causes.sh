@@ -26,6 +26,8 @@ runs=(
     "joint-tied-specials --joint-subwords --tie-embeddings --untied-specials"  # own <eos> row
     "joint-tieout --joint-subwords --tie-output"                         # output tied only
     "separate-tieout --tie-output"                                       # the same, two vocabularies
+    "joint-projected --joint-subwords --output-projection"               # a tied layer's shape, untied
+    "separate-projected --output-projection"                             # the same, two vocabularies
 )
 for run in "${runs[@]}"; do
     read -r name flags <<< "$run"
