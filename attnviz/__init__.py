@@ -22,7 +22,8 @@ from .data.corpus import DataConfig
 from .data.text import TextConfig
 from .data.vocab import Vocab
 from .decoding.trace import BeamStep, Candidate, Trace
-from .decoding.translator import InputError, Translator
+from .decoding.translator import Translator
+from .errors import InputError
 from .model.networks import ModelConfig, Seq2Seq
 from .store.checkpoint import CheckpointError, load, save
 

@@ -12,7 +12,7 @@ import streamlit as st
 import torch
 
 import attnviz
-from attnviz.decoding.translator import InputError
+from attnviz.errors import InputError
 from attnviz.store.catalog import Checkpoint, Models, checkpoints
 
 

@@ -5,7 +5,8 @@ import torch
 from attnviz.data.corpus import encode_source, pad
 from attnviz.data.vocab import BOS, PAD
 from attnviz.decoding import decode
-from attnviz.decoding.translator import MAX_SOURCE_TOKENS, InputError
+from attnviz.decoding.translator import MAX_SOURCE_TOKENS
+from attnviz.errors import InputError
 
 from .helpers import tiny_translator
 

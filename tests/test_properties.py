@@ -11,7 +11,7 @@ from attnviz import TextConfig
 from attnviz.analysis.aer import parse_gold, parse_pharaoh
 from attnviz.analysis.align import align_words
 from attnviz.analysis.compare_models import parse_items
-from attnviz.decoding.translator import InputError
+from attnviz.errors import InputError
 
 from .helpers import subword_translator
 

@@ -7,10 +7,10 @@ import pytest
 import torch
 
 import attnviz
-from attnviz import InputError
 from attnviz.decoding import steer
 from attnviz.decoding.steer import Edit
 from attnviz.decoding.trace import Candidate, Owners
+from attnviz.errors import InputError
 
 from .handmade import hand_trace
 from .helpers import tiny_translator

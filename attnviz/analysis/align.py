@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..decoding.trace import Trace
-from ..decoding.translator import InputError, Translator
+from ..decoding.translator import Translator
 from ..decoding.words import words_attention
+from ..errors import InputError
 
 
 def word_weights(

@@ -18,7 +18,8 @@ from sacrebleu.metrics import BLEU
 
 from ..data.corpus import DataConfig, held_out, read_corpus, spread_sample
 from ..data.text import normalize
-from ..decoding.translator import InputError, Translator
+from ..decoding.translator import Translator
+from ..errors import InputError
 from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import trace_links, word_trace

@@ -10,7 +10,8 @@ from sacrebleu.metrics import BLEU
 
 from ..data.text import normalize
 from ..decoding.trace import Trace
-from ..decoding.translator import InputError, Translator
+from ..decoding.translator import Translator
+from ..errors import InputError
 from . import attribution
 from .aer import AerResult, Gold, score
 from .align import METHODS, WordTrace, word_trace

@@ -16,7 +16,8 @@ import numpy as np
 import torch
 
 from ..data.corpus import spread_sample
-from ..decoding.translator import InputError, Translator
+from ..decoding.translator import Translator
+from ..errors import InputError
 from .aer import Gold, score
 from .align import extract_links, word_trace, word_weights
 

@@ -158,7 +158,7 @@ def _translate(args) -> int:
 def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
     """Print the translations of ``lines`` (line ``first`` onwards; a blank line gives a blank
     line); refusals and warnings go to stderr with their line numbers."""
-    from ..decoding.translator import InputError
+    from ..errors import InputError
 
     ok = [i for i, s in enumerate(lines) if s.strip()]
     texts = [""] * len(lines)
@@ -181,7 +181,7 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
 
 def _align(args) -> int:
     from ..analysis.align import pharaoh
-    from ..decoding.translator import InputError
+    from ..errors import InputError
     from ..store.checkpoint import load
 
     if args.source == "eflomal":
