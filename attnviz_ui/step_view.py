@@ -9,7 +9,7 @@ from typing import NamedTuple
 import plotly.graph_objects as go
 import streamlit as st
 
-from attnviz.analysis.diagnostics import sink_positions
+from attnviz.analysis.diagnostics import sunk_steps
 from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.plots import charts, explain, step_charts
@@ -85,14 +85,14 @@ def column(
 
 
 def _sink_note(trace, t: int) -> str:
-    """HTML: a word on step ``t`` that looks most at a sink (the source ``<eos>`` or the final
-    punctuation), or nothing; a final ``<eos>`` step may look where it likes."""
-    if trace.ended and t == len(trace.tgt_tokens) - 1:
+    """HTML: a word on step ``t`` that looks most at a sink (the source ``<eos>``, or the final
+    punctuation while it writes a word), or nothing; a final ``<eos>`` step looks where it
+    likes."""
+    on_eos, on_punct = sunk_steps(trace)
+    if t >= len(on_eos) or not (on_eos[t] or on_punct[t]):
         return ""
-    top = int(trace.weights[t].argmax())
-    if top not in sink_positions(trace.src_tokens):
-        return ""
-    return f" · looks most at “{html.escape(trace.src_tokens[top])}”: an attention sink"
+    top = html.escape(trace.src_tokens[int(trace.weights[t].argmax())])
+    return f" · looks most at “{top}”: an attention sink"
 
 
 def heatmap_ui(side: int, s: Side, c: Column):

@@ -105,10 +105,12 @@ def test_sinks_count_first_tokens_and_written_steps_on_each_sink():
     )
     # Looks at words; cut by the length limit, so its last step counts.
     reads = hand_trace([[0.8, 0.1, 0, 0.1], [0.1, 0.1, 0.1, 0.7]], src, ["Je", "suis"])
-    sinks = d.sinks([parked, reads])
-    assert (sinks.sentences, sinks.steps) == (2, 4)
-    assert (sinks.first_eos, sinks.steps_eos) == (50.0, 50.0)
-    assert (sinks.first_punct, sinks.steps_punct) == (0.0, 25.0)
+    # A full stop written while looking at the full stop is aligned, not sunk.
+    aligned = hand_trace([[0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.7, 0.1]], src, ["suis", "."])
+    sinks = d.sinks([parked, reads, aligned])
+    assert (sinks.sentences, sinks.steps) == (3, 6)
+    assert (sinks.first_eos, sinks.steps_eos) == (33.3, 33.3)
+    assert (sinks.first_punct, sinks.steps_punct) == (0.0, 16.7)
 
 
 def test_sinks_of_a_subword_model_are_counted_over_its_pieces():

@@ -104,12 +104,24 @@ class Sinks:
     steps: int  # steps that wrote a token (all but a final <eos> step), over all of them
     first_eos: float  # first output tokens whose attention argmax is the source <eos>
     steps_eos: float  # steps that wrote a token, with the argmax on the source <eos>
-    first_punct: float  # first output tokens whose argmax is the final punctuation
-    steps_punct: float  # steps that wrote a token, with the argmax on the final punctuation
+    first_punct: float  # first output tokens that are words, the argmax on the final punctuation
+    steps_punct: float  # steps that wrote a word, with the argmax on the final punctuation
 
     def card(self, split: str) -> dict:
         """As a model card keeps them: measured on ``split``, by greedy search."""
         return {**asdict(self), "split": split, "search": "greedy"}
+
+
+def sunk_steps(trace: Trace) -> tuple[np.ndarray, np.ndarray]:
+    """For each step of ``trace`` that wrote a token, (T',) booleans: whether its attention
+    argmax is the source ``<eos>``, and whether it is the final punctuation while the step writes
+    a word (punctuation that looks at punctuation is aligned, not sunk)."""
+    top = trace.output_weights.argmax(-1)
+    eos, punct = sink_positions(trace.src_tokens)
+    writes_word = np.array([not is_punctuation(t) for t in trace.tgt_tokens[: len(top)]], bool)
+    on_eos = top == eos if eos is not None else np.zeros(len(top), bool)
+    on_punct = (top == punct) & writes_word if punct is not None else np.zeros(len(top), bool)
+    return on_eos, on_punct
 
 
 def sinks(traces: Iterable[Trace]) -> Sinks:
@@ -118,17 +130,13 @@ def sinks(traces: Iterable[Trace]) -> Sinks:
     firsts, steps = np.zeros(2), np.zeros(2)
     sentences = written = 0
     for trace in traces:
-        own = trace.pieces or trace
-        weights = own.output_weights
-        if not len(weights):
+        on_eos, on_punct = sunk_steps(trace.pieces or trace)
+        if not len(on_eos):
             continue
-        top = weights.argmax(-1)
-        for k, position in enumerate(sink_positions(own.src_tokens)):
-            if position is not None:
-                firsts[k] += top[0] == position
-                steps[k] += (top == position).sum()
+        firsts += [on_eos[0], on_punct[0]]
+        steps += [on_eos.sum(), on_punct.sum()]
         sentences += 1
-        written += len(top)
+        written += len(on_eos)
     first, step = 100 * firsts / max(sentences, 1), 100 * steps / max(written, 1)
     return Sinks(
         sentences,

@@ -253,3 +253,16 @@ def test_the_model_cards_say_what_a_sink_is_and_how_often_each_model_sinks(app):
     assert any("An attention sink is" in c.value for c in app.caption)
     lines = [m.value for m in app.markdown if "Attention sinks (test split" in m.value]
     assert len(lines) == 2 and all("first word's attention on the source" in s for s in lines)
+
+
+def test_a_step_that_looks_most_at_a_sink_says_so_and_an_aligned_full_stop_does_not():
+    from attnviz_ui.step_view import _sink_note
+
+    from ..handmade import hand_trace
+
+    weights = [[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.7, 0.1], [0, 0, 0, 1]]
+    trace = hand_trace(weights, ["I", "am", ".", "<eos>"], ["Je", "suis", ".", "<eos>"])
+    assert _sink_note(trace, 0).endswith("“&lt;eos&gt;”: an attention sink")  # escaped
+    assert _sink_note(trace, 1).endswith("“.”: an attention sink")  # a word from the full stop
+    assert _sink_note(trace, 2) == ""  # the full stop written from the full stop
+    assert _sink_note(trace, 3) == ""  # the final <eos> step
