@@ -492,3 +492,13 @@ def test_evaluate_sinks_reproduces_the_card_on_the_test_split(
     assert f"first token {sinks['first_punct']}%, steps {sinks['steps_punct']}%" in out
     assert f"{sinks['sentences']} sentences, {sinks['steps']} steps, greedy" in out
     assert out.splitlines()[-1] == "precision fp32"  # sinks read the model's own attention
+
+
+def test_the_options_compared_with_a_parent_are_the_typed_ones_not_abbreviations():
+    from attnviz.cli.arguments import typed_train_options
+
+    argv = ["--data", "c.txt", "--init-from", "p.safetensors", "--out", "m.safetensors"]
+    assert typed_train_options([*argv, "--epochs", "5", "--dropout", "0.1"]) == {
+        "epochs": 5,
+        "dropout": 0.1,
+    }

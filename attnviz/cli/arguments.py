@@ -148,7 +148,10 @@ def _card_options(t: argparse.ArgumentParser) -> None:
 def typed_train_options(argv: list[str]) -> dict[str, object]:
     """The configuration options a train command line (after ``train``) gives, by field name,
     defaults left out: what ``--init-from`` compares with the checkpoint."""
-    t = argparse.ArgumentParser(add_help=False, argument_default=argparse.SUPPRESS)
+    # No abbreviations: among these options alone, --out would read as --output-projection.
+    t = argparse.ArgumentParser(
+        add_help=False, argument_default=argparse.SUPPRESS, allow_abbrev=False
+    )
     for config in CONFIGS:
         add_options(t, config, defaults=False)
     return typed(t, argv)
