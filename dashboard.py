@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attnviz_ui.cache import available, freeze_heap
 from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.live_view import session_models
-from attnviz_ui.models import available, freeze_heap
 from attnviz_ui.pages import Page
 from attnviz_ui.sentence_page import sentence_page_ui
 from attnviz_ui.sidebar import sidebar_ui

@@ -16,12 +16,12 @@ import streamlit as st
 from attnviz.analysis.aer import Gold, score
 from attnviz.analysis.align import trace_links
 from attnviz.analysis.compare_models import SentenceScore
-from attnviz.analysis.priors import mismatch
-from attnviz.analysis.statistical import Alignment, StatisticalAligner, aer_against
+from attnviz.analysis.eflomal_aligner import Alignment, StatisticalAligner, aer_against
+from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.decoding.trace import Trace
-from attnviz.store.priors import PriorsError, load_priors
+from attnviz.store.priors_file import PriorsError, load_priors
 
-from .models import Side, checkpoint_folder
+from .cache import Side, checkpoint_folder
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
 SWITCH = "eflomal's links"

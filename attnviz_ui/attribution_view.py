@@ -11,7 +11,7 @@ from attnviz.analysis.compare_models import Item
 from attnviz.plots import attribution_charts, charts
 from attnviz.store.catalog import Checkpoint
 
-from .models import Choice, Side, load, translate
+from .cache import Choice, Side, load, translate
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 CAPTION = (

@@ -13,7 +13,7 @@ from attnviz.store.catalog import Checkpoint, corpora
 
 from . import aligner_view
 from .attribution_view import corpus_agreement_ui
-from .models import Choice, load
+from .cache import Choice, load
 from .pages import Page, View
 
 SOURCES = ["Paste", "Upload", "Held-out split"]

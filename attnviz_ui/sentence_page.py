@@ -12,10 +12,10 @@ from attnviz.plots import explain
 from . import aligner_view
 from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui
+from .cache import Choice, Side, load, translate
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
 from .export_view import export_view_ui
-from .models import Choice, Side, load, translate
 from .pages import STEPPING, View
 from .step_view import (
     column,

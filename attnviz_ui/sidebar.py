@@ -6,7 +6,7 @@ import streamlit as st
 
 from attnviz.store.catalog import OPENING, Checkpoint, default_index
 
-from .models import Choice, checkpoint_folder
+from .cache import Choice, checkpoint_folder
 
 PAIRS = (
     "*-pieces* models read and write subword pieces, one vocabulary for both languages: they "

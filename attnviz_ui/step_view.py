@@ -14,7 +14,7 @@ from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.plots import charts, explain, step_charts
 
-from .models import Side
+from .cache import Side
 
 NUMBERS = (
     "The step in numbers, as the model computed it. For each source token: its score e, "

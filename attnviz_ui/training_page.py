@@ -12,8 +12,8 @@ from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
 from attnviz.plots import history_charts
 
+from .cache import Choice, load
 from .live_view import live_view_ui
-from .models import Choice, load
 
 PLAY_SECONDS = 0.8
 OLDER = (

@@ -11,7 +11,7 @@ from attnviz.decoding import steer
 from attnviz.decoding.trace import Trace
 from attnviz.plots import charts, explain
 
-from .models import Checkpoint, Choice, Side, steered
+from .cache import Checkpoint, Choice, Side, steered
 
 
 class WhatIf(StrEnum):

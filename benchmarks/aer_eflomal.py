@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 
 from attnviz.analysis.aer import gold_for, read_pairs, score
-from attnviz.analysis.priors import mismatch
-from attnviz.analysis.statistical import DIRECTIONS, StatisticalAligner, build_priors
+from attnviz.analysis.eflomal_aligner import DIRECTIONS, StatisticalAligner, build_priors
+from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.corpus import read_corpus
-from attnviz.store.priors import PriorsError, load_priors, read_meta, save_priors
+from attnviz.store.priors_file import PriorsError, load_priors, read_meta, save_priors
 
 GOLD = Path(__file__).parent / "gold"
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
 from attnviz.plots import charts, explain
-from attnviz_ui.models import freeze_heap
+from attnviz_ui.cache import freeze_heap
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:

@@ -371,7 +371,7 @@ def _gold_files(tmp_path, pairs):
 
 
 def test_priors_record_the_command_that_made_them(cli_priors, corpus_file):
-    from attnviz.store.priors import read_meta
+    from attnviz.store.priors_file import read_meta
 
     meta = read_meta(cli_priors)
     assert meta["command"].startswith("python -m attnviz priors --data ")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import attribution
-from ..analysis.priors import PriorsConfig
-from ..analysis.statistical import DIRECTIONS
+from ..analysis.eflomal_aligner import DIRECTIONS
+from ..analysis.eflomal_priors import PriorsConfig
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA

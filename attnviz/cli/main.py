@@ -110,10 +110,10 @@ def _model(args, argv: list[str]) -> ModelConfig:
 
 def _priors(args, argv: list[str]) -> int:
     """eflomal's priors from the training split of --data; ``argv`` is recorded in them."""
-    from ..analysis.priors import PriorsConfig
-    from ..analysis.statistical import build_priors
+    from ..analysis.eflomal_aligner import build_priors
+    from ..analysis.eflomal_priors import PriorsConfig
     from ..data.corpus import read_corpus
-    from ..store.priors import save_priors
+    from ..store.priors_file import save_priors
 
     text = TextConfig(lowercase=args.lowercase)
     data = DataConfig(
@@ -240,10 +240,10 @@ def _align_eflomal(args) -> int:
 def _aligner(args, tr=None):
     """eflomal with the priors of ``args.priors``, refused when ``args.checkpoint``'s model
     (``tr``, loaded here when not given) was trained on another corpus or split."""
-    from ..analysis.priors import check_same_corpus
-    from ..analysis.statistical import StatisticalAligner
+    from ..analysis.eflomal_aligner import StatisticalAligner
+    from ..analysis.eflomal_priors import check_same_corpus
     from ..store.checkpoint import load
-    from ..store.priors import load_priors
+    from ..store.priors_file import load_priors
 
     priors = load_priors(args.priors)
     tr = tr or load(args.checkpoint, precision="fp32")
@@ -362,7 +362,7 @@ def _evaluate_aer(tr, args) -> None:
 
 def _evaluate_eflomal(tr, pairs, gold, args) -> None:
     from ..analysis.aer import score
-    from ..analysis.statistical import DIRECTIONS
+    from ..analysis.eflomal_aligner import DIRECTIONS
 
     alignments = _aligner(args, tr).align_words(pairs)
     for d in DIRECTIONS:

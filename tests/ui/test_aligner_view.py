@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from attnviz.analysis.statistical import build_priors
+from attnviz.analysis.eflomal_aligner import build_priors
 from attnviz.data.corpus import DataConfig, read_corpus
-from attnviz.store.priors import save_priors
+from attnviz.store.priors_file import save_priors
 
 from ..helpers import (
     heatmaps_on,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attnviz.plots import charts
-from attnviz_ui import models
+from attnviz_ui import cache
 
 from ..helpers import (
     SENTENCE,
@@ -226,19 +226,19 @@ def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections
 ):
     # Streamlit collects every generation after each run; over torch, plotly and the models
     # that walk held the server 200 ms, before it sent a step's pictures.
-    monkeypatch.setattr(models, "_modules_frozen", 0)  # as in a new server process
+    monkeypatch.setattr(cache, "_modules_frozen", 0)  # as in a new server process
     gc.unfreeze()
     open_dashboard(checkpoints, monkeypatch)
     assert gc.get_freeze_count() > 5 * len(gc.get_objects())
 
 
 def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeypatch):
-    models.freeze_heap()
+    cache.freeze_heap()
     gc.unfreeze()
-    models.freeze_heap()  # nothing imported since: nothing to freeze, no collection
+    cache.freeze_heap()  # nothing imported since: nothing to freeze, no collection
     assert gc.get_freeze_count() == 0
     monkeypatch.setitem(sys.modules, "attnviz_imported_late", types.ModuleType("late"))
-    models.freeze_heap()  # as after the first attribution imports captum
+    cache.freeze_heap()  # as after the first attribution imports captum
     assert gc.get_freeze_count() > 0
 
 

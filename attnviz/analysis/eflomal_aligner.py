@@ -25,7 +25,7 @@ from pathlib import Path
 from ..data.corpus import Corpus, DataConfig, split_examples, tokenize_pairs
 from ..data.text import TextConfig
 from .aer import AerResult, Gold, score
-from .priors import Link, Priors, PriorsConfig, count_priors, describe
+from .eflomal_priors import Link, Priors, PriorsConfig, count_priors, describe
 from .symmetrize import grow_diag_final_and
 
 DIRECTIONS = ("forward", "reverse", "symmetric")

@@ -6,10 +6,10 @@
     …
 
 Below the two header lines the file is eflomal's own priors format (see
-:mod:`attnviz.analysis.priors`), so ``eflomal-align --priors`` can read it once the header is
-cut off. Written atomically (a temporary file renamed into place) and byte for byte the same
-for the same priors. gzip's checksum catches a corrupt file, the counts in the header a
-truncated one.
+:mod:`attnviz.analysis.eflomal_priors`), so ``eflomal-align --priors`` can read it once the
+header is cut off. Written atomically (a temporary file renamed into place) and byte for byte
+the same for the same priors. gzip's checksum catches a corrupt file, the counts in the header
+a truncated one.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..analysis.priors import KINDS, Priors, check_meta, from_lines
+from ..analysis.eflomal_priors import KINDS, Priors, check_meta, from_lines
 from .checkpoint import atomic_write
 
 FORMAT = "attnviz-eflomal-priors/1"

@@ -12,20 +12,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnviz.analysis import statistical
-from attnviz.analysis.priors import PriorsConfig, check_same_corpus, count_priors, mismatch
-from attnviz.analysis.statistical import (
+from attnviz.analysis import eflomal_aligner
+from attnviz.analysis.eflomal_aligner import (
     Alignment,
     StatisticalAligner,
     aer_against,
     build_priors,
     run_eflomal,
 )
+from attnviz.analysis.eflomal_priors import PriorsConfig, check_same_corpus, count_priors, mismatch
 from attnviz.analysis.symmetrize import grow_diag_final_and
 from attnviz.data import toy
 from attnviz.data.corpus import DataConfig, read_corpus, split_of
 from attnviz.data.text import TextConfig
-from attnviz.store.priors import FORMAT, PriorsError, load_priors, read_meta, save_priors
+from attnviz.store.priors_file import FORMAT, PriorsError, load_priors, read_meta, save_priors
 
 SPLIT = DataConfig(valid_percent=0.0, test_percent=10.0)  # a tenth of the sentences held out
 
@@ -199,7 +199,7 @@ def test_each_pair_is_aligned_once_then_read_from_the_cache(adjective_priors, mo
         calls.append(len(args[0]))
         return run_eflomal(*args, **kwargs)
 
-    monkeypatch.setattr(statistical, "run_eflomal", counting)
+    monkeypatch.setattr(eflomal_aligner, "run_eflomal", counting)
     aligner = StatisticalAligner(adjective_priors)
     first = aligner.align(["the", "cat", "."], ["le", "chat", "."])
     again = aligner.align(("the", "cat", "."), ("le", "chat", "."))
