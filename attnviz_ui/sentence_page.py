@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.analysis.align import gold_for
+from attnviz.analysis.align import gold_to_draw
 from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
 from attnviz.plots import explain
@@ -207,7 +207,7 @@ def _stepping(
         sentence, reference = st.session_state.sentence, st.session_state.reference
         cols = st.columns(2)
         aligned = _eflomal_ui(sides) if eflomal else None
-        golds = [gold_for(s.translator, s.trace, gold, sentence, reference) for s in sides]
+        golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
         shown = [
             column(side, step, reveal, links, list(aligned[k].symmetric) if aligned else None)
             for k, (side, links) in enumerate(zip(sides, golds, strict=True))

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from attnviz.analysis.aer import gold_for, read_pairs, score
+from attnviz.analysis.aer import read_gold_of_pairs, read_pairs, score
 from attnviz.analysis.eflomal_aligner import DIRECTIONS, StatisticalAligner, build_priors
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.corpus import read_corpus
@@ -60,13 +60,16 @@ def priors_for(data: str, path: Path, rebuild: bool):
 def test_sets(hansards: str | None) -> dict[str, tuple[list, list]]:
     """name -> (pairs, gold) of each gold test set."""
     pairs = read_pairs(GOLD / "tatoeba-test.txt")
-    sets = {"Tatoeba test": (pairs, gold_for(GOLD / "tatoeba-test.align", False, pairs))}
+    sets = {"Tatoeba test": (pairs, read_gold_of_pairs(GOLD / "tatoeba-test.align", False, pairs))}
     if hansards:
         folder = Path(hansards)
         english = (folder / "hansards.e").read_text(encoding="utf-8").splitlines()
         french = (folder / "hansards.f").read_text(encoding="utf-8").splitlines()
         pairs = list(zip(english, french, strict=True))
-        sets["Hansards"] = (pairs, gold_for(folder / "hansards.a", True, pairs))  # f-e links
+        sets["Hansards"] = (
+            pairs,
+            read_gold_of_pairs(folder / "hansards.a", True, pairs),
+        )  # f-e links
     return sets
 
 

@@ -33,7 +33,7 @@ import torch
 from joined_bleu import joined_items
 
 from attnviz import load
-from attnviz.analysis.aer import gold_for, read_pairs
+from attnviz.analysis.aer import read_gold_of_pairs, read_pairs
 from attnviz.analysis.evaluate import WORD, bleu, copy_rate, corpus_aer
 from attnviz.data.corpus import held_out, read_corpus, spread_sample
 from attnviz.decoding.trace import Trace
@@ -131,14 +131,16 @@ def main() -> None:
     torch.set_num_threads(a.threads)
     corpus = read_corpus(a.data)
     tatoeba = read_pairs(GOLD / "tatoeba-test.txt")
-    gold_sets = {"Tatoeba": (tatoeba, gold_for(GOLD / "tatoeba-test.align", False, tatoeba))}
+    gold_sets = {
+        "Tatoeba": (tatoeba, read_gold_of_pairs(GOLD / "tatoeba-test.align", False, tatoeba))
+    }
     if a.hansards:  # hansards.e/.f, a sentence a line, and hansards.a, French first
         h = Path(a.hansards)
         english, french = (
             h.joinpath(f"hansards.{x}").read_text("utf-8").splitlines() for x in "ef"
         )
         hansards = list(zip(english, french, strict=True))
-        gold_sets["Hansards"] = (hansards, gold_for(h / "hansards.a", True, hansards))
+        gold_sets["Hansards"] = (hansards, read_gold_of_pairs(h / "hansards.a", True, hansards))
     rows = {}
     for path in a.checkpoints:
         t0 = time.perf_counter()

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from attnviz import load
-from attnviz.analysis.aer import gold_for, read_pairs
+from attnviz.analysis.aer import read_gold_of_pairs, read_pairs
 from attnviz.analysis.evaluate import copy_rate, corpus_aer, corpus_sinks
 from attnviz.data.corpus import read_corpus, read_sources
 from attnviz.decoding.trace import Trace
@@ -58,7 +58,7 @@ def short_inputs(tr, path: Path, show: bool) -> str:
 
 def aer(tr, pairs_path: Path, gold_path: Path, reverse: bool) -> str:
     pairs = read_pairs(pairs_path)
-    gold = gold_for(gold_path, reverse, pairs)
+    gold = read_gold_of_pairs(gold_path, reverse, pairs)
     return f"{corpus_aer(tr, pairs, gold)[('argmax', False)].aer:.1f}"
 
 

@@ -179,7 +179,9 @@ def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     return pairs
 
 
-def gold_for(path: str | Path, reversed_links: bool, pairs: list[tuple[str, str]]) -> list[Gold]:
+def read_gold_of_pairs(
+    path: str | Path, reversed_links: bool, pairs: list[tuple[str, str]]
+) -> list[Gold]:
     """The gold alignments of ``pairs`` in ``path`` (target-first links turned round with
     ``reversed_links``), (source, target) links each checked to lie inside its pair."""
     gold = read_gold(path, len(pairs))

@@ -138,7 +138,7 @@ def gold_on_trace(
     ]
 
 
-def gold_for(
+def gold_to_draw(
     translator: Translator, trace: Trace, gold: tuple | None, source: str, target: str
 ) -> list[tuple[int, int]] | None:
     """The token links of ``gold`` = (source, target, word links) to draw on ``trace``, the

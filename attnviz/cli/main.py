@@ -10,7 +10,7 @@ import shlex
 import sys
 from dataclasses import asdict, fields, replace
 
-from ..analysis.aer import PAIR_FORMAT, gold_for, parse_pair, read_pairs
+from ..analysis.aer import PAIR_FORMAT, parse_pair, read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig, read_sources
 from ..data.text import TextConfig
 from ..model.networks import ModelConfig
@@ -335,7 +335,7 @@ def _probes(args):
     pairs = read_pairs(args.probe_pairs)
     gold = None
     if args.probe_gold:
-        gold = gold_for(args.probe_gold, args.probe_reverse_gold, pairs)
+        gold = read_gold_of_pairs(args.probe_gold, args.probe_reverse_gold, pairs)
     if gold is not None and len(gold) != len(pairs):
         raise ValueError(f"{len(pairs)} probe pairs but {len(gold)} gold alignments")
     return [Probe(s, t, gold[i] if gold else None) for i, (s, t) in enumerate(pairs)]
@@ -345,7 +345,7 @@ def _evaluate_aer(tr, args) -> None:
     from ..analysis.evaluate import corpus_aer
 
     pairs = read_pairs(args.pairs)
-    gold = gold_for(args.gold, args.reverse_gold, pairs)
+    gold = read_gold_of_pairs(args.gold, args.reverse_gold, pairs)
     results = corpus_aer(tr, pairs, gold, args.threshold)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")
