@@ -27,11 +27,10 @@ from pathlib import Path
 from attnviz import load
 from attnviz.analysis.aer import read_gold_of_pairs, read_pairs
 from attnviz.analysis.evaluate import copy_rate, corpus_aer, corpus_sinks
-from attnviz.data.corpus import read_corpus, read_sources
+from attnviz.data.corpus import read_corpus
 from attnviz.decoding.trace import Trace
 
 HERE = Path(__file__).parent
-TATOEBA = (HERE / "gold/tatoeba-test.txt", HERE / "gold/tatoeba-test.align")
 
 
 def said(text: str) -> str:
@@ -56,19 +55,16 @@ def short_inputs(tr, path: Path, show: bool) -> str:
     return f"{good}/{len(lines)}"
 
 
-def aer(tr, pairs_path: Path, gold_path: Path, reverse: bool) -> str:
-    pairs = read_pairs(pairs_path)
-    gold = read_gold_of_pairs(gold_path, reverse, pairs)
+def aer(tr, pairs: list[tuple[str, str]], gold) -> str:
     return f"{corpus_aer(tr, pairs, gold)[('argmax', False)].aer:.1f}"
 
 
-def sinks(tr, path: Path) -> str:
-    r = corpus_sinks(tr, read_sources(path))
+def sinks(tr, sources: list[str]) -> str:
+    r = corpus_sinks(tr, sources)
     return f"{r.first_eos:.0f}% / {r.first_punct:.0f}%, {r.steps_eos:.1f}% / {r.steps_punct:.1f}%"
 
 
-def names(tr) -> str:
-    corpus = read_corpus(HERE / "names.txt")
+def names(tr, corpus) -> str:
     sources = [p[0] for p in corpus.pairs]
     outputs = [t.text if isinstance(t, Trace) else "" for t in tr.translate_each(sources)]
     r = copy_rate(sources, outputs, [[p[1]] for p in corpus.pairs])
@@ -82,19 +78,30 @@ def valid_bleu(tr) -> str:
     return str(kept[-1]["valid_bleu"]) if kept else "–"
 
 
+def gold_sets(hansards: Path | None) -> dict[str, tuple[list, list]]:
+    """(pairs, gold) of the Tatoeba gold sentences and, from ``hansards``, of the 37 trial
+    sentences (their first 37 lines, as aer_hansards.sh reads them; French-first links)."""
+    tatoeba = read_pairs(HERE / "gold/tatoeba-test.txt")
+    sets = {
+        "Tatoeba": (tatoeba, read_gold_of_pairs(HERE / "gold/tatoeba-test.align", False, tatoeba))
+    }
+    if hansards is not None:
+        english, french = (
+            (hansards / f"hansards.{n}").read_text(encoding="utf-8").splitlines()[:37] for n in "ef"
+        )
+        pairs = list(zip(english, french, strict=True))
+        sets["Hansards"] = (pairs, read_gold_of_pairs(hansards / "hansards.a", True, pairs))
+    return sets
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkpoints", nargs="+")
     ap.add_argument("--hansards", type=Path, help="folder with hansards.{e,f,a}")
     ap.add_argument("--show", action="store_true", help="print the short inputs missed")
     a = ap.parse_args()
-    hansards = a.hansards
-    if hansards is not None:
-        pairs = hansards / "pairs.txt"  # as aer_hansards.sh writes it
-        e, f = (
-            (hansards / f"hansards.{n}").read_text(encoding="utf-8").splitlines()[:37] for n in "ef"
-        )
-        pairs.write_text("".join(f"{x} ||| {y}\n" for x, y in zip(e, f, strict=True)))
+    sets = gold_sets(a.hansards)
+    typed = read_corpus(HERE / "names.txt")
     print(
         "| checkpoint | first token / steps on `<eos>` / final punctuation, Tatoeba gold (25) "
         "| the same, Hansards (37) | AER Tatoeba (25) | AER Hansards (37) | valid BLEU "
@@ -103,14 +110,19 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     for path in a.checkpoints:
         tr = load(path, precision="fp32")
+        measured = {
+            name: (sinks(tr, [s for s, _ in pairs]), aer(tr, pairs, gold))
+            for name, (pairs, gold) in sets.items()
+        }
+        tatoeba, hansards = measured["Tatoeba"], measured.get("Hansards", ("–", "–"))
         row = [
             Path(path).stem,
-            sinks(tr, TATOEBA[0]),
-            sinks(tr, pairs) if hansards else "–",
-            aer(tr, *TATOEBA, reverse=False),
-            aer(tr, pairs, hansards / "hansards.a", reverse=True) if hansards else "–",
+            tatoeba[0],
+            hansards[0],
+            tatoeba[1],
+            hansards[1],
             valid_bleu(tr),
-            names(tr),
+            names(tr, typed),
             short_inputs(tr, HERE / "short.txt", a.show),
         ]
         print("| " + " | ".join(row) + " |", flush=True)
