@@ -24,12 +24,11 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..data.corpus import DataConfig
+from ..data.corpus import DataConfig, Link
 from ..data.text import TextConfig
 from ..options import option
 
 KINDS = ("LEX", "FERF", "FERR", "HMMF", "HMMR")
-Link = tuple[int, int]  # (source position, target position), 0-based
 MODELS = (1, 2, 3)
 
 

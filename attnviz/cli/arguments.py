@@ -119,6 +119,21 @@ def _run_options(t: argparse.ArgumentParser) -> None:
     t.add_argument(
         "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
     )
+    guide = t.add_mutually_exclusive_group()
+    guide.add_argument(
+        "--guide",
+        choices=["eflomal"],
+        default=None,
+        help="guided alignment: pull attention towards eflomal's links between the tokens of "
+        "every pair (aligned once and cached beside --out), with --guide-weight",
+    )
+    guide.add_argument(
+        "--guide-links",
+        default=None,
+        metavar="FILE",
+        help="guided alignment from your own links: Pharaoh lines (i-j, source word first, "
+        "0-based), one per pair of --data, over whitespace-separated words",
+    )
 
 
 def _card_options(t: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ import json
 import shlex
 import sys
 from dataclasses import asdict, fields, replace
+from pathlib import Path
 
 from ..analysis.aer import PAIR_FORMAT, parse_pair, read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig, read_sources
@@ -86,6 +87,7 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
         resume=args.resume,
         init_from=args.init_from,
         fresh_attention=args.fresh_attention,
+        guide=Path(args.guide_links) if args.guide_links else args.guide,
         probes=tuple(_probes(args)),
         about={"corpus": corpus, "command": f"python -m attnviz {command}"},
     )

@@ -19,6 +19,7 @@ from .text import TextConfig, normalize
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
 SPLITS = ("train", "valid", "test")
+Link = tuple[int, int]  # (source position, target position), 0-based
 
 
 @dataclass
@@ -121,6 +122,9 @@ class Example:
     tgt: str
     src_tokens: list[str]
     tgt_tokens: list[str]
+    # (source token, target token) links a guided run pulls attention towards, 0-based; None:
+    # not supervised (see attnviz.training.guide)
+    links: tuple[Link, ...] | None = None
 
 
 def tokenize_pairs(pairs: list[tuple[str, str]], text: TextConfig) -> list[Example]:
@@ -128,15 +132,27 @@ def tokenize_pairs(pairs: list[tuple[str, str]], text: TextConfig) -> list[Examp
 
 
 def to_pieces(examples: list[Example], subwords: Subwords) -> list[Example]:
-    """The same examples with their tokens split into subword pieces."""
-    return [
-        replace(
-            ex,
-            src_tokens=subwords.src.encode(ex.src_tokens),
-            tgt_tokens=subwords.tgt.encode(ex.tgt_tokens),
-        )
-        for ex in examples
-    ]
+    """The same examples with their tokens split into subword pieces, and their links between
+    tokens made links between the tokens' pieces."""
+    out = []
+    for ex in examples:
+        src, src_owner = subwords.src.split(ex.src_tokens)
+        tgt, tgt_owner = subwords.tgt.split(ex.tgt_tokens)
+        links = None if ex.links is None else owned_links(ex.links, src_owner, tgt_owner)
+        out.append(replace(ex, src_tokens=src, tgt_tokens=tgt, links=links))
+    return out
+
+
+def owned_links(
+    links: Iterable[Link], src_owner: list[int], tgt_owner: list[int]
+) -> tuple[Link, ...]:
+    """Links between parts (pieces of words, tokens of words) from links between their
+    owners: parts i and j are linked when their owners ``src_owner[i]`` and ``tgt_owner[j]``
+    are. The inverse of regrouping links by owner (Alignment.regrouped)."""
+    links = set(links)
+    return tuple(
+        (i, j) for i, a in enumerate(src_owner) for j, b in enumerate(tgt_owner) if (a, b) in links
+    )
 
 
 def training_examples(
@@ -174,9 +190,22 @@ def join_examples(
                 " ".join(e.tgt for e in group),
                 [tok for e in group for tok in e.src_tokens],
                 [tok for e in group for tok in e.tgt_tokens],
+                _joined_links(group),
             )
         )
     return out
+
+
+def _joined_links(group: list[Example]) -> tuple[Link, ...] | None:
+    """The links of examples joined end to end, each shifted past those before it; None
+    unless every one of them is supervised."""
+    if any(e.links is None for e in group):
+        return None
+    links, i, j = [], 0, 0
+    for e in group:
+        links += [(a + i, b + j) for a, b in e.links]
+        i, j = i + len(e.src_tokens), j + len(e.tgt_tokens)
+    return tuple(links)
 
 
 def split_examples(examples: list[Example], config: DataConfig) -> dict[str, list[Example]]:
@@ -224,6 +253,10 @@ class Batch(NamedTuple):
     tgt_in: torch.Tensor  # (B, T) <bos> y_1 ... y_n, then <pad>
     tgt_out: torch.Tensor  # (B, T) y_1 ... y_n <eos>, then <pad>
     n_tokens: int  # non-pad target tokens
+    # (B, T, S): where each target token's attention should go, a row summing to 1 over the
+    # source tokens it is linked to, 0 where it is linked to none; None when no example has
+    # links (see attnviz.training.guide)
+    guide: torch.Tensor | None = None
 
     def to(self, device: torch.device | str) -> Batch:
         return Batch(
@@ -232,6 +265,7 @@ class Batch(NamedTuple):
             self.tgt_in.to(device),
             self.tgt_out.to(device),
             self.n_tokens,
+            None if self.guide is None else self.guide.to(device),
         )
 
 
@@ -251,13 +285,27 @@ def make_batch(examples: list[Example], src_vocab: Vocab, tgt_vocab: Vocab) -> B
     src = [encode_source(ex.src_tokens, src_vocab) for ex in examples]
     tgt = [tgt_vocab.encode(ex.tgt_tokens) for ex in examples]
     tgt_out = pad([[*t, EOS_ID] for t in tgt])
+    lens = torch.tensor([len(s) for s in src])
     return Batch(
         pad(src),
-        torch.tensor([len(s) for s in src]),
+        lens,
         pad([[BOS_ID, *t] for t in tgt]),
         tgt_out,
         int((tgt_out != PAD_ID).sum()),
+        guide_rows(examples, tgt_out.size(1), int(lens.max())),
     )
+
+
+def guide_rows(examples: list[Example], steps: int, positions: int) -> torch.Tensor | None:
+    """The (B, steps, positions) attention each target token is pulled towards: its links'
+    source tokens, equally; None when no example has links."""
+    if all(ex.links is None for ex in examples):
+        return None
+    rows = torch.zeros(len(examples), steps, positions)
+    for b, ex in enumerate(examples):
+        for i, j in ex.links or ():
+            rows[b, j, i] = 1.0
+    return rows / rows.sum(-1, keepdim=True).clamp_min(1.0)
 
 
 def bucket_batches(

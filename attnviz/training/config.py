@@ -70,6 +70,12 @@ class TrainConfig:
     probe_sentences: int = option(
         20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
     )
+    guide_weight: float = option(
+        1.0,
+        "with --guide or --guide-links: the weight of the guided-alignment loss, the "
+        "cross-entropy between each target token's attention and its links, beside the "
+        "translation loss (both summed per target token)",
+    )
 
     def __post_init__(self):
         for name in ("epochs", "batch_size"):
@@ -89,6 +95,8 @@ class TrainConfig:
         for name, most in (("join_fraction", 1), ("swap_fraction", 4)):
             if not 0 <= getattr(self, name) <= most:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
+        if self.guide_weight < 0:
+            raise ValueError(f"guide_weight must be >= 0, got {self.guide_weight}")
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 
@@ -128,6 +136,8 @@ class TrainingRun:
     resume: bool = False  # go on from OUT.state, the training state of the last epoch done
     init_from: str | Path | None = None  # a checkpoint whose weights the run starts from
     fresh_attention: bool = False  # with init_from: the attention's score from new weights
+    # guided alignment (see .guide): "eflomal", or a Path to Pharaoh links; None: natural
+    guide: str | Path | None = None
     probes: tuple[Probe, ...] = ()  # more probes for the history (pairs with gold, say)
     about: Mapping = field(default_factory=dict)  # for the card: corpus license, command run
 
@@ -138,6 +148,8 @@ class TrainingRun:
             raise ValueError("a run needs a model configuration, unless init_from gives it")
         if self.fresh_attention and not self.init_from:
             raise ValueError("fresh_attention renews a parent's attention: it needs init_from")
+        if isinstance(self.guide, str) and self.guide != "eflomal":
+            raise ValueError(f"guide is 'eflomal' or a Path to a links file, not {self.guide!r}")
         if self.init_from or self.model is None:
             return  # the parent's architecture and vocabularies: see .lineage
         if self.model.tie_embeddings and not self.data.joint_subwords:

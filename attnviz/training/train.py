@@ -51,6 +51,7 @@ from ..model.precision import autocast, resolve_training
 from ..store import checkpoint
 from . import distributed, lineage
 from .config import TrainConfig, TrainingRun
+from .guide import Teacher, guide_loss, teacher_links, with_links
 from .resume import load_state, save_state, state_path
 
 _SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
@@ -63,6 +64,7 @@ class Prepared:
     src_vocab: Vocab
     tgt_vocab: Vocab
     subwords: Subwords | None = None  # the sentencepiece models, None for whole words
+    teacher: Teacher | None = None  # the links a guided run learns from, None for a natural one
 
 
 def prepare(
@@ -71,15 +73,20 @@ def prepare(
     data: DataConfig,
     log=print,
     parent: Translator | None = None,
+    guide: str | Path | None = None,
+    out: str | Path = ".",
 ) -> Prepared:
     """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
     with ``data.subwords``, the sentencepiece models that split its words into pieces), or take
-    those of ``parent``, the model a run continues from."""
+    those of ``parent``, the model a run continues from. With ``guide`` ("eflomal" or a links
+    file, see :mod:`.guide`), every pair carries its teacher's links (eflomal's cached beside
+    ``out``)."""
     corpus = read_corpus(path)
     if not corpus.pairs:
         raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
-    examples = tokenize_pairs(corpus.pairs, text)
+    teacher = teacher_links(corpus, text, guide, out, log) if guide else None
+    examples = with_links(tokenize_pairs(corpus.pairs, text), teacher)
     subwords = parent.subwords if parent else None
     if subwords:
         examples = to_pieces(examples, subwords)
@@ -109,7 +116,7 @@ def prepare(
         + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
         + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
     )
-    return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords)
+    return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords, teacher)
 
 
 def hardware(device: torch.device) -> str:
@@ -125,21 +132,29 @@ def hardware(device: torch.device) -> str:
 
 
 def batch_loss(
-    model: Seq2Seq, batch, label_smoothing: float = 0.0, precision: str = "fp32"
+    model: Seq2Seq,
+    batch,
+    label_smoothing: float = 0.0,
+    precision: str = "fp32",
+    guide_weight: float = 0.0,
 ) -> torch.Tensor:
-    """Summed cross-entropy of a batch's target tokens.
+    """Summed cross-entropy of a batch's target tokens, plus ``guide_weight`` times the
+    guided-alignment loss where the batch has links (see :mod:`.guide`).
 
     The output layer, most of a step's cost, runs on the real (non-padding) positions only.
     With ``precision`` "bf16" the model runs under autocast and the loss is taken on the bf16
     logits directly: upcasting (B*T, V) logits would cost more than the product that made them.
     """
     with autocast(precision, batch.src.device):
-        features, _ = model.features(batch.src, batch.src_lens, batch.tgt_in)  # (B, T, H)
+        features, weights = model.features(batch.src, batch.src_lens, batch.tgt_in)  # (B, T, H)
         keep = batch.tgt_out != PAD_ID  # (B, T)
         logits = model.generator(features[keep])  # (N, V) for the N real target tokens
-    return F.cross_entropy(
+    loss = F.cross_entropy(
         logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
     )
+    if guide_weight and batch.guide is not None:
+        loss = loss + guide_weight * guide_loss(weights, batch.guide)
+    return loss
 
 
 def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
@@ -208,7 +223,7 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
     dev = group.device(run.device)
     parent = checkpoint.load(run.init_from, precision="fp32") if run.init_from else None
     run = _resolved(run, dev, parent)
-    p = prepare(run.corpus, run.text, run.data, log, parent)
+    p = prepare(run.corpus, run.text, run.data, log, parent, run.guide, run.out)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
     run = replace(run, model=_sized(run.model, p))
     history, offset = _history(run, p, parent)
@@ -294,6 +309,7 @@ def _settings(p: Prepared, run: TrainingRun, probes: list[Probe]) -> dict:
         "text": asdict(run.text),
         "data": asdict(run.data),
         "train": {k: v for k, v in asdict(run.train).items() if k != "epochs"},
+        **({"guide": p.teacher.sha256} if p.teacher else {}),
         "data_sha256": p.corpus.sha256,
         "subwords_sha256": p.subwords.sha256() if p.subwords else None,
         "probes": [probe.to_json() for probe in probes],
@@ -319,6 +335,7 @@ def _card(p: Prepared, run: TrainingRun, dev: torch.device) -> dict:
             "joint": bool(p.subwords and p.subwords.joint),
         },
         "train_config": asdict(run.train),
+        **({"guide": p.teacher.card(run.train.guide_weight)} if p.teacher else {}),
         "hardware": hardware(dev),
     }
 
@@ -349,6 +366,7 @@ class _Loop:
                 batch_loss,
                 label_smoothing=self.config.label_smoothing,
                 precision=self.config.precision,
+                guide_weight=self.config.guide_weight,
             )
             self.ddp = distributed.data_parallel(loss, self.model)
         self.valid_src, self.valid_refs = spread_sample(
@@ -494,7 +512,10 @@ class _Loop:
 
 def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
     """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
-    loss = batch_loss(model, batch, config.label_smoothing, config.precision) / batch.n_tokens
+    loss = (
+        batch_loss(model, batch, config.label_smoothing, config.precision, config.guide_weight)
+        / batch.n_tokens
+    )
     update(model, opt, loss, config)
     return loss.item()
 
