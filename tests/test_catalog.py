@@ -5,7 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.store.catalog import OPENING, Checkpoint, Models, checkpoints, default_index
+from attnviz.store.catalog import (
+    OPENING,
+    Checkpoint,
+    Models,
+    Teaching,
+    checkpoints,
+    default_index,
+    parent_digest,
+    teaching_pair,
+)
 from attnviz.store.checkpoint import CheckpointError
 
 
@@ -101,3 +110,31 @@ def test_a_failure_is_cached_until_the_file_changes(tmp_path):
     assert loader.calls == 1
     path.write_bytes(b"good now")
     assert models.get(_version(path)) == b"good now" and loader.calls == 2
+
+
+def _at(name: str) -> Checkpoint:
+    return Checkpoint(name, f"/m/{name}.safetensors", 0.0, 1)
+
+
+NATURAL_CARD = {"lineage": [{"sha256": "older"}]}  # itself continued, but not taught
+TAUGHT_CARD = {"guide": {"teacher": "eflomal"}, "lineage": [{"sha256": "digest-of-nat"}]}
+
+
+def _cards(names: dict[str, dict]):
+    return lambda c: names[c.name]
+
+
+def test_a_natural_model_and_its_taught_partner_find_each_other_by_their_cards():
+    nat, other, taught = _at("nat"), _at("other"), _at("a-name-that-says-nothing")
+    found = [taught, nat, other]
+    card_of = _cards({"nat": NATURAL_CARD, "other": {}, taught.name: TAUGHT_CARD})
+    digests = {"nat": "digest-of-nat", "other": "x", taught.name: "y"}
+
+    def digest(c: Checkpoint) -> str:
+        return digests[c.name]
+
+    assert teaching_pair(nat, found, card_of, digest) == Teaching(nat, taught)
+    assert teaching_pair(taught, found, card_of, digest) == Teaching(nat, taught)
+    assert teaching_pair(other, found, card_of, digest) is None
+    assert teaching_pair(taught, [taught, other], card_of, digest) is None  # parent missing
+    assert parent_digest(NATURAL_CARD) is None and parent_digest(TAUGHT_CARD) == "digest-of-nat"

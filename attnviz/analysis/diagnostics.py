@@ -47,6 +47,16 @@ def js_divergence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (kl(p) + kl(q)) / 2
 
 
+def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Total-variation distance between the rows of two (T, S) matrices, (T,): half the summed
+    absolute difference, the share of a step's attention that must move to turn one row into
+    the other. 0 for identical rows, 1 for rows with no source word in common."""
+    p, q = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if p.shape != q.shape:
+        raise ValueError(f"the matrices must have one shape, got {p.shape} and {q.shape}")
+    return np.abs(p - q).sum(-1) / 2
+
+
 def argmax_agreement(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether two (T, S) matrices attend most to the same source word at each step, (T,)."""
     if np.shape(a) != np.shape(b):

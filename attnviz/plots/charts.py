@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..analysis import diagnostics
+from ..analysis.teaching import Shift
 from ..decoding.trace import Trace
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
@@ -176,6 +177,23 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
     cells = dict(
         type="heatmap", z=a.weights - b.weights, x=x, y=y, **signed_style("difference", 1.0)
     )
+    return matrix_figure([cells], title, len(y), len(x))
+
+
+def shift_heatmap(shift: Shift, title: str = "") -> go.Figure:
+    """Teaching's difference (:class:`attnviz.analysis.teaching.Shift`): the taught model's
+    weights minus the natural one's, cell by cell, red where the taught model attends more and
+    blue where less; hovering a cell also gives its row's total-variation distance."""
+    trace = shift.natural
+    x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
+    rows = np.full(len(y), np.nan)  # a final <eos> step wrote no word: no distance
+    rows[: len(shift.distance)] = shift.distance
+    style = signed_style("taught − natural", 1.0) | dict(
+        hovertemplate="output %{y}<br>source %{x}<br>taught − natural %{z:+.3f}"
+        "<br>row moved %{customdata:.2f}<extra></extra>"
+    )
+    moved = np.repeat(rows[:, None], len(x), 1)  # (T, S): each cell its row's distance
+    cells = dict(type="heatmap", z=shift.difference, x=x, y=y, customdata=moved, **style)
     return matrix_figure([cells], title, len(y), len(x))
 
 

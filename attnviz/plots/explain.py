@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 
+from ..analysis.teaching import Shift
 from ..decoding.trace import Trace
 from ..model import attention
 from ..model.attention import formula as attention_formula
@@ -215,3 +216,98 @@ def _vocabularies(config, data) -> str:
     if data.joint_subwords:
         return f"one vocabulary of {config.src_vocab:,} subword pieces for both languages{tied}"
     return f"subword vocabularies {sizes}{tied}"
+
+
+TAUGHT = (
+    "A natural model attends wherever translating led it; its taught partner was fine-tuned "
+    "from it with guided alignment, an extra loss that pulls each attention row towards a word "
+    "aligner's links (Chen et al., 2016). Both are decoded here on one output (the reference, or "
+    "else the natural model's translation), so that row t of each heatmap is the same word; "
+    "green circles are eflomal's links. The difference is taught minus natural: red where the "
+    "taught model looks more, blue where it looks less."
+)
+STRAYS_SWITCH = "Rank by how far attention strays from the taught model"
+STRAYS_HELP = (
+    "“NATURAL strays from TAUGHT”: both models force-decoded on the sentence's first "
+    "reference (without one, on the natural model's translation), the mean total-variation "
+    "distance between their attention rows: 0 = the natural model already looks where the "
+    "taught one does, 1 = nowhere near it. Largest first: the sentences where teaching moved "
+    "attention most; open one to see both side by side."
+)
+MOVES_SHOWN = 6  # the words named as looking elsewhere, at most
+
+
+def no_partner_note(name: str, path: str, taught: bool) -> str:
+    """Why ``name`` (the file at ``path``) has no partner to be shown beside, and how to make
+    one; ``taught``: whether its own card says it was taught."""
+    if taught:
+        return (
+            f"**{markdown_text(name)}** was taught, but the natural file it was fine-tuned from "
+            "(the sha256 its card's lineage names) is not among the checkpoints: put that file "
+            "beside it to compare them."
+        )
+    return (
+        f"**{markdown_text(name)}** has no taught partner: no checkpoint's card says it was "
+        "fine-tuned from this file with guided alignment. Make one with "
+        f"`python -m attnviz train --data CORPUS --init-from {path} --guide eflomal "
+        "--guide-weight 1 --out TAUGHT.safetensors` (or `--guide-links FILE` for your own "
+        "Pharaoh links) and put it beside the others."
+    )
+
+
+def teaching_note(natural: dict, taught: dict, shift: Shift) -> str:
+    """What teaching changed, in markdown lines: the teacher and its weight (from the taught
+    card), where this sentence's words now look (``shift``), and what it cost or gained in
+    test BLEU and attention sinks (from both cards)."""
+    guide = taught.get("guide", {})
+    return "  \n".join(
+        [
+            f"**What teaching changed.** The taught model learned from "
+            f"{markdown_text(str(guide.get('teacher', '–')))}'s links, weighted "
+            f"λ = {guide.get('weight', '–')} against the translation loss.",
+            _where_note(shift),
+            _bleu_note(natural.get("test_bleu", {}), taught.get("test_bleu", {})),
+            _sinks_note(natural.get("attention_sinks"), taught.get("attention_sinks")),
+        ]
+    )
+
+
+def _where_note(shift: Shift) -> str:
+    """How far this sentence's attention moved, and the words that now look elsewhere."""
+    lead = (
+        f"On this sentence a word's attention moved {shift.mean_distance:.0%} of its weight on "
+        "average (total-variation distance: 0% the same row, 100% no source token in common)"
+    )
+    if not shift.moves:
+        return lead + "; every word still looks most at the same source token."
+    named = ", ".join(
+        f"“{markdown_text(m.output)}” at “{markdown_text(m.taught)}” "
+        f"(was “{markdown_text(m.natural)}”)"
+        for m in shift.moves[:MOVES_SHOWN]
+    )
+    more = len(shift.moves) - MOVES_SHOWN
+    return f"{lead}. Now looking elsewhere: {named}" + (f", and {more} more." if more > 0 else ".")
+
+
+def _bleu_note(natural: dict, taught: dict) -> str:
+    """Test BLEU (greedy) of both cards, and the difference teaching made."""
+    before, after = natural.get("beam1"), taught.get("beam1")
+    if before is None or after is None:
+        return "Test BLEU: not on both cards (`python -m attnviz evaluate` measures it)."
+    change = after - before
+    verdict = (
+        "the same"
+        if abs(change) < 0.05
+        else f"teaching {'gained' if change > 0 else 'cost'} {abs(change):.1f} BLEU"
+    )
+    return f"Test BLEU (greedy): natural {before}, taught {after}: {verdict}."
+
+
+def _sinks_note(natural: dict | None, taught: dict | None) -> str:
+    """How often each model's first word looks at the source ``<eos>`` (from the cards)."""
+    if not natural or not taught:
+        return "Attention sinks: not measured on both cards (`python -m attnviz evaluate --sinks`)."
+    return (
+        f"First word on the source `<eos>` ({taught.get('split', '–')} split): natural "
+        f"{natural.get('first_eos', '–')}%, taught {taught.get('first_eos', '–')}%."
+    )

@@ -94,3 +94,40 @@ def corpora(corpus: str | None, folder: str | None) -> list[str]:
     if folder:
         found += sorted(p for p in Path(folder).glob("*") if p.suffix in (".txt", ".tsv"))
     return list(dict.fromkeys(str(p) for p in found if p.is_file()))
+
+
+class Teaching(NamedTuple):
+    """A natural model and a taught one fine-tuned from it with guided alignment
+    (``train --init-from NATURAL --guide ...``)."""
+
+    natural: Checkpoint
+    taught: Checkpoint
+
+
+def parent_digest(card: dict) -> str | None:
+    """The sha256 of the file a taught model was fine-tuned from (its lineage's last entry), or
+    None for a model its card does not call taught (no ``guide``)."""
+    if "guide" not in card or not card.get("lineage"):
+        return None
+    return card["lineage"][-1].get("sha256")
+
+
+def teaching_pair(
+    chosen: Checkpoint,
+    found: list[Checkpoint],
+    card_of: Callable[[Checkpoint], dict],
+    digest_of: Callable[[Checkpoint], str],
+) -> Teaching | None:
+    """``chosen`` with its partner among ``found``, told by the cards, never by file names: a
+    taught model's natural parent is the file whose digest its lineage names; a natural
+    model's taught partner is the first file (by name) whose lineage names its digest. None
+    when there is no partner. ``card_of`` and ``digest_of`` (the file's sha256) are asked only
+    as far as needed."""
+    others = [c for c in found if c.path != chosen.path]
+    parent = parent_digest(card_of(chosen))
+    if parent is not None:
+        natural = next((c for c in others if digest_of(c) == parent), None)
+        return None if natural is None else Teaching(natural, chosen)
+    own = digest_of(chosen)
+    taught = next((c for c in others if parent_digest(card_of(c)) == own), None)
+    return None if taught is None else Teaching(chosen, taught)

@@ -82,6 +82,15 @@ def _umask() -> int:
     return mask
 
 
+def file_sha256(path: str | Path) -> str:
+    """sha256 of a file's bytes: what a continued run's lineage names its parent by."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:
     """sha256 over the names and bytes of ``tensors``: catches corruption safetensors cannot."""
     h = hashlib.sha256()

@@ -11,7 +11,6 @@ the one whose weights the new run starts from.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from ..data.corpus import DataConfig
 from ..data.vocab import SPECIALS
 from ..decoding.translator import Translator
 from ..model.networks import ModelConfig, Seq2Seq
+from ..store.checkpoint import file_sha256
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.
 CHANGEABLE = {"dropout"}
@@ -130,14 +130,6 @@ def child_configs(
         config = model
     own = parent.data or DataConfig(subwords=0)
     return config, replace(data, **{name: getattr(own, name) for name in VOCABULARY})
-
-
-def file_sha256(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def lineage(parent: Translator, parent_path: str | Path) -> list[dict]:
