@@ -105,6 +105,7 @@ def test_a_links_file_is_read_over_words_and_refused_when_it_does_not_fit(toy_fi
         teacher_links(corpus, TextConfig(), outside, folder / "m.safetensors")
 
 
+@pytest.mark.slow
 def test_eflomal_aligns_a_corpus_once_and_later_runs_read_its_cache(
     toy_files, tmp_path, monkeypatch
 ):
@@ -131,6 +132,7 @@ def test_eflomal_aligns_a_corpus_once_and_later_runs_read_its_cache(
     assert eflomal_aligner.run_eflomal is not refuse  # the aligner itself is untouched
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
 def test_taught_attention_aligns_better_than_natural_at_equal_steps(toy_files, tmp_path, attention):
     folder, pairs = toy_files
