@@ -6,15 +6,15 @@ import os
 
 import streamlit as st
 
-from attnviz.analysis import compare_models
+from attnviz.analysis import compare_models, teaching
 from attnviz.analysis.compare_models import Item, SentenceScore
-from attnviz.plots import charts
+from attnviz.plots import charts, explain
 from attnviz.store.catalog import Checkpoint, corpora
 
-from . import aligner_view
+from . import aligner_view, taught_view
 from .attribution_view import corpus_agreement_ui
 from .cache import Choice, load
-from .pages import Page, View
+from .pages import Key, Page, View
 
 SOURCES = ["Paste", "Upload", "Held-out split"]
 SENTENCES_HELP = (
@@ -135,12 +135,46 @@ def corpus_page_ui(choice: Choice) -> None:
         st.session_state.corpus_results = (key, score_ui(models, items, choice.beam))
     stored = st.session_state.get("corpus_results")
     if stored and stored[0] == key:
-        results_ui(items, stored[1])
+        results_ui(items, stored[1], strays_ui(models, items, key))
         corpus_agreement_ui(models, items, choice.beam)
 
 
-def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> None:
-    """Totals, the per-sentence table, BLEU by length, and a sentence to open."""
+def strays_ui(models: list[Checkpoint], items: list[Item], key: tuple) -> dict:
+    """When a model shown has a taught partner and the switch is on: per natural model, how
+    far its attention strays from its taught partner's on each sentence (by column name)."""
+    pairs = list(dict.fromkeys(p for c in models if (p := taught_view.teaching_of(c))))
+    if not pairs or not st.toggle(
+        explain.STRAYS_SWITCH, key=Key.CORPUS_STRAYS, help=explain.STRAYS_HELP
+    ):
+        return {}
+    wanted = (key, tuple(pairs))
+    stored = st.session_state.get(Key.CORPUS_STRAYS_RESULTS)
+    if not stored or stored[0] != wanted:
+        stored = (wanted, _scored_strays(pairs, items))
+        st.session_state[Key.CORPUS_STRAYS_RESULTS] = stored
+    return stored[1]
+
+
+def _scored_strays(pairs: list, items: list[Item]) -> dict[str, list[float | None]]:
+    """:func:`attnviz.analysis.teaching.corpus_strays` of each pair, under a progress bar."""
+    bar = st.progress(0.0, text="Decoding natural and taught models on each sentence…")
+    out = {}
+    for k, pair in enumerate(pairs):
+        name = teaching.strays_column(pair.natural.name, pair.taught.name)
+
+        def progress(done: int, total: int, k=k, name=name) -> None:
+            bar.progress((k + done / total) / len(pairs), text=f"{name}: {done} of {total}")
+
+        out[name] = teaching.corpus_strays(load(pair.natural), load(pair.taught), items, progress)
+    bar.empty()
+    return out
+
+
+def results_ui(
+    items: list[Item], scores: dict[str, list[SentenceScore]], strays: dict | None = None
+) -> None:
+    """Totals, the per-sentence table (ranked by ``strays`` where given: see
+    :func:`strays_ui`), BLEU by length, and a sentence to open."""
     metrics = st.columns(2 * len(scores))
     for k, (name, rows) in enumerate(scores.items()):
         totals = compare_models.totals(items, rows)
@@ -150,6 +184,7 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
             metrics[2 * k + 1].metric(f"{name}: AER", f"{totals.aer.aer:.1f}")
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
+    frame = teaching.with_strays(frame, strays or {})
     st.dataframe(frame, hide_index=True, height=320)
     st.caption(
         "One row per sentence, where the two models differ most first (BLEU difference = "
@@ -163,6 +198,8 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
         if no_eflomal is None
         else f"No “{aligner_view.COLUMN}” column: {no_eflomal}"
     )
+    if strays:
+        st.caption(explain.STRAYS_HELP)
     lengths = compare_models.bleu_by_length(items, scores)
     if not lengths.empty:
         st.altair_chart(charts.length_chart(lengths))
@@ -170,25 +207,28 @@ def results_ui(items: list[Item], scores: dict[str, list[SentenceScore]]) -> Non
             "Corpus BLEU by source length: attention models usually lose quality on long "
             "sentences; compare how fast each one falls."
         )
+    view = View.TAUGHT if strays else View.STEPS
     picked = st.selectbox(
-        "Open a sentence in the step-by-step view",
+        f"Open a sentence in the “{view}” view",
         list(frame["#"]),  # in the table's order
         format_func=lambda n: f"#{n}: {items[n - 1].source}",
         key="corpus_pick",
     )
-    st.button("Open", key="corpus_open", on_click=_open, args=(items[picked - 1],))
+    st.button("Open", key="corpus_open", on_click=_open, args=(items[picked - 1], view))
 
 
-def _open(item: Item) -> None:
-    """Switch to the one-sentence page on ``item``; with gold links, force-decode its first
-    reference so the links can be drawn on the heatmaps."""
+def _open(item: Item, view: View = View.STEPS) -> None:
+    """Switch to the one-sentence page on ``item`` in ``view``; with gold links (or in the
+    natural vs taught view, which ranked it on the reference), force-decode its first
+    reference, so that the links can be drawn on the heatmaps."""
     gold = item.gold is not None
+    forced = item.references and (gold or view == View.TAUGHT)
     st.session_state.update(
         page=Page.SENTENCE,
-        view=View.STEPS,
+        view=view,
         example="(type your own)",
         sentence=item.source,
-        reference=item.references[0] if gold else "",
+        reference=item.references[0] if forced else "",
         gold=(item.source, item.references[0], item.gold.possible) if gold else None,
         step=1,
         playing=False,

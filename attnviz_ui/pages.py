@@ -17,9 +17,19 @@ class View(StrEnum):
 
     STEPS = "Step by step"
     COMPARE = "Bahdanau vs Luong"
+    TAUGHT = "Natural vs taught"
     BEAM = "Beam search"
     CARDS = "Model cards"
     EXPORT = "Export"
 
 
 STEPPING = (View.STEPS, View.COMPARE)  # the views that follow the step slider
+
+
+class Key(StrEnum):
+    """Session-state keys, each declared once (those of the parts written since; older parts
+    still spell theirs): a widget's ``key=`` is the member's value."""
+
+    TAUGHT_MODEL = "taught_model"  # the natural vs taught view: which chosen model's pair
+    CORPUS_STRAYS = "corpus_strays"  # the corpus page: rank by how far natural strays from taught
+    CORPUS_STRAYS_RESULTS = "corpus_strays_results"  # (what was scored, the strays by column)

@@ -26,6 +26,7 @@ from .step_view import (
     output_ui,
     step_detail_ui,
 )
+from .taught_view import taught_view_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
 EXAMPLES = [  # the first is translated when the page opens, and shown finished
@@ -281,5 +282,7 @@ def sentence_page_ui(choice: Choice) -> None:
     view = st.radio("View", list(View), horizontal=True, label_visibility="collapsed", key="view")
     if view in STEPPING:
         stepping_ui(view, choice, sides)
+    elif view == View.TAUGHT:
+        taught_view_ui(choice, sentence, reference)
     else:
         view_ui(view, sides, choice.beam)

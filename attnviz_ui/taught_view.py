@@ -1,0 +1,130 @@
+"""Natural vs taught: a model and its taught partner (fine-tuned from it with guided alignment)
+on one sentence and one output, side by side: both heatmaps with eflomal's links, their
+difference, each one's AER, and what teaching changed.
+
+The partner is found from the cards (a taught file's lineage names its natural parent's
+sha256), never from file names; the natural models stay the sidebar's default, and this view
+is where the taught ones are chosen.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz.analysis.align import gold_to_draw
+from attnviz.analysis.teaching import Shift, forced_shift, shared_output
+from attnviz.errors import InputError
+from attnviz.plots import charts, explain
+from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_pair
+from attnviz.store.checkpoint import file_sha256
+
+from . import aligner_view
+from .cache import Choice, Side, available, load, translate
+from .pages import Key
+
+ROLES = ("natural", "taught")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def digest(checkpoint: Checkpoint) -> str:
+    """A checkpoint file's sha256, once per version of the file."""
+    return file_sha256(checkpoint.path)
+
+
+def teaching_of(chosen: Checkpoint) -> Teaching | None:
+    """``chosen`` and its partner among the checkpoints that load, told by their cards; None
+    when it has none."""
+    found, _ = available()
+    return teaching_pair(chosen, found, lambda c: load(c).card, digest)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift | str:
+    """Both models force-decoded on the reference (else on the natural model's translation)
+    and what teaching moved; or the message of the refusal. Cached per input."""
+    natural, taught = load(pair.natural), load(pair.taught)
+    try:
+        target = shared_output(natural, sentence, reference, beam)
+        return forced_shift(natural, taught, sentence, target)
+    except (InputError, ValueError) as e:
+        return str(e)
+
+
+def model_choice_ui(choice: Choice) -> Checkpoint:
+    """Which of the two models the sidebar chose has its pair shown (the left one first)."""
+    models = (choice.left, choice.right)
+    side = st.radio(
+        "Model",
+        (0, 1),
+        format_func=lambda k: f"{('Left', 'Right')[k]}: {models[k].name}",
+        horizontal=True,
+        key=Key.TAUGHT_MODEL,
+        help="The view shows this model beside its partner: a natural model beside the model "
+        "taught from it, a taught model beside its natural parent.",
+    )
+    return models[side]
+
+
+def heatmaps_ui(sides: list[Side], eflomal: list | None, gold: list) -> None:
+    """Both models' heatmaps, eflomal's links (and gold's, where given) drawn over each."""
+    for k, (col, side, role) in enumerate(zip(st.columns(2), sides, ROLES, strict=True)):
+        fig = charts.heatmap(side.trace, title=f"{side.name} ({role})", gold=gold[k])
+        if eflomal is not None:
+            fig = charts.with_eflomal(fig, list(eflomal[k].symmetric))
+        col.plotly_chart(fig, key=f"taught-heatmap-{k}")
+
+
+def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
+    """Taught minus natural, on a diverging scale."""
+    fig = charts.shift_heatmap(shift, f"{pair.taught.name} minus {pair.natural.name}")
+    if eflomal is not None:
+        fig = charts.with_eflomal(fig, list(eflomal[0].symmetric))
+    st.plotly_chart(fig, key="taught-difference")
+    st.caption(
+        "Red: the taught model attends more; blue: less. Hover a cell for how much of its row's "
+        "attention moved (total-variation distance)."
+    )
+
+
+def output_note(pair: Teaching, shift: Shift, sentence: str, reference: str, beam: int) -> str:
+    """Which output both models were decoded on, and the taught model's own where it differs."""
+    said = explain.markdown_text(shift.natural.text)
+    if reference.strip():
+        note = f"Both models are force-decoded on the reference “{said}”."
+    else:
+        note = f"Both models are force-decoded on {pair.natural.name}'s translation “{said}”."
+    own = translate(pair.taught, sentence, beam, "")
+    if not isinstance(own, str) and own.text != shift.natural.text:
+        note += f" On its own, {pair.taught.name} writes “{explain.markdown_text(own.text)}”."
+    return note
+
+
+def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
+    """The chosen model and its partner on ``sentence``, or why there is no partner."""
+    st.caption(explain.TAUGHT)
+    chosen = model_choice_ui(choice)
+    pair = teaching_of(chosen)
+    if pair is None:
+        taught = parent_digest(load(chosen).card) is not None
+        st.info(explain.no_partner_note(chosen.name, chosen.path, taught))
+        return
+    shift = shift_of(pair, sentence, reference.strip(), choice.beam)
+    if isinstance(shift, str):
+        st.warning(shift)
+        return
+    st.caption(output_note(pair, shift, sentence, reference, choice.beam))
+    sides = [
+        Side(pair.natural.name, load(pair.natural), shift.natural),
+        Side(pair.taught.name, load(pair.taught), shift.taught),
+    ]
+    eflomal = aligner_view.align_sides(sides)
+    if isinstance(eflomal, str):
+        st.warning(eflomal)
+        eflomal = None
+    gold = st.session_state.get("gold")
+    golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
+    heatmaps_ui(sides, eflomal, golds)
+    difference_ui(pair, shift, eflomal)
+    if eflomal is not None:
+        aligner_view.agreement_ui(sides, eflomal, golds)
+    st.markdown(explain.teaching_note(sides[0].translator.card, sides[1].translator.card, shift))

@@ -1,0 +1,133 @@
+"""The natural vs taught view: a model beside the model taught from it (found by their cards,
+not their names), eflomal's links on both heatmaps, their difference, each one's AER and what
+teaching changed; a model without a taught partner says how to make one; and the corpus page
+ranks sentences by how far natural attention strays from taught."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from attnviz.analysis.eflomal_aligner import build_priors
+from attnviz.data.corpus import read_corpus
+from attnviz.store.priors_file import save_priors
+from attnviz.training.config import TrainConfig, TrainingRun
+from attnviz.training.train import train
+
+from ..helpers import heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
+from ..helpers import type_sentence as typed
+from ..synthetic import corpus
+
+TAUGHT = "zz-student"  # a name that says nothing: the cards tell the pair
+ONE_EPOCH = TrainConfig(
+    epochs=1, batch_size=64, lr=0.005, bleu_sentences=20, test_beam=0, join_fraction=0.0,
+    probe_sentences=0, precision="fp32", guide_weight=0.5,
+)  # fmt: skip
+
+
+def _word_links(pairs) -> str:
+    """The toy pairs' links over the whitespace words the corpus file has: its final full stop
+    is attached to the last word, so the full stop's link is that word's."""
+    lines = []
+    for en, fr, links in pairs:
+        last_src, last_tgt = len(en.split()) - 2, len(fr.split()) - 2
+        words = {(min(i, last_src), min(j, last_tgt)) for i, j in links}
+        lines.append(" ".join(f"{i}-{j}" for i, j in sorted(words)))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def taught_folder(trained, synthetic_pairs, corpus_file, tmp_path_factory):
+    """Tiny bahdanau (natural) and luong checkpoints, a child of bahdanau taught for one epoch
+    from the toy's links, and eflomal's priors of their corpus."""
+    work, folder = tmp_path_factory.mktemp("teaching"), tmp_path_factory.mktemp("taught")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    links = work / "links.txt"
+    links.write_text(_word_links(synthetic_pairs))
+    run = TrainingRun(
+        corpus_file, work / "taught.safetensors", init_from=folder / "bahdanau.safetensors",
+        guide=links, train=ONE_EPOCH,
+    )  # fmt: skip
+    train(run, log=lambda *_: None)
+    shutil.copy(work / "taught.safetensors", folder / f"{TAUGHT}.safetensors")
+    save_priors(build_priors(read_corpus(corpus_file)), folder / "eflomal-priors.txt.gz")
+    return folder
+
+
+@pytest.fixture
+def app(taught_folder, monkeypatch):
+    at = open_dashboard(taught_folder, monkeypatch)
+    assert not at.exception, at.exception
+    return at
+
+
+def _taught_view(at, sentence: str, reference: str = ""):
+    typed(at, sentence, reference)
+    at.radio(key="view").set_value("Natural vs taught").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_natural_models_stay_the_default(app):
+    assert [s.value for s in app.sidebar.selectbox[:2]] == ["bahdanau", "luong"]
+
+
+def test_a_natural_model_is_shown_beside_its_taught_partner_with_eflomal_links(app):
+    (en, fr, _), *_ = corpus(1, seed=31)
+    source, reference = f"{en[0].upper()}{en[1:-2]}.", f"{fr[0].upper()}{fr[1:-2]}."
+    app.session_state["gold"] = (source, reference, {(0, 0)})
+    _taught_view(app, source, reference)
+    heatmaps = heatmaps_on(app)
+    titles = [f["layout"]["title"]["text"] for f in heatmaps]
+    assert titles == ["bahdanau (natural)", f"{TAUGHT} (taught)"]
+    for fig in heatmaps:
+        assert fig["data"][0]["y"][-1].endswith("<eos>")  # both on the reference
+        assert any(d.get("name") == "eflomal link" and d["x"] for d in fig["data"])
+        assert any(d.get("name") == "gold link" for d in fig["data"])
+    (difference,) = [
+        f for f in plotly_figures(app, "heatmap") if f["layout"]["title"]["text"] not in titles
+    ]
+    assert difference["layout"]["title"]["text"] == f"{TAUGHT} minus bahdanau"
+    natural, taught = (plotly_array(f["data"][0]["z"]) for f in heatmaps)
+    assert np.allclose(plotly_array(difference["data"][0]["z"]), taught - natural)
+    assert np.abs(taught - natural).max() > 0.01  # one epoch of teaching moved something
+    metrics = {m.label: float(m.value) for m in app.metric}
+    for name in ("bahdanau", TAUGHT):
+        assert 0 <= metrics[f"{name}: attention vs eflomal (AER)"] <= 100
+    captions = " ".join(c.value for c in app.caption)
+    assert captions.count("Against the gold links") == 2
+    note = next(m.value for m in app.markdown if "What teaching changed" in m.value)
+    assert "λ = 0.5" in note and "links\\.txt" in note and "Test BLEU" in note
+
+
+def test_a_taught_model_finds_its_natural_parent(app):
+    app.sidebar.selectbox[0].set_value(TAUGHT).run()
+    _taught_view(app, "The red cat sees a dog.")
+    titles = [f["layout"]["title"]["text"] for f in heatmaps_on(app)]
+    assert titles == ["bahdanau (natural)", f"{TAUGHT} (taught)"]
+
+
+def test_a_model_without_a_taught_partner_says_how_to_make_one(app):
+    _taught_view(app, "The red cat sees a dog.")
+    app.radio(key="taught_model").set_value(1).run()  # the right model: luong
+    assert not app.exception, app.exception
+    assert not heatmaps_on(app)
+    (info,) = [i.value for i in app.info if "taught partner" in i.value]
+    assert "luong" in info and "--guide eflomal" in info and "--init-from" in info
+
+
+def test_the_corpus_page_ranks_sentences_by_how_far_natural_strays_from_taught(app):
+    pairs = corpus(4, seed=32)
+    run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
+    column = f"bahdanau strays from {TAUGHT}"
+    assert column not in app.dataframe[0].value  # a choice, not the default
+    app.toggle(key="corpus_strays").set_value(True).run()
+    assert not app.exception, app.exception
+    strays = list(app.dataframe[0].value[column])
+    assert strays == sorted(strays, reverse=True) and strays[0] > 0
+    app.button(key="corpus_open").click().run()
+    assert app.radio(key="view").value == "Natural vs taught"
+    assert len(heatmaps_on(app)) == 2
