@@ -111,7 +111,9 @@ def held_out_items(path: str, data: DataConfig | None, count: int) -> list[Item]
     a model trained with ``data`` split it (so no model saw them), with all their references."""
     if data is None:
         raise ValueError("the checkpoint does not record how its data was split")
-    sources, refs = held_out(read_corpus(path), data.valid_percent, data.test_percent)
+    sources, refs = held_out(
+        read_corpus(path, data.source_column), data.valid_percent, data.test_percent
+    )
     sources, refs = spread_sample(sources, refs, count)
     return [Item(s, tuple(r)) for s, r in zip(sources, refs, strict=True)]
 

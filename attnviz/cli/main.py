@@ -296,7 +296,7 @@ def _evaluate_bleu(tr, args) -> None:
         raise ValueError(
             f"{args.checkpoint}: the checkpoint does not record how its data was split"
         )
-    corpus = read_corpus(args.data)
+    corpus = read_corpus(args.data, data.source_column)
     recorded = tr.card.get("corpus", {}).get("sha256")
     if recorded and recorded != corpus.sha256:
         print(

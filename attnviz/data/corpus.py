@@ -1,6 +1,7 @@
 """From a corpus file to batches: reading, the held-out split, encoding, length bucketing.
 
-The corpus is the Tatoeba/manythings format: ``source<TAB>target[<TAB>attribution]`` per line.
+The corpus is the Tatoeba/manythings format: ``first<TAB>second[<TAB>attribution]`` per line;
+the source is the first column, or the second with ``source_column=2`` (cmn.txt's Chinese).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .text import TextConfig, normalize
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocab
 
 SPLITS = ("train", "valid", "test")
+SOURCE_COLUMNS = (1, 2)  # the corpus column a model reads: 2 trains the other direction
 Link = tuple[int, int]  # (source position, target position), 0-based
 
 
@@ -30,15 +32,21 @@ class Corpus:
     pairs: list[tuple[str, str]]  # (source, target), as written in the file
     skipped: int  # malformed lines: fewer than two columns, an empty side, bad UTF-8
     sha256: str  # of the file's bytes, for the model card
+    attributions: int = 0  # lines with a third column (each pair's authors, Tatoeba's licence)
 
 
-def read_corpus(path: str | Path) -> Corpus:
-    """Read ``source<TAB>target[<TAB>...]`` lines; malformed lines are counted, never fatal."""
+def read_corpus(path: str | Path, source_column: int = 1) -> Corpus:
+    """Read ``first<TAB>second[<TAB>attribution]`` lines as (source, target) pairs, the source
+    from column ``source_column`` (1 or 2) and the target from the other; malformed lines are
+    counted, never fatal."""
+    if source_column not in SOURCE_COLUMNS:
+        raise ValueError(f"source_column must be one of {SOURCE_COLUMNS}, not {source_column!r}")
+    s, t = (0, 1) if source_column == 1 else (1, 0)
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such corpus file")
     digest = hashlib.sha256()
-    pairs, skipped = [], 0
+    pairs, skipped, attributions = [], 0, 0
     with path.open("rb") as f:
         for raw in f:
             digest.update(raw)
@@ -51,8 +59,9 @@ def read_corpus(path: str | Path) -> Corpus:
             if len(cols) < 2 or not normalize(cols[0]) or not normalize(cols[1]):
                 skipped += int(bool(line.strip()))  # blank lines are not malformed
                 continue
-            pairs.append((cols[0], cols[1]))
-    return Corpus(str(path), pairs, skipped, digest.hexdigest())
+            pairs.append((cols[s], cols[t]))
+            attributions += len(cols) > 2 and bool(cols[2].strip())
+    return Corpus(str(path), pairs, skipped, digest.hexdigest(), attributions)
 
 
 def read_sources(path: str | Path) -> list[str]:
@@ -80,6 +89,12 @@ def split_of(source: str, valid_percent: float = 2.0, test_percent: float = 2.0)
 class DataConfig:
     """How a corpus becomes training data; stored in every checkpoint."""
 
+    source_column: int = option(
+        1,
+        "the corpus column the source is read from, the target from the other of the first "
+        "two: 2 trains the other direction (cmn.txt is English<TAB>Chinese: 2 reads Chinese)",
+        choices=SOURCE_COLUMNS,
+    )
     min_freq: int = option(2, "--subwords 0 only: drop words seen fewer times in training")
     max_vocab: int | None = option(
         None, "--subwords 0 only: cap on each vocabulary, specials included"
@@ -102,6 +117,8 @@ class DataConfig:
     )
 
     def __post_init__(self):
+        if self.source_column not in SOURCE_COLUMNS:
+            raise ValueError(f"source_column must be one of {SOURCE_COLUMNS}")
         if self.max_len < 1:
             raise ValueError(f"max_len must be positive, got {self.max_len}")
         if not 0 <= self.valid_percent + self.test_percent < 100:

@@ -21,15 +21,30 @@ from .vocab import SPECIALS, Vocab
 
 WORD_START = "\u2581"  # "▁", sentencepiece's mark of a word's first piece
 MODEL_TYPES = ("unigram", "bpe")
+# Share of the training text's characters that get a piece of their own; the rarest rest are
+# spelled in bytes. Chinese has thousands of characters, and sentencepiece advises 0.9995 for it.
+CHARACTER_COVERAGE = {"zh": 0.9995}
+DEFAULT_COVERAGE = 0.9999
 
 
-def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "bpe") -> bytes:
+def character_coverage(*langs: str) -> float:
+    """The character coverage for text in ``langs`` (the least of theirs)."""
+    return min(CHARACTER_COVERAGE.get(lang, DEFAULT_COVERAGE) for lang in langs)
+
+
+def train_pieces(
+    sentences: Iterable[str],
+    vocab_size: int,
+    model_type: str = "bpe",
+    coverage: float = DEFAULT_COVERAGE,
+) -> bytes:
     """A sentencepiece model (serialized) trained on whitespace-tokenized ``sentences``.
 
     Ids 0-3 are attnviz's ``<pad> <unk> <bos> <eos>``, so sentencepiece's ids are the model's.
     The text is taken as it is (attnviz normalized it already), and ``vocab_size`` is an upper
-    bound: a small corpus gets the pieces it has. One thread, so the same text gives the same
-    model on every machine.
+    bound: a small corpus gets the pieces it has. ``coverage`` is sentencepiece's
+    character_coverage; characters left out, or never seen, fall back to bytes. One thread, so
+    the same text gives the same model on every machine.
     """
     if model_type not in MODEL_TYPES:
         raise ValueError(f"subword model must be one of {MODEL_TYPES}, not {model_type!r}")
@@ -39,7 +54,7 @@ def train_pieces(sentences: Iterable[str], vocab_size: int, model_type: str = "b
         model_writer=out,
         vocab_size=vocab_size,
         model_type=model_type,
-        character_coverage=0.9999,
+        character_coverage=coverage,
         byte_fallback=True,
         hard_vocab_limit=False,
         normalization_rule_name="identity",
@@ -143,14 +158,19 @@ class Subwords:
         vocab_size: int,
         model_type: str = "bpe",
         joint: bool = False,
+        langs: tuple[str, str] = ("en", "fr"),
     ) -> Subwords:
         """Models trained on tokenized (source, target) pairs: one per side, or with ``joint``
-        one of ``vocab_size`` pieces on both sides' sentences."""
+        one of ``vocab_size`` pieces on both sides' sentences; ``langs``, the (source, target)
+        languages, decide the character coverage."""
         src, tgt = zip(*((" ".join(s), " ".join(t)) for s, t in pairs), strict=True)
         if joint:
-            return cls(train_pieces([*src, *tgt], vocab_size, model_type))
+            return cls(
+                train_pieces([*src, *tgt], vocab_size, model_type, character_coverage(*langs))
+            )
         return cls(
-            train_pieces(src, vocab_size, model_type), train_pieces(tgt, vocab_size, model_type)
+            train_pieces(src, vocab_size, model_type, character_coverage(langs[0])),
+            train_pieces(tgt, vocab_size, model_type, character_coverage(langs[1])),
         )
 
     def sha256(self) -> str:

@@ -1,7 +1,9 @@
-"""Text in and out of the models: normalization, Moses tokenization and detokenization.
+"""Text in and out of the models: normalization, tokenization and detokenization per language.
 
-Tokens are split as MT tools split them (sacremoses), so that words can align one to one:
-punctuation is its own token and French elisions are split (``J'ai`` -> ``J'`` ``ai``).
+Tokens are split as MT tools split them, so that words can align one to one: Moses (sacremoses)
+for languages written with spaces, where punctuation is its own token and French elisions are
+split (``J'ai`` -> ``J'`` ``ai``); jieba for Chinese (:mod:`attnviz.data.chinese`), whose words
+are joined back without spaces.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from functools import lru_cache
 from sacremoses import MosesDetokenizer, MosesTokenizer
 
 from ..options import option
+from . import chinese
 
 # No-break spaces (U+00A0, U+202F, U+2007) sit before French ! ? : ; in the Tatoeba export;
 # curly apostrophes and quotes would otherwise make two spellings of one word.
@@ -29,6 +32,7 @@ _CHAR_MAP = str.maketrans(
         "\u201d": '"',
     }
 )
+LANGUAGES = {"en": "English", "fr": "French", "zh": "Chinese"}  # names for notes and labels
 _SPACES = re.compile(r"\s+")
 # Control characters other than whitespace carry no meaning for translation.
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\ufeff]")
@@ -54,8 +58,10 @@ def _detokenizer(lang: str) -> MosesDetokenizer:
 class TextConfig:
     """How sentences become tokens; stored in every checkpoint."""
 
-    src_lang: str = "en"  # Moses language code of the source side
-    tgt_lang: str = "fr"  # Moses language code of the target side
+    src_lang: str = option(
+        "en", "language of the source side: a Moses code (en, fr, de ...) or zh (words by jieba)"
+    )
+    tgt_lang: str = option("fr", "language of the target side, as --src-lang")
     lowercase: bool = option(False, "lowercase both sides before tokenizing")
 
     def __post_init__(self):
@@ -73,7 +79,10 @@ class TextConfig:
             text = text.lower()
         if not text:
             return []
-        return _tokenizer(self._lang(side)).tokenize(text, escape=False)
+        lang = self._lang(side)
+        if lang == "zh":
+            return chinese.segment(text)
+        return _tokenizer(lang).tokenize(text, escape=False)
 
     def tokenize_words(self, words: list[str], side: str = "src") -> tuple[list[str], list[int]]:
         """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
@@ -86,7 +95,23 @@ class TextConfig:
 
     def detokenize(self, tokens: list[str], side: str = "tgt") -> str:
         """Join tokens into display text, undoing the tokenizer's splits."""
-        return _detokenizer(self._lang(side)).detokenize(list(tokens))
+        lang = self._lang(side)
+        if lang == "zh":
+            return chinese.join(list(tokens))
+        return _detokenizer(lang).detokenize(list(tokens))
+
+    def language_note(self, text: str, side: str = "src") -> str | None:
+        """A note when ``text`` is plainly not in ``side``'s language (no Chinese character for
+        a Chinese side, Chinese characters for another), else None: the model would read it as
+        pieces it hardly saw, and what it writes would mean little."""
+        lang = self._lang(side)
+        if lang == "zh" and chinese.has_latin(text) and not chinese.has_han(text):
+            return "This model reads Chinese (中文), and this has no Chinese characters."
+        if lang != "zh" and chinese.has_han(text):
+            return (
+                f"This model reads {LANGUAGES.get(lang, lang)}, and this holds Chinese characters."
+            )
+        return None
 
     def _lang(self, side: str) -> str:
         if side not in ("src", "tgt"):

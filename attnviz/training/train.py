@@ -81,7 +81,7 @@ def prepare(
     those of ``parent``, the model a run continues from. With ``guide`` ("eflomal" or a links
     file, see :mod:`.guide`), every pair carries its teacher's links (eflomal's cached beside
     ``out``)."""
-    corpus = read_corpus(path)
+    corpus = read_corpus(path, data.source_column)
     if not corpus.pairs:
         raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
@@ -98,7 +98,13 @@ def prepare(
         ]
         if not in_train:
             raise ValueError(f"{path}: the training split is empty")
-        subwords = Subwords.train(in_train, data.subwords, data.subword_model, data.joint_subwords)
+        subwords = Subwords.train(
+            in_train,
+            data.subwords,
+            data.subword_model,
+            data.joint_subwords,
+            (text.src_lang, text.tgt_lang),
+        )
         examples = to_pieces(examples, subwords)
     splits = split_examples(examples, data)
     if not splits["train"]:
@@ -326,8 +332,12 @@ def _card(p: Prepared, run: TrainingRun, dev: torch.device) -> dict:
             "sha256": p.corpus.sha256,
             "pairs": len(p.corpus.pairs),
             "skipped_lines": p.corpus.skipped,
+            "source_column": run.data.source_column,
+            # each pair's authors (tatoeba.org sentence numbers), kept in the corpus's column 3
+            "attributed_lines": p.corpus.attributions,
             **run.about.get("corpus", {}),
         },
+        "languages": {"source": run.text.src_lang, "target": run.text.tgt_lang},
         "split_pairs": {k: len(v) for k, v in p.splits.items()},
         "vocab": {
             "source": len(p.src_vocab),

@@ -1,0 +1,110 @@
+"""Chinese as a reader counts its words: jieba's segmentation, pieces owned by words, words
+joined without spaces, and a corpus read the other way round (cmn.txt's Chinese as the source)."""
+
+import pytest
+
+from attnviz.data.corpus import DataConfig, read_corpus
+from attnviz.data.subwords import Subwords, character_coverage
+from attnviz.data.text import TextConfig
+
+from .chinese_toy import corpus, write_cmn
+
+ZH_EN = TextConfig(src_lang="zh", tgt_lang="en")
+
+
+def test_the_classroom_sentence_reads_as_four_words_and_a_full_stop():
+    assert ZH_EN.tokenize("我爱吃苹果。", "src") == ["我", "爱", "吃", "苹果", "。"]
+
+
+def test_names_and_numbers_are_words_of_their_own():
+    assert ZH_EN.tokenize("汤姆有3个苹果。", "src") == ["汤姆", "有", "3", "个", "苹果", "。"]
+    assert ZH_EN.tokenize("Tom 是我的朋友。", "src") == ["Tom", "是", "我", "的", "朋友", "。"]
+
+
+def test_every_toy_sentence_segments_into_the_words_it_was_written_as():
+    for zh, _ in corpus(300, seed=1):
+        assert ZH_EN.tokenize("".join(zh), "src") == zh
+
+
+def test_chinese_joins_without_spaces_and_english_detokenizes_as_before():
+    en_zh = TextConfig(src_lang="en", tgt_lang="zh")
+    assert en_zh.detokenize(["汤姆", "有", "3", "个", "苹果", "。"]) == "汤姆有3个苹果。"
+    assert en_zh.detokenize(["Tom", "Jackson", "来", "了", "。"]) == "Tom Jackson来了。"
+    assert ZH_EN.detokenize(["I", "love", "to", "eat", "apples", "."]) == "I love to eat apples."
+    assert TextConfig().detokenize(["J'", "ai", "froid", "!"]) == "J'ai froid !"
+
+
+def test_a_sentence_in_the_other_language_gets_a_note():
+    assert "Chinese" in ZH_EN.language_note("I love apples.", "src")
+    assert ZH_EN.language_note("我爱Tom。", "src") is None
+    assert "English" in TextConfig().language_note("I love 苹果", "src")
+    assert TextConfig().language_note("I love apples.", "src") is None
+
+
+def test_chinese_pieces_cover_fewer_characters_than_english_ones():
+    assert character_coverage("zh") == 0.9995 < character_coverage("en") == 0.9999
+    assert character_coverage("en", "zh") == 0.9995  # a joint model covers the harder side
+
+
+@pytest.fixture(scope="module")
+def subwords():
+    pairs = [(zh, en) for zh, en in corpus(600, seed=2)]
+    return Subwords.train(pairs, vocab_size=330, langs=("zh", "en"))
+
+
+def test_pieces_belong_to_the_chinese_words_they_spell(subwords):
+    words = ZH_EN.tokenize("我爱吃苹果。", "src")
+    pieces, owner = subwords.src.split(words)
+    assert len(owner) == len(pieces) >= len(words) and sorted(set(owner)) == list(range(5))
+    spelled = ["".join(p for p, o in zip(pieces, owner, strict=True) if o == i) for i in range(5)]
+    assert [s.lstrip("\u2581") for s in spelled] == words
+    assert subwords.src.join(pieces) == (words, owner)
+
+
+def test_a_character_never_seen_is_bytes_not_unk(subwords):
+    pieces = subwords.src.encode(["我", "爱", "龘"])
+    assert "<unk>" not in pieces and any(subwords.src.is_byte(p) for p in pieces)
+    assert subwords.src.join(pieces)[0] == ["我", "爱", "龘"]
+
+
+@pytest.fixture
+def cmn_file(tmp_path):
+    path = tmp_path / "cmn.txt"
+    write_cmn(path, corpus(50, seed=3))
+    return path
+
+
+def test_the_second_column_is_read_as_the_source(cmn_file):
+    forward, reverse = read_corpus(cmn_file), read_corpus(cmn_file, source_column=2)
+    assert reverse.pairs == [(zh, en) for en, zh in forward.pairs]
+    assert reverse.pairs[0][0].endswith("。") and reverse.pairs[0][1].endswith(".")
+    assert reverse.attributions == forward.attributions == 50 and reverse.sha256 == forward.sha256
+
+
+def test_a_source_column_other_than_one_or_two_is_refused(cmn_file):
+    with pytest.raises(ValueError, match=r"\(1, 2\)"):
+        read_corpus(cmn_file, source_column=3)
+    with pytest.raises(ValueError, match=r"\(1, 2\)"):
+        DataConfig(source_column=0)
+
+
+@pytest.mark.slow
+def test_a_model_trained_on_the_reversed_columns_translates_the_classroom_sentence(tmp_path):
+    from attnviz import load
+    from attnviz.cli.main import main
+
+    data, out = tmp_path / "cmn.txt", tmp_path / "zh-en.safetensors"
+    write_cmn(data, corpus(1500, seed=0))  # never holds 我爱吃苹果。
+    flags = "--embed 32 --hidden 64 --dropout 0.1 --lr 0.01 --epochs 10 --join-fraction 0"
+    flags += " --bleu-sentences 50 --test-beam 1 --probe-sentences 2 --subwords 330"
+    assert main(["train", "--data", str(data), "--out", str(out), "--attention", "bahdanau",
+                 "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en",
+                 "--license", "CC-BY 2.0 FR", *flags.split()]) == 0  # fmt: skip
+    tr = load(out, precision="fp32")
+    assert tr.card["languages"] == {"source": "zh", "target": "en"}
+    assert tr.card["corpus"]["source_column"] == 2 and tr.card["corpus"]["attributed_lines"]
+    trace = tr.translate("我爱吃苹果。")
+    assert trace.text == "I love to eat apples."
+    assert trace.src_tokens == ["我", "爱", "吃", "苹果", "。", "<eos>"]
+    apples = trace.tgt_tokens.index("apples")
+    assert trace.src_tokens[trace.weights[apples].argmax()] == "苹果"
