@@ -9,6 +9,8 @@ is where the taught ones are chosen.
 
 from __future__ import annotations
 
+import os
+
 import streamlit as st
 
 from attnviz.analysis.align import gold_to_draw
@@ -48,6 +50,12 @@ def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift 
         return forced_shift(natural, taught, sentence, target)
     except (InputError, ValueError) as e:
         return str(e)
+
+
+def typed_path(path: str) -> str:
+    """``path`` as a command run from here would type it: relative when it lies below."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def model_choice_ui(choice: Choice) -> Checkpoint:
@@ -106,7 +114,7 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     pair = teaching_of(chosen)
     if pair is None:
         taught = parent_digest(load(chosen).card) is not None
-        st.info(explain.no_partner_note(chosen.name, chosen.path, taught))
+        st.info(explain.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
     shift = shift_of(pair, sentence, reference.strip(), choice.beam)
     if isinstance(shift, str):
