@@ -15,7 +15,7 @@ import streamlit as st
 
 from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.teaching import Shift, forced_shift, shared_output
-from attnviz.errors import InputError
+from attnviz.errors import InputError, Refused
 from attnviz.plots import charts, explain
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_pair
 from attnviz.store.checkpoint import file_sha256
@@ -41,15 +41,15 @@ def teaching_of(chosen: Checkpoint) -> Teaching | None:
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift | str:
+def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift | Refused:
     """Both models force-decoded on the reference (else on the natural model's translation)
-    and what teaching moved; or the message of the refusal. Cached per input."""
+    and what teaching moved; or why not. Cached per input."""
     natural, taught = load(pair.natural), load(pair.taught)
     try:
         target = shared_output(natural, sentence, reference, beam)
         return forced_shift(natural, taught, sentence, target)
     except (InputError, ValueError) as e:
-        return str(e)
+        return Refused(str(e))
 
 
 def typed_path(path: str) -> str:
@@ -117,8 +117,8 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         st.info(explain.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
     shift = shift_of(pair, sentence, reference.strip(), choice.beam)
-    if isinstance(shift, str):
-        st.warning(shift)
+    if isinstance(shift, Refused):
+        st.warning(shift.message)
         return
     st.caption(output_note(pair, shift, sentence, reference, choice.beam))
     sides = [
