@@ -13,7 +13,7 @@ import torch
 
 import attnviz
 from attnviz.errors import InputError
-from attnviz.store.catalog import Checkpoint, Models, checkpoints
+from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
 
 def checkpoint_folder() -> Path:
@@ -23,11 +23,12 @@ def checkpoint_folder() -> Path:
 
 
 class Choice(NamedTuple):
-    """What the sidebar chose: the two models shown and the search."""
+    """What the sidebar chose: the direction, the two models shown and the search."""
 
     left: Checkpoint
     right: Checkpoint
     beam: int  # 1: greedy search
+    direction: Direction = Direction("en", "fr")  # what both models read and write
 
 
 class Side(NamedTuple):
@@ -58,6 +59,12 @@ def _models() -> Models:
 def load(checkpoint: Checkpoint) -> attnviz.Translator:
     """The Translator of ``checkpoint``, shared by every session; raises its CheckpointError."""
     return _models().get(checkpoint)
+
+
+def direction_of(checkpoint: Checkpoint) -> Direction:
+    """The languages ``checkpoint``'s model reads and writes."""
+    text = load(checkpoint).text
+    return Direction(text.src_lang, text.tgt_lang)
 
 
 @st.cache_data(max_entries=512, show_spinner=False)

@@ -30,6 +30,8 @@ class Key(StrEnum):
     """Session-state keys, each declared once (those of the parts written since; older parts
     still spell theirs): a widget's ``key=`` is the member's value."""
 
+    DIRECTION = "direction"  # the sidebar: which languages the models translate between
+    EXAMPLES_OF = "examples_of"  # the source language whose examples the sentence page shows
     TAUGHT_MODEL = "taught_model"  # the natural vs taught view: which chosen model's pair
     CORPUS_STRAYS = "corpus_strays"  # the corpus page: rank by how far natural strays from taught
     CORPUS_STRAYS_RESULTS = "corpus_strays_results"  # (what was scored, the strays by column)

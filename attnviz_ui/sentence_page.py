@@ -5,9 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz.analysis.align import gold_to_draw
+from attnviz.data.text import language_name
 from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
 from attnviz.plots import explain
+from attnviz.store.catalog import Direction
 
 from . import aligner_view
 from .attribution_view import attribution_view_ui
@@ -16,7 +18,7 @@ from .cache import Choice, Side, load, translate
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
 from .export_view import export_view_ui
-from .pages import STEPPING, View
+from .pages import STEPPING, Key, View
 from .step_view import (
     column,
     heatmap_ui,
@@ -29,14 +31,24 @@ from .step_view import (
 from .taught_view import taught_view_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 
-EXAMPLES = [  # the first is translated when the page opens, and shown finished
-    "He bought a red car and a small house.",
-    "I am cold.",
-    "Where is the station?",
-    "She doesn't like apples.",
-    "Good morning!",
-    "We will meet at the station tomorrow morning before the train leaves for Paris.",
-]
+EXAMPLES = {  # by source language; the first is translated when the page opens, shown finished
+    "en": [
+        "He bought a red car and a small house.",
+        "I am cold.",
+        "Where is the station?",
+        "She doesn't like apples.",
+        "Good morning!",
+        "We will meet at the station tomorrow morning before the train leaves for Paris.",
+    ],
+    "zh": [
+        "我爱吃苹果。",
+        "汤姆有三个孩子。",
+        "玛丽每天早上7点起床。",
+        "你叫什么名字？",
+        "这本书多少钱？",
+        "我们明天在车站见面。",
+    ],
+}
 OWN = "(type your own)"
 PLAY_SECONDS = 0.8
 MAX_CHARS = 4000  # per text box; the models refuse over 200 words before decoding anyway
@@ -66,22 +78,34 @@ def _new_sentence(example: bool) -> None:
     state.step, state.playing, state.to_last = shown.step, shown.playing, shown.to_last
 
 
-def inputs_ui() -> tuple[str, str]:
-    """The sentence and the reference translation typed ("" for none)."""
+def _open_on(examples: list[str]) -> None:
+    """Show the first example, finished (no examples: an empty box)."""
     state = st.session_state
+    state.example = examples[0] if examples else OWN
+    state.sentence, state.reference = (examples or [""])[0], ""
+    _new_sentence(example=bool(examples))
+
+
+def inputs_ui(direction: Direction) -> tuple[str, str]:
+    """The sentence and the reference translation typed ("" for none); the examples are those
+    of ``direction``'s source language, and switching the direction opens on its first."""
+    state = st.session_state
+    examples = EXAMPLES.get(direction.source, [])
     if "next_reference" in state:  # asked for by a button of the compare view
         state.reference = state.pop("next_reference")
-    if not state.get("opened"):  # a new visitor sees a translation before typing anything
-        state.opened = True
-        if "sentence" not in state:  # (the corpus page may have sent one)
-            state.example = state.sentence = EXAMPLES[0]
-            _new_sentence(example=True)
+    shown_for = state.get(Key.EXAMPLES_OF)
+    if shown_for != direction.source:
+        state[Key.EXAMPLES_OF] = direction.source
+        # A new visitor sees a translation before typing anything (unless the corpus page
+        # sent a sentence); a new direction, its own first example.
+        if shown_for is not None or "sentence" not in state:
+            _open_on(examples)
     # One row, so that the pictures below start higher up the screen.
     cols = st.columns([2, 3, 3])
-    cols[0].selectbox("Examples", [OWN, *EXAMPLES], key="example", on_change=_example)
+    cols[0].selectbox("Examples", [OWN, *examples], key="example", on_change=_example)
     sentence = cols[1].text_input(
-        "English sentence",
-        placeholder="e.g. Where is the station?",
+        f"{language_name(direction.source)} sentence",
+        placeholder=f"e.g. {examples[-1]}" if examples else "",
         key="sentence",
         max_chars=MAX_CHARS,
         on_change=_new_sentence,
@@ -89,7 +113,7 @@ def inputs_ui() -> tuple[str, str]:
     )
     reference = cols[2].text_input(
         "Reference translation (optional)",
-        placeholder="French; both models are then force-decoded on it",
+        placeholder=f"{language_name(direction.target)}; both models are then force-decoded on it",
         key="reference",
         max_chars=MAX_CHARS,
     )
@@ -98,6 +122,8 @@ def inputs_ui() -> tuple[str, str]:
 
 def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | None:
     """Both models' decodings, or None after showing why a model refused the sentence."""
+    if note := load(choice.left).text.language_note(sentence):
+        st.warning(f"{note} Choose the direction in the sidebar.", icon="🔤")
     sides = []
     for checkpoint in (choice.left, choice.right):
         trace = translate(checkpoint, sentence, choice.beam, reference.strip())
@@ -267,10 +293,10 @@ def view_ui(view: View, sides: list[Side], beam: int) -> None:
 def sentence_page_ui(choice: Choice) -> None:
     """The sentence in, both models' decodings out, one view at a time."""
     st.caption(
-        "Type an English sentence. Each model translates it word by word; at every step its "
-        "attention decides which source words to look at."
+        f"Type a sentence in {language_name(choice.direction.source)}. Each model translates it "
+        "word by word; at every step its attention decides which source words to look at."
     )
-    sentence, reference = inputs_ui()
+    sentence, reference = inputs_ui(choice.direction)
     if not sentence.strip():
         st.info("Type a sentence or pick an example to start.")
         return

@@ -1,12 +1,13 @@
-"""The sidebar: the two models and the search."""
+"""The sidebar: the direction, the two models of that direction and the search."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from attnviz.store.catalog import OPENING, Checkpoint, default_index
+from attnviz.store.catalog import Checkpoint, Direction, by_direction, default_index, opening
 
-from .cache import Choice, checkpoint_folder
+from .cache import Choice, checkpoint_folder, direction_of
+from .pages import Key
 
 PAIRS = (
     "*-pieces* models read and write subword pieces, one vocabulary for both languages: they "
@@ -26,9 +27,13 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
     if not found:
         st.sidebar.warning(f"No checkpoints in {checkpoint_folder()}.")
         return None
+    groups = by_direction(found, direction_of)
+    direction = direction_ui(list(groups))
+    found = groups[direction]
     names = [c.name for c in found]
-    left = st.sidebar.selectbox("Left model", names, default_index(names, OPENING[0], 0))
-    right = st.sidebar.selectbox("Right model", names, default_index(names, OPENING[1], 1))
+    wanted = opening(direction)
+    left = st.sidebar.selectbox("Left model", names, default_index(names, wanted[0], 0))
+    right = st.sidebar.selectbox("Right model", names, default_index(names, wanted[1], 1))
     st.sidebar.caption(PAIRS)
     search = st.sidebar.radio("Search", ["greedy", "beam"], horizontal=True)
     beam = st.sidebar.slider("Beam width", 2, 10, 5) if search == "beam" else 1
@@ -36,4 +41,15 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
         "Greedy takes the most probable word at each step; beam search keeps the best few "
         "partial translations and picks the best complete one."
     )
-    return Choice(found[names.index(left)], found[names.index(right)], beam)
+    return Choice(found[names.index(left)], found[names.index(right)], beam, direction)
+
+
+def direction_ui(directions: list[Direction]) -> Direction:
+    """The direction chosen among those the checkpoints translate in (a choice only when there
+    are several)."""
+    if len(directions) == 1:
+        st.sidebar.caption(f"Translates {directions[0]}")
+        return directions[0]
+    return st.sidebar.radio(
+        "Direction", directions, format_func=str, horizontal=True, key=Key.DIRECTION
+    )

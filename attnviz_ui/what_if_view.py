@@ -7,6 +7,7 @@ from enum import StrEnum
 
 import streamlit as st
 
+from attnviz.data.text import language_name
 from attnviz.decoding import steer
 from attnviz.decoding.trace import Trace
 from attnviz.plots import charts, explain
@@ -70,7 +71,8 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     words = steer.words_offered(trace, step)
     cols = st.columns([2, 2])
     picked = cols[0].selectbox(f"Instead of “{own}”, write", words, key="what_if_word")
-    typed = cols[1].text_input("…or type a French word", key="what_if_typed", max_chars=60)
+    target = language_name(choice.direction.target)
+    typed = cols[1].text_input(f"…or type a {target} word", key="what_if_typed", max_chars=60)
     word = typed.strip() or picked
     if not word:
         return

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything the tests need: the Python packages, what building eflomal needs (a C compiler, make
-# and Python's headers: pip builds its C program and Cython extension from source), and Debian's
+# and Python's headers: pip builds its C program and Cython extension from source), Debian's
 # Chromium for the browser test (driven by Playwright through /usr/bin/chromium; Playwright
-# downloads no browser of its own).
+# downloads no browser of its own) and Debian's Noto CJK fonts, with which Chromium (kaleido's
+# PNG and SVG export, and the browser) draws Chinese characters instead of empty boxes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=()
@@ -15,6 +16,9 @@ sys.exit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Pyth
 fi
 if [ ! -x /usr/bin/chromium ]; then
     packages+=(chromium)
+fi
+if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+    packages+=(fonts-noto-cjk)
 fi
 if [ "${#packages[@]}" -gt 0 ]; then
     sudo=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)

@@ -17,6 +17,7 @@ from attnviz.model.networks import ModelConfig
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 
+from . import chinese_toy
 from .helpers import TINY, TINY_TRAIN
 from .synthetic import corpus, write_corpus
 
@@ -32,7 +33,7 @@ settings.load_profile("attnviz")
 def pytest_collection_modifyitems(items):
     """Every test that needs the trained models is slow: the first of them trains them."""
     for item in items:
-        if "trained" in getattr(item, "fixturenames", ()):
+        if {"trained", "chinese_trained"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 
@@ -71,6 +72,39 @@ def trained(tmp_path_factory, corpus_file):
             )
             card = train(run, log=lambda *_: None)
             cache[attention] = (out, card)
+        return cache[attention]
+
+    return get
+
+
+# A tiny zh->en model of the Chinese toy, trained as a user would: cmn.txt's columns read the
+# other way round, Chinese words by jieba; enough epochs that it translates 我爱吃苹果。 (never in
+# its corpus) word for word.
+CHINESE_FLAGS = [
+    "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en", "--license", "CC-BY 2.0 FR",
+    "--subwords", "330", "--embed", "32", "--hidden", "64", "--dropout", "0.1", "--lr", "0.01",
+    "--epochs", "10", "--join-fraction", "0", "--bleu-sentences", "50", "--test-beam", "1",
+    "--probe-sentences", "2",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def chinese_trained(tmp_path_factory):
+    """Train once per session and per attention type on the Chinese toy (1,500 pairs, written
+    as cmn.txt is); returns get(attention) -> the checkpoint's path."""
+    from attnviz.cli.main import main
+
+    folder = tmp_path_factory.mktemp("zh")
+    data = folder / "cmn.txt"
+    chinese_toy.write_cmn(data, chinese_toy.corpus(1500, seed=0))
+    cache = {}
+
+    def get(attention: str):
+        if attention not in cache:
+            out = folder / f"{attention}-zh-en.safetensors"
+            argv = ["train", "--data", str(data), "--out", str(out), "--attention", attention]
+            assert main([*argv, *CHINESE_FLAGS]) == 0
+            cache[attention] = out
         return cache[attention]
 
     return get

@@ -88,22 +88,15 @@ def test_a_source_column_other_than_one_or_two_is_refused(cmn_file):
         DataConfig(source_column=0)
 
 
-@pytest.mark.slow
-def test_a_model_trained_on_the_reversed_columns_translates_the_classroom_sentence(tmp_path):
+def test_a_model_trained_on_the_reversed_columns_translates_the_classroom_sentence(
+    chinese_trained,
+):
     from attnviz import load
-    from attnviz.cli.main import main
 
-    data, out = tmp_path / "cmn.txt", tmp_path / "zh-en.safetensors"
-    write_cmn(data, corpus(1500, seed=0))  # never holds 我爱吃苹果。
-    flags = "--embed 32 --hidden 64 --dropout 0.1 --lr 0.01 --epochs 10 --join-fraction 0"
-    flags += " --bleu-sentences 50 --test-beam 1 --probe-sentences 2 --subwords 330"
-    assert main(["train", "--data", str(data), "--out", str(out), "--attention", "bahdanau",
-                 "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en",
-                 "--license", "CC-BY 2.0 FR", *flags.split()]) == 0  # fmt: skip
-    tr = load(out, precision="fp32")
+    tr = load(chinese_trained("bahdanau"), precision="fp32")
     assert tr.card["languages"] == {"source": "zh", "target": "en"}
     assert tr.card["corpus"]["source_column"] == 2 and tr.card["corpus"]["attributed_lines"]
-    trace = tr.translate("我爱吃苹果。")
+    trace = tr.translate("我爱吃苹果。")  # not in the toy corpus
     assert trace.text == "I love to eat apples."
     assert trace.src_tokens == ["我", "爱", "吃", "苹果", "。", "<eos>"]
     apples = trace.tgt_tokens.index("apples")

@@ -32,7 +32,7 @@ _CHAR_MAP = str.maketrans(
         "\u201d": '"',
     }
 )
-LANGUAGES = {"en": "English", "fr": "French", "zh": "Chinese"}  # names for notes and labels
+LANGUAGES = {"en": "English", "fr": "French", "zh": "中文"}  # each as its readers name it
 _SPACES = re.compile(r"\s+")
 # Control characters other than whitespace carry no meaning for translation.
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\ufeff]")
@@ -42,6 +42,11 @@ def normalize(text: str) -> str:
     """NFC-normalize, map no-break spaces and curly quotes to plain ones, collapse whitespace."""
     text = unicodedata.normalize("NFC", text).translate(_CHAR_MAP)
     return _SPACES.sub(" ", _CONTROL.sub("", text)).strip()
+
+
+def language_name(code: str) -> str:
+    """A language's name for labels (``zh`` -> ``中文``); an unknown code as it is."""
+    return LANGUAGES.get(code, code)
 
 
 @lru_cache(maxsize=8)

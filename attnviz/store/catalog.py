@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from ..data.text import language_name
 from .checkpoint import CheckpointError
 
 
@@ -70,12 +71,45 @@ class Models:
         return len(self._entries)
 
 
+class Direction(NamedTuple):
+    """What a model reads and what it writes: two language codes, as its TextConfig has them."""
+
+    source: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{language_name(self.source)} → {language_name(self.target)}"
+
+
+ENGLISH_FRENCH = Direction("en", "fr")  # the first pair shipped, listed first
+
 # What each column opens on, in order of preference: the subword pair, then the word-level pair
 # (and the names the word-level files had before both pairs shipped).
 OPENING = (
     ("bahdanau-pieces", "bahdanau-words", "bahdanau"),
     ("luong-pieces", "luong-words", "luong"),
 )
+
+
+def by_direction(
+    found: list[Checkpoint], direction_of: Callable[[Checkpoint], Direction]
+) -> dict[Direction, list[Checkpoint]]:
+    """``found`` grouped by the direction each translates in, English → French first, the
+    others in the order their first model comes."""
+    groups: dict[Direction, list[Checkpoint]] = {}
+    for checkpoint in found:
+        groups.setdefault(direction_of(checkpoint), []).append(checkpoint)
+    first = [d for d in groups if d == ENGLISH_FRENCH]
+    return {d: groups[d] for d in [*first, *(d for d in groups if d != ENGLISH_FRENCH)]}
+
+
+def opening(direction: Direction) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the two columns open on in ``direction``: :data:`OPENING` for English → French,
+    else ``bahdanau-SRC-TGT`` and ``luong-SRC-TGT`` (``bahdanau-zh-en``)."""
+    if direction == ENGLISH_FRENCH:
+        return OPENING
+    tag = f"{direction.source}-{direction.target}"
+    return (f"bahdanau-{tag}",), (f"luong-{tag}",)
 
 
 def default_index(names: list[str], wanted: tuple[str, ...], fallback: int) -> int:

@@ -28,3 +28,14 @@ def app(checkpoints, monkeypatch):
     at = open_dashboard(checkpoints, monkeypatch)
     assert not at.exception
     return at
+
+
+@pytest.fixture(scope="module")
+def two_directions(trained, chinese_trained, tmp_path_factory):
+    """A checkpoints folder with a tiny en→fr pair and a tiny zh→en pair."""
+    folder = tmp_path_factory.mktemp("two-directions")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    shutil.copy(chinese_trained("bahdanau"), folder / "bahdanau-zh-en.safetensors")
+    shutil.copy(chinese_trained("general"), folder / "luong-zh-en.safetensors")
+    return folder

@@ -57,16 +57,16 @@ def chromium() -> str:
     return CHROMIUM
 
 
-@pytest.fixture(scope="module")
-def server(chromium, checkpoints, tmp_path_factory):
+def _serve(folder: Path, logs: Path):
+    """``streamlit run dashboard.py`` on the checkpoints in ``folder``: yields its URL."""
     port = free_port()
-    log = open(tmp_path_factory.mktemp("logs") / "streamlit.log", "w")  # noqa: SIM115
+    log = open(logs / "streamlit.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
          "--server.headless", "true", "--server.port", str(port),
          "--browser.gatherUsageStats", "false"],
         cwd=ROOT,
-        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(checkpoints)},
+        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(folder)},
         stdout=log,
         stderr=subprocess.STDOUT,
     )  # fmt: skip
@@ -89,6 +89,16 @@ def server(chromium, checkpoints, tmp_path_factory):
     log.close()
 
 
+@pytest.fixture(scope="module")
+def server(chromium, checkpoints, tmp_path_factory):
+    yield from _serve(checkpoints, tmp_path_factory.mktemp("logs"))
+
+
+@pytest.fixture(scope="module")
+def two_direction_server(chromium, two_directions, tmp_path_factory):
+    yield from _serve(two_directions, tmp_path_factory.mktemp("logs"))
+
+
 def _typed(p, server: str):
     """A browser on the dashboard with a sentence typed and both heatmaps drawn."""
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
@@ -107,8 +117,8 @@ def test_the_first_page_draws_both_heatmaps_before_anything_is_typed(server):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(server)
-        page.wait_for_function(DRAWN, arg=EXAMPLES[0].split()[0], timeout=60_000)
-        assert page.get_by_label("English sentence").input_value() == EXAMPLES[0]
+        page.wait_for_function(DRAWN, arg=EXAMPLES["en"][0].split()[0], timeout=60_000)
+        assert page.get_by_label("English sentence").input_value() == EXAMPLES["en"][0]
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()
 
@@ -159,5 +169,31 @@ def test_the_view_reveals_one_word_per_step_and_play_walks_to_the_end(server):
         # the machine, rather than read once.
         page.wait_for_function(ALL_WRITTEN, timeout=60_000)
         assert all(shown == rows for shown, rows in _written(page)[:2])  # everything written
+        assert page.locator('[data-testid="stException"]').count() == 0
+        browser.close()
+
+
+TICKS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(p => p.querySelector('.heatmaplayer'))
+    .map(p => [...p.querySelectorAll('.xtick text')].map(t => t.textContent))"""
+
+
+def test_typing_the_classroom_sentence_into_the_chinese_pair(two_direction_server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(two_direction_server)
+        page.get_by_label("English sentence").wait_for(timeout=60_000)
+        page.get_by_text("中文 → English").click()
+        box = page.get_by_label("中文 sentence")
+        box.wait_for(timeout=60_000)
+        box.fill("")  # the direction opened on this very sentence: clear it, then type it
+        box.press("Enter")
+        page.get_by_text("Type a sentence or pick an example").wait_for(timeout=60_000)
+        box.fill("我爱吃苹果。")
+        box.press("Enter")
+        page.wait_for_function(DRAWN, arg="我", timeout=60_000)
+        assert all(ticks[:5] == ["1:我", "2:爱", "3:吃", "4:苹果", "5:。"]
+                   for ticks in page.evaluate(TICKS)[:2])  # fmt: skip
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()

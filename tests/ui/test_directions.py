@@ -1,0 +1,58 @@
+"""The dashboard in two directions: English → French and 中文 → English, each with its own
+models and examples, and a note when a sentence is in the other language."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnviz.store.catalog import Direction
+
+from ..helpers import heatmaps_on, open_dashboard, type_sentence
+
+ZH_EN, EN_FR = Direction("zh", "en"), Direction("en", "fr")
+
+
+@pytest.fixture
+def app(two_directions, monkeypatch):
+    at = open_dashboard(two_directions, monkeypatch)
+    assert not at.exception
+    return at
+
+
+def _switch(app, direction: str):
+    app.sidebar.radio(key="direction").set_value(direction).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_the_sidebar_offers_each_direction_with_only_its_own_models(app):
+    radio = app.sidebar.radio(key="direction")
+    assert list(radio.options) == ["English → French", "中文 → English"] and radio.value == EN_FR
+    assert [s.options for s in app.sidebar.selectbox] == [["bahdanau", "luong"]] * 2
+    _switch(app, ZH_EN)
+    assert [s.value for s in app.sidebar.selectbox] == ["bahdanau-zh-en", "luong-zh-en"]
+    assert [s.options for s in app.sidebar.selectbox] == [["bahdanau-zh-en", "luong-zh-en"]] * 2
+
+
+def test_switching_to_chinese_opens_on_the_classroom_sentence_translated(app):
+    assert app.text_input(key="sentence").value.startswith("He bought")
+    _switch(app, ZH_EN)
+    assert app.text_input(key="sentence").value == "我爱吃苹果。"
+    assert app.text_input(key="sentence").label == "中文 sentence"
+    examples = app.selectbox(key="example").options
+    assert "汤姆有三个孩子。" in examples and any(c.isdigit() for e in examples for c in e)
+    heatmaps = heatmaps_on(app)
+    assert len(heatmaps) == 2
+    for fig in heatmaps:
+        assert fig["data"][0]["x"] == ["1:我", "2:爱", "3:吃", "4:苹果", "5:。", "6:<eos>"]
+    _switch(app, EN_FR)  # and back: its own first example
+    assert app.text_input(key="sentence").value.startswith("He bought")
+
+
+def test_a_sentence_in_the_other_language_gets_a_note(app):
+    type_sentence(app, "我爱吃苹果。")
+    assert any("holds Chinese characters" in w.value for w in app.warning)
+    _switch(app, ZH_EN)
+    assert not any("Chinese" in w.value for w in app.warning)
+    type_sentence(app, "I love apples.")
+    assert any("reads Chinese" in w.value for w in app.warning)
