@@ -16,7 +16,7 @@ import streamlit as st
 from attnviz.analysis.aer import Gold, score
 from attnviz.analysis.align import trace_links
 from attnviz.analysis.compare_models import SentenceScore
-from attnviz.analysis.eflomal_aligner import Alignment, StatisticalAligner, aer_against
+from attnviz.analysis.eflomal_aligner import Alignment, EflomalAligner, aer_against
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.decoding.trace import Trace
 from attnviz.store.priors_file import PriorsError, load_priors
@@ -55,15 +55,15 @@ def priors_path() -> Path:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _aligner(path: str, version: tuple[int, int]) -> StatisticalAligner | str:
+def _aligner(path: str, version: tuple[int, int]) -> EflomalAligner | str:
     """The aligner of one version (mtime, size) of a priors file, or why there is none."""
     try:
-        return StatisticalAligner(load_priors(path))
+        return EflomalAligner(load_priors(path))
     except PriorsError as e:
         return str(e)
 
 
-def aligner() -> StatisticalAligner | str:
+def aligner() -> EflomalAligner | str:
     """The shared aligner of the priors beside the checkpoints, or why there is none."""
     path = priors_path()
     try:
@@ -85,7 +85,7 @@ def align_sides(sides: list[Side]) -> list[Alignment] | str:
     if isinstance(found, str):
         return found
     try:
-        return found.align_many([words(side.trace) for side in sides])
+        return found.link_many([words(side.trace) for side in sides])
     except (RuntimeError, ValueError) as e:  # eflomal missing or failing, a token it refuses
         return f"eflomal could not align the sentence: {e}"
 
@@ -99,7 +99,7 @@ def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> 
     """Per model: whether its corpus is the priors', and its attention against eflomal's links;
     with gold links (``gold[k]``, or None), eflomal's AER and the attention's beside it."""
     found = aligner()
-    priors = found.priors if isinstance(found, StatisticalAligner) else None
+    priors = found.priors if isinstance(found, EflomalAligner) else None
     cols = st.columns(len(sides))
     for col, side, a, g in zip(cols, sides, alignments, gold, strict=True):
         tr = side.translator
@@ -129,13 +129,13 @@ def with_eflomal_column(
         return frame, found
     pairs = [r.words for rows in scores.values() for r in rows if r.error is None and r.words[1]]
     try:
-        found.align_many(pairs)  # one run for the page; the rows below read the cache
+        found.link_many(pairs)  # one run for the page; the rows below read the cache
     except (RuntimeError, ValueError) as e:
         return frame, f"eflomal could not align the sentences: {e}"
     frame = frame.copy()
     for name, rows in scores.items():
         column = [
-            aer_against(found.align(*r.words), r.attention).aer
+            aer_against(found.link(*r.words), r.attention).aer
             if r.error is None and r.words[1]
             else None
             for r in rows

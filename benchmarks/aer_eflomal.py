@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from attnviz.analysis.aer import read_gold_of_pairs, read_pairs, score
-from attnviz.analysis.eflomal_aligner import DIRECTIONS, StatisticalAligner, build_priors
+from attnviz.analysis.eflomal_aligner import DIRECTIONS, EflomalAligner, build_priors
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.corpus import read_corpus
 from attnviz.store.priors_file import PriorsError, load_priors, read_meta, save_priors
@@ -77,11 +77,11 @@ def aer_runs(priors, pairs, gold, repeats: int, alone: bool) -> dict[str, list[f
     """AER per direction over ``repeats`` runs, each with an empty cache."""
     runs: dict[str, list[float]] = {d: [] for d in DIRECTIONS}
     for _ in range(repeats):
-        aligner = StatisticalAligner(priors)
+        aligner = EflomalAligner(priors)
         if alone:
-            alignments = [aligner.align_words([pair])[0] for pair in pairs]
+            alignments = [aligner.link_words([pair])[0] for pair in pairs]
         else:
-            alignments = aligner.align_words(pairs)
+            alignments = aligner.link_words(pairs)
         for d in DIRECTIONS:
             runs[d].append(score(gold, [set(a.links(d)) for a in alignments]).aer)
     return runs
@@ -89,12 +89,12 @@ def aer_runs(priors, pairs, gold, repeats: int, alone: bool) -> dict[str, list[f
 
 def timing(priors, pairs) -> list[float]:
     """Milliseconds to align each pair alone, as the dashboard does (tokenizing included)."""
-    aligner = StatisticalAligner(priors)
-    aligner.align_text("Hello.", "Bonjour.")  # the tokenizers' first use is not timed
+    aligner = EflomalAligner(priors)
+    aligner.link_text("Hello.", "Bonjour.")  # the tokenizers' first use is not timed
     times = []
     for source, target in pairs:
         start = time.perf_counter()
-        aligner.align_text(source, target)
+        aligner.link_text(source, target)
         times.append(1000 * (time.perf_counter() - start))
     return times
 

@@ -12,11 +12,11 @@ import torch
 import attnviz
 from attnviz import Translator
 from attnviz.analysis.aer import Gold, score
-from attnviz.analysis.align import word_trace
+from attnviz.analysis.align import forced_words
 from attnviz.analysis.attribution import (
     METHODS,
     agreement,
-    argmax_agreement,
+    attention_argmax_is_important,
     attribute,
     chosen_log_probs,
     ranks,
@@ -133,7 +133,7 @@ def test_ranks_and_spearman_follow_the_textbook():
     weights = np.array([[0.7, 0.2, 0.05, 0.05], [0.1, 0.2, 0.6, 0.1]])  # <eos> column last
     values = np.array([[2.0, -0.5, 0.1], [0.3, -3.0, 1.0]])  # importance: the size
     np.testing.assert_allclose(step_correlations(weights, values), [1.0, 0.5])
-    np.testing.assert_array_equal(argmax_agreement(weights, values), [True, False])
+    np.testing.assert_array_equal(attention_argmax_is_important(weights, values), [True, False])
 
 
 # --- a tiny model that learned a known reordering ---------------------------------------------
@@ -144,7 +144,7 @@ def _aer(tr, links_of) -> tuple[float, float]:
     gold, hyps, checked, right = [], [], 0, 0
     for *_, en, fr, links in list(held_out(corpus(3000, seed=0)))[:30]:
         found = set(
-            links_of(word_trace(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}"))
+            links_of(forced_words(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}"))
         )
         gold.append(Gold(frozenset(links), frozenset(links)))
         hyps.append(found)
@@ -202,7 +202,7 @@ def test_align_reads_links_off_attribution_when_asked(trained, monkeypatch, caps
     if method == "erasure":  # the default; the others miss a word of this pair now and then
         assert {(1, 2), (2, 1)} <= links
     tr = attnviz.load(path, precision="fp32")
-    expected = word_links(tr, word_trace(tr, *(s.strip() for s in PAIR.split("|||"))), method)
+    expected = word_links(tr, forced_words(tr, *(s.strip() for s in PAIR.split("|||"))), method)
     assert links == set(expected)
 
 
@@ -211,9 +211,11 @@ def test_align_by_attention_is_the_default_and_unchanged(trained, monkeypatch, c
     _, default, _ = _run(monkeypatch, capsys, ["align", path], PAIR)
     _, chosen, _ = _run(monkeypatch, capsys, ["align", path, "--source", "attention"], PAIR)
     tr = attnviz.load(path, precision="fp32")
-    from attnviz.analysis.align import align_words, pharaoh
+    from attnviz.analysis.align import attention_word_links, pharaoh
 
-    assert default == chosen == pharaoh(align_words(tr, *PAIR.split(" ||| "))).strip() + "\n"
+    assert (
+        default == chosen == pharaoh(attention_word_links(tr, *PAIR.split(" ||| "))).strip() + "\n"
+    )
 
 
 def test_align_by_attribution_refuses_attention_only_options(trained, monkeypatch, capsys):

@@ -36,10 +36,10 @@ def test_js_divergence_is_zero_for_equal_rows_and_one_for_disjoint_rows():
         d.js_divergence(a, b[:2])
 
 
-def test_argmax_agreement_per_step():
+def test_same_argmax_per_step():
     a = np.array([[0.7, 0.3], [0.4, 0.6]])
     b = np.array([[0.6, 0.4], [0.9, 0.1]])
-    assert d.argmax_agreement(a, b).tolist() == [True, False]
+    assert d.same_argmax(a, b).tolist() == [True, False]
 
 
 def test_monotonicity_is_kendalls_tau_of_the_argmax_positions():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from attnviz.analysis import eflomal_aligner
 from attnviz.analysis.eflomal_aligner import (
     Alignment,
-    StatisticalAligner,
+    EflomalAligner,
     aer_against,
     build_priors,
     run_eflomal,
@@ -52,20 +52,20 @@ def adjective_priors(tmp_path_factory):
 
 def test_eflomal_recovers_the_toy_alignment_of_unseen_sentences(toy_priors):
     priors, held_out = toy_priors
-    aligner = StatisticalAligner(priors)
+    aligner = EflomalAligner(priors)
     golds = [set(gold) for _, _, gold in held_out]
-    together = aligner.align_many([(s.split(), t.split()) for s, t, _ in held_out])
+    together = aligner.link_many([(s.split(), t.split()) for s, t, _ in held_out])
     right = [set(a.symmetric) == gold for a, gold in zip(together, golds, strict=True)]
     assert sum(right) >= 0.9 * len(held_out)
     # alone, a sentence has only the priors to go on: word order is not a diagonal's
-    alone = [StatisticalAligner(priors).align(s.split(), t.split()) for s, t, _ in held_out[:10]]
+    alone = [EflomalAligner(priors).link(s.split(), t.split()) for s, t, _ in held_out[:10]]
     assert sum(set(a.symmetric) == gold for a, gold in zip(alone, golds, strict=False)) >= 9
 
 
 def test_forward_links_each_target_word_once_and_reverse_each_source_word(toy_priors):
     priors, held_out = toy_priors
     for source, target, _ in held_out[:5]:
-        a = StatisticalAligner(priors).align(source.split(), target.split())
+        a = EflomalAligner(priors).link(source.split(), target.split())
         targets, sources = [j for _, j in a.forward], [i for i, _ in a.reverse]
         assert len(targets) == len(set(targets)) and len(sources) == len(set(sources))
         assert set(a.forward) & set(a.reverse) <= set(a.symmetric)
@@ -82,7 +82,7 @@ def test_words_with_punctuation_attached_are_aligned_through_their_tokens(tmp_pa
 
     held_out = [p for p in pairs if split_of(tatoeba(p[0]), 0.0, 10.0) == "test"][:10]
     words = [(tatoeba(s), tatoeba(t)) for s, t, _ in held_out]
-    alignments = StatisticalAligner(priors).align_words(words)
+    alignments = EflomalAligner(priors).link_words(words)
     right = 0
     for a, (source, target, gold) in zip(alignments, held_out, strict=True):
         n, m = len(source.split()) - 2, len(target.split()) - 2  # the last word, "." joined
@@ -105,7 +105,7 @@ def test_priors_round_trip_byte_for_byte(adjective_priors, tmp_path):
 
 def test_loaded_priors_align_as_the_built_ones(adjective_priors, tmp_path):
     save_priors(adjective_priors, tmp_path / "p.txt.gz")
-    a = StatisticalAligner(load_priors(tmp_path / "p.txt.gz")).align_text(
+    a = EflomalAligner(load_priors(tmp_path / "p.txt.gz")).link_text(
         "the red cat sees a dog .", "le chat rouge voit un chien ."
     )
     assert set(a.symmetric) == {(0, 0), (1, 2), (2, 1), (3, 3), (4, 4), (5, 5), (6, 6)}
@@ -200,15 +200,13 @@ def test_each_pair_is_aligned_once_then_read_from_the_cache(adjective_priors, mo
         return run_eflomal(*args, **kwargs)
 
     monkeypatch.setattr(eflomal_aligner, "run_eflomal", counting)
-    aligner = StatisticalAligner(adjective_priors)
-    first = aligner.align(["the", "cat", "."], ["le", "chat", "."])
-    again = aligner.align(("the", "cat", "."), ("le", "chat", "."))
+    aligner = EflomalAligner(adjective_priors)
+    first = aligner.link(["the", "cat", "."], ["le", "chat", "."])
+    again = aligner.link(("the", "cat", "."), ("le", "chat", "."))
     assert again is first and calls == [1]
-    aligner.align_many(
-        [(["the", "cat", "."], ["le", "chat", "."]), (["a", "dog"], ["un", "chien"])]
-    )
+    aligner.link_many([(["the", "cat", "."], ["le", "chat", "."]), (["a", "dog"], ["un", "chien"])])
     assert calls == [1, 1]  # only the new pair went to eflomal
-    assert aligner.align([], ["le"]) == Alignment((), (), ()) and calls == [1, 1]
+    assert aligner.link([], ["le"]) == Alignment((), (), ()) and calls == [1, 1]
 
 
 def test_attention_is_scored_against_eflomal_links():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz.analysis.align import align_words
+from attnviz.analysis.align import attention_word_links
 
 from .helpers import held_out
 from .synthetic import ADJECTIVES
@@ -48,7 +48,9 @@ def test_argmax_alignment_recovers_adjective_after_noun(trained, synthetic_pairs
     checked = right = 0
     for *_, en, fr, gold in held_out(synthetic_pairs):
         words = en.split()
-        links = set(align_words(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}"))
+        links = set(
+            attention_word_links(tr, f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}")
+        )
         for i, j in gold:
             if words[i] in ADJECTIVES:  # the adjective and the noun after it swap places
                 checked += 2

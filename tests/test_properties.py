@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from attnviz import TextConfig
 from attnviz.analysis.aer import parse_gold, parse_pharaoh
-from attnviz.analysis.align import align_words
+from attnviz.analysis.align import attention_word_links
 from attnviz.analysis.compare_models import parse_items
 from attnviz.errors import InputError
 
@@ -47,7 +47,7 @@ def test_translating_any_text_answers_or_refuses(text):
 @given(WORDS, WORDS)
 def test_aligning_any_words_links_within_them_or_refuses(source, target):
     try:
-        links = align_words(subword_translator(), " ".join(source), " ".join(target))
+        links = attention_word_links(subword_translator(), " ".join(source), " ".join(target))
     except InputError:
         assert not source  # the one thing align refuses here: nothing to align
         return

@@ -18,7 +18,7 @@ def test_every_attnviz_reference_in_code_and_docs_resolves():
 
 
 def test_a_stale_reference_is_found():
-    assert check.resolves("attnviz.analysis.align.word_trace")
+    assert check.resolves("attnviz.analysis.align.forced_words")
     assert check.resolves("attnviz.decoding")
-    assert not check.resolves("attnviz.align.word_trace")  # the module moved into analysis/
+    assert not check.resolves("attnviz.align.forced_words")  # the module moved into analysis/
     assert not check.resolves("attnviz.analysis.align.no_such_function")

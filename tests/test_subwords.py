@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from attnviz import load
 from attnviz.analysis import align
-from attnviz.analysis.align import align_words
+from attnviz.analysis.align import attention_word_links
 from attnviz.analysis.attribution import attribute
 from attnviz.data.subwords import Pieces, Subwords
 from attnviz.decoding import steer
@@ -91,7 +91,7 @@ def test_words_never_seen_in_training_come_back_without_unk(trained):
 def test_alignment_links_stay_on_whitespace_words(trained):
     tr = load(trained("bahdanau")[0])
     source, target = "the strange horse sees a café .", "le cheval étrange voit un café ."
-    links = align_words(tr, source, target)
+    links = attention_word_links(tr, source, target)
     assert links and all(i < 7 and j < 7 for i, j in links)
     assert {j for _, j in links} == set(range(7))  # argmax links every target word
 
@@ -104,10 +104,10 @@ def test_a_bare_word_mark_starts_the_next_word_and_special_tokens_stand_alone(su
 
 
 def test_alignment_reads_the_decoder_steps_of_each_piece(trained):
-    from attnviz.analysis.align import word_trace
+    from attnviz.analysis.align import forced_words
 
     tr = load(trained("general")[0])
-    wt = word_trace(tr, "the strangest horses sees a café .", "le cheval voit un café .")
+    wt = forced_words(tr, "the strangest horses sees a café .", "le cheval voit un café .")
     assert wt.trace.pieces is None and "\u2581the" in wt.trace.src_tokens  # the pieces' trace
     assert len(wt.src_owner) == len(wt.trace.src_tokens) - 1  # an owner word for each piece
     assert len(wt.tgt_owner) == len(wt.trace.tgt_tokens) - 1
@@ -158,7 +158,7 @@ def test_attribution_steering_and_alignment_read_the_owners_the_trace_carries(tr
     assert steer.piece_step(trace, 1) == trace.owners.tgt.index(1)
     assert steer.source_owner(trace) == list(trace.owners.src)
     steer.attention_edit(trace, 1, steer.Edit.WITHOUT, source=2)
-    wt = align.word_trace(tr, source, target)
+    wt = align.forced_words(tr, source, target)
     assert wt.trace is forced.pieces
     assert (wt.src_owner, wt.tgt_owner) == (owned["src"], owned["tgt"])
 

@@ -82,7 +82,7 @@ def extract_links(
 
 
 @dataclass(frozen=True)
-class WordTrace:
+class ForcedWords:
     """A forced decoding over whitespace words, each tokenized alone; for a subword model, the
     decoding over pieces, each piece owned by the whitespace word it spells part of."""
 
@@ -103,7 +103,7 @@ class WordTrace:
         return extract_links(weights, method, threshold)
 
 
-def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
+def forced_words(translator: Translator, source: str, target: str) -> ForcedWords:
     """Force-decode ``target`` on ``source``, both tokenized word by word."""
     src_words, tgt_words = source.split(), target.split()
     src_tokens, src_owner = translator.text.tokenize_words(src_words, "src")
@@ -116,7 +116,7 @@ def word_trace(translator: Translator, source: str, target: str) -> WordTrace:
         src_owner = [src_owner[i] for i in trace.owners.src[:-1]]
         tgt_owner = [tgt_owner[i] for i in trace.owners.tgt[:-1]]
         trace = trace.pieces
-    return WordTrace(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
+    return ForcedWords(trace, src_owner, tgt_owner, len(src_words), len(tgt_words))
 
 
 def gold_on_trace(
@@ -152,7 +152,7 @@ def gold_to_draw(
     return gold_on_trace(translator, trace, gold_source, gold_target, links)
 
 
-def align_words(
+def attention_word_links(
     translator: Translator,
     source: str,
     target: str,
@@ -161,7 +161,7 @@ def align_words(
     shift: bool = False,
 ) -> list[tuple[int, int]]:
     """(source word, target word) links for one pair of whitespace-tokenized sentences."""
-    return word_trace(translator, source, target).links(method, threshold, shift)
+    return forced_words(translator, source, target).links(method, threshold, shift)
 
 
 def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):

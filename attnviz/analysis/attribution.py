@@ -42,7 +42,7 @@ from ..decoding.trace import Trace, ends_in_eos
 from ..decoding.translator import Translator
 from ..decoding.words import group_rows
 from ..model.networks import Seq2Seq
-from .align import WordTrace
+from .align import ForcedWords
 
 STEPS = 50  # integrated gradients: points on the path from the baseline to the input
 BATCH_ROWS = 512  # integrated gradients: rows (copies x path points) run through the model at once
@@ -311,7 +311,7 @@ def step_correlations(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.array([spearman(w[:-1], v) for w, v in rows])
 
 
-def argmax_agreement(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+def attention_argmax_is_important(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
     """(T,) True where a step's most attended source word (<eos> left out) is its most
     important one (:func:`importance`)."""
     if values.shape[1] == 0:
@@ -331,14 +331,14 @@ def agreement(trace: Trace, attribution: Attribution) -> Agreement:
     """Attention against attribution over the steps of ``trace`` that wrote a word."""
     weights, values = trace.output_weights, attribution.output_values
     rho = step_correlations(weights, values)
-    same = argmax_agreement(weights, values)
+    same = attention_argmax_is_important(weights, values)
     return Agreement(
         float(np.nanmean(rho)) if np.isfinite(rho).any() else float("nan"),
         float(same.mean()) if len(same) else float("nan"),
     )
 
 
-def argmax_links(values: np.ndarray) -> list[tuple[int, int]]:
+def importance_links(values: np.ndarray) -> list[tuple[int, int]]:
     """(source word, target word) links: each target row to its most important source word
     (:func:`importance`)."""
     if values.shape[1] == 0:
@@ -347,10 +347,10 @@ def argmax_links(values: np.ndarray) -> list[tuple[int, int]]:
 
 
 def word_attribution(
-    translator: Translator, words: WordTrace, method: str, steps: int = STEPS
+    translator: Translator, words: ForcedWords, method: str, steps: int = STEPS
 ) -> np.ndarray:
     """Attribution between whitespace words (n_tgt, n_src) of a forced decoding read word by
-    word (see :func:`attnviz.analysis.align.word_trace`): pieces summed on both sides."""
+    word (see :func:`attnviz.analysis.align.forced_words`): pieces summed on both sides."""
     values, _ = token_attribution(
         translator, words.trace, method, words.src_owner, words.n_src, steps
     )
@@ -358,9 +358,9 @@ def word_attribution(
 
 
 def word_links(
-    translator: Translator, words: WordTrace, method: str, steps: int = STEPS
+    translator: Translator, words: ForcedWords, method: str, steps: int = STEPS
 ) -> list[tuple[int, int]]:
     """(source word, target word) links of a word-by-word forced decoding, read off
     attribution: each target word to its most important source word (see
-    :func:`argmax_links`)."""
-    return argmax_links(word_attribution(translator, words, method, steps))
+    :func:`importance_links`)."""
+    return importance_links(word_attribution(translator, words, method, steps))

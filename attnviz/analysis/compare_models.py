@@ -22,7 +22,7 @@ from ..decoding.translator import Translator
 from ..errors import InputError
 from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
-from .align import trace_links, word_trace
+from .align import forced_words, trace_links
 from .attribution import Agreement
 from .evaluate import bleu
 
@@ -148,7 +148,7 @@ def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceS
     aer, links = None, frozenset()
     if item.gold is not None:
         with contextlib.suppress(InputError):  # a pair the model refuses gets no links
-            links = frozenset(word_trace(translator, item.source, item.references[0]).links())
+            links = frozenset(forced_words(translator, item.source, item.references[0]).links())
         aer = score([item.gold], [set(links)]).aer
     d = diagnostics.summary(trace)
     words = (tuple(trace.src_tokens[:-1]), tuple(trace.tgt_tokens[: len(trace.output_weights)]))

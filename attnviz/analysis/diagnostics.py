@@ -57,7 +57,7 @@ def total_variation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.abs(p - q).sum(-1) / 2
 
 
-def argmax_agreement(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def same_argmax(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether two (T, S) matrices attend most to the same source word at each step, (T,)."""
     if np.shape(a) != np.shape(b):
         raise ValueError(f"the matrices must have one shape, got {np.shape(a)} and {np.shape(b)}")

@@ -2,8 +2,8 @@
 priors it learned from a model's training corpus, on any sentence pair.
 
     priors = build_priors(read_corpus("fra.txt"))        # slow: aligns the training split
-    aligner = StatisticalAligner(priors)
-    a = aligner.align_text("I am cold.", "J'ai froid.")  # tokens as the dashboard shows them
+    aligner = EflomalAligner(priors)
+    a = aligner.link_text("I am cold.", "J'ai froid.")  # tokens as the dashboard shows them
     a.forward, a.reverse, a.symmetric                   # (source, target) token links
 
 eflomal samples its alignments (Gibbs sampling, seeded from the system), so two runs on one
@@ -172,7 +172,7 @@ def build_priors(
     return count_priors(sources, targets, forward, reverse, meta)
 
 
-class StatisticalAligner:
+class EflomalAligner:
     """eflomal with ``priors``: any sentence pair aligned, forward, reverse and symmetrized,
     each (source, target) once (a cache of the last ``cache_size`` pairs; thread-safe).
     ``length``: sampling iterations, as :class:`PriorsConfig` counts them."""
@@ -185,13 +185,13 @@ class StatisticalAligner:
         self._size = cache_size
         self._lock = threading.Lock()
 
-    def align(self, source: Sequence[str], target: Sequence[str]) -> Alignment:
+    def link(self, source: Sequence[str], target: Sequence[str]) -> Alignment:
         """Links between the tokens of ``source`` and ``target`` (token lists, as a Trace
         shows them without ``<eos>``); none when a side is empty."""
-        return self.align_many([(source, target)])[0]
+        return self.link_many([(source, target)])[0]
 
-    def align_many(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]:
-        """:meth:`align` for each pair; those not in the cache are aligned together, in one
+    def link_many(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]:
+        """:meth:`link` for each pair; those not in the cache are aligned together, in one
         run of eflomal (faster than one run each)."""
         keys = [(tuple(s), tuple(t)) for s, t in pairs]
         with self._lock:
@@ -212,12 +212,12 @@ class StatisticalAligner:
                 self._cache.popitem(last=False)
         return [found.get(k, EMPTY) for k in keys]
 
-    def align_text(self, source: str, target: str) -> Alignment:
+    def link_text(self, source: str, target: str) -> Alignment:
         """Links between the tokens of two sentences, tokenized as the priors' corpus was
         (the words the dashboard shows)."""
-        return self.align(self.text.tokenize(source, "src"), self.text.tokenize(target, "tgt"))
+        return self.link(self.text.tokenize(source, "src"), self.text.tokenize(target, "tgt"))
 
-    def align_words(self, pairs: Sequence[tuple[str, str]]) -> list[Alignment]:
+    def link_words(self, pairs: Sequence[tuple[str, str]]) -> list[Alignment]:
         """Links between the whitespace-separated words of each (source, target) pair, as
         gold alignments and ``attnviz align`` count them: each word is tokenized alone, and
         two words are linked when any of their tokens are."""
@@ -225,7 +225,7 @@ class StatisticalAligner:
             (self.text.tokenize_words(s.split(), "src"), self.text.tokenize_words(t.split(), "tgt"))
             for s, t in pairs
         ]
-        alignments = self.align_many([(s[0], t[0]) for s, t in split])
+        alignments = self.link_many([(s[0], t[0]) for s, t in split])
         return [a.regrouped(s[1], t[1]) for a, (s, t) in zip(alignments, split, strict=True)]
 
 

@@ -14,7 +14,7 @@ from ..decoding.translator import Translator
 from ..errors import InputError
 from . import attribution
 from .aer import AerResult, Gold, score
-from .align import METHODS, WordTrace, word_trace
+from .align import METHODS, ForcedWords, forced_words
 from .diagnostics import Sinks, sinks
 
 
@@ -69,16 +69,16 @@ def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tup
     return metric.corpus_score(hyps, reference_streams(clean)).score, str(metric.get_signature())
 
 
-def word_traces(
+def all_forced_words(
     translator: Translator, pairs: list[tuple[str, str]], gold: list[Gold]
-) -> list[WordTrace | None]:
+) -> list[ForcedWords | None]:
     """Each pair force-decoded once, word by word; None for a pair the translator refuses."""
     if len(pairs) != len(gold):
         raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
     traces = []
     for source, target in pairs:
         try:
-            traces.append(word_trace(translator, source, target))
+            traces.append(forced_words(translator, source, target))
         except InputError:
             traces.append(None)
     return traces
@@ -95,7 +95,7 @@ def corpus_aer(
 
     Each pair is force-decoded once; a pair the translator refuses counts as no links.
     """
-    traces = word_traces(translator, pairs, gold)
+    traces = all_forced_words(translator, pairs, gold)
     return {
         (method, shift): score(
             gold, [set(t.links(method, threshold, shift)) if t else set() for t in traces]
@@ -115,7 +115,7 @@ def attribution_aer(
     """AER of the links read off attribution
     (:func:`attnviz.analysis.attribution.word_links`) by each of ``methods``, over the same
     pairs and gold as :func:`corpus_aer`."""
-    traces = word_traces(translator, pairs, gold)
+    traces = all_forced_words(translator, pairs, gold)
     return {
         method: score(
             gold,

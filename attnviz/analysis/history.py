@@ -19,7 +19,7 @@ from ..data.corpus import spread_sample
 from ..decoding.translator import Translator
 from ..errors import InputError
 from .aer import Gold, score
-from .align import extract_links, word_trace, word_weights
+from .align import extract_links, forced_words, word_weights
 
 TENSOR_PREFIX = "history.attention."
 FIRST_EPOCH_POINTS = (0.1, 0.25, 0.5)  # fractions of the first epoch that get a snapshot too
@@ -68,7 +68,7 @@ def attention_of(translator: Translator, probes: list[Probe]) -> tuple[np.ndarra
     for probe in probes:
         rows, cols = probe.shape
         try:
-            wt = word_trace(translator, probe.source, probe.target)
+            wt = forced_words(translator, probe.source, probe.target)
             matrix = word_weights(wt.trace, wt.src_owner, wt.tgt_owner, wt.n_src, wt.n_tgt)
         except InputError:
             matrix = np.zeros((rows, cols))

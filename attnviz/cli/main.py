@@ -223,15 +223,15 @@ def _align_eflomal(args) -> int:
         else:
             pairs[n] = pair
     try:  # one run of eflomal for the whole file: faster, and each line has the others' help
-        found = aligner.align_words(list(pairs.values()))
+        found = aligner.link_words(list(pairs.values()))
     except ValueError:  # one pair eflomal cannot take fails the run: find it, align the rest
         for n in list(pairs):
             try:
-                aligner.align_words([pairs[n]])
+                aligner.link_words([pairs[n]])
             except ValueError as e:
                 print(f"line {n}: {e}", file=sys.stderr)
                 del pairs[n]
-        found = aligner.align_words(list(pairs.values()))
+        found = aligner.link_words(list(pairs.values()))
     alignments = dict(zip(pairs, found, strict=True))
     for n in range(1, len(lines) + 1):
         links = alignments[n].links(args.direction) if n in alignments else ()
@@ -242,7 +242,7 @@ def _align_eflomal(args) -> int:
 def _aligner(args, tr=None):
     """eflomal with the priors of ``args.priors``, refused when ``args.checkpoint``'s model
     (``tr``, loaded here when not given) was trained on another corpus or split."""
-    from ..analysis.eflomal_aligner import StatisticalAligner
+    from ..analysis.eflomal_aligner import EflomalAligner
     from ..analysis.eflomal_priors import check_same_corpus
     from ..store.checkpoint import load
     from ..store.priors_file import load_priors
@@ -250,20 +250,20 @@ def _aligner(args, tr=None):
     priors = load_priors(args.priors)
     tr = tr or load(args.checkpoint, precision="fp32")
     check_same_corpus(priors, tr.card, tr.data, tr.text)
-    return StatisticalAligner(priors)
+    return EflomalAligner(priors)
 
 
 def _attention_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
-    from ..analysis.align import align_words
+    from ..analysis.align import attention_word_links
 
-    return align_words(tr, *pair, args.method, args.threshold, args.shift)
+    return attention_word_links(tr, *pair, args.method, args.threshold, args.shift)
 
 
 def _attribution_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
-    from ..analysis.align import word_trace
+    from ..analysis.align import forced_words
     from ..analysis.attribution import word_links
 
-    return word_links(tr, word_trace(tr, *pair), args.attribution, args.ig_steps)
+    return word_links(tr, forced_words(tr, *pair), args.attribution, args.ig_steps)
 
 
 def _evaluate(args) -> int:
@@ -366,7 +366,7 @@ def _evaluate_eflomal(tr, pairs, gold, args) -> None:
     from ..analysis.aer import score
     from ..analysis.eflomal_aligner import DIRECTIONS
 
-    alignments = _aligner(args, tr).align_words(pairs)
+    alignments = _aligner(args, tr).link_words(pairs)
     for d in DIRECTIONS:
         r = score(gold, [set(a.links(d)) for a in alignments])
         print(

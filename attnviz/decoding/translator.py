@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -20,6 +21,27 @@ from .words import copy_numbers, words_trace
 MAX_SOURCE_TOKENS = 200  # longer input is refused with a message, not translated
 MAX_SOURCE_PIECES = 400  # the same for a subword model's pieces (an emoji takes five)
 BETA = 0.0  # beam search's coverage-penalty weight by default: off (see the README)
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a translation is searched for: the options of every translate method, and their
+    defaults, written once."""
+
+    beam: int = 1  # 1: greedy search
+    max_len: int | None = None  # output cap in the model's tokens; None: 2 x source + 10
+    topk: int = 5  # candidates kept per step
+    alpha: float = 1.0  # beam search's length-normalization exponent
+    beta: float = BETA  # beam search's coverage-penalty weight (0: none)
+    # copy the most-attended source word in place of an output <unk> and, for a model over
+    # pieces, the most-attended source number in place of an output number that differs from
+    # it (attnviz.decoding.words.copy_numbers)
+    replace_unk: bool = True
+    batch_size: int = 64  # sentences decoded together, grouped by length
+
+    def __post_init__(self):
+        if self.beam < 1:
+            raise ValueError(f"beam must be at least 1, got {self.beam}")
 
 
 class Translator:
@@ -89,12 +111,11 @@ class Translator:
     def translate(
         self,
         sentence: str,
-        beam: int = 1,
         prefix: str | Sequence[str] | None = None,
         attention: Mapping[int, Sequence[float]] | None = None,
-        **options,
+        **search,
     ) -> Trace:
-        """Translate one sentence; see :meth:`translate_batch` for the other options.
+        """Translate one sentence; ``search``: the fields of :class:`Search` (beam, ...).
 
         ``prefix`` (target text, or target words as a Trace shows them): the output starts
         with it and the model's own search goes on from there; ``Trace.prefix`` counts them.
@@ -104,41 +125,22 @@ class Translator:
         from them and decoding goes on. ``Trace.edited`` lists the steps edited and their
         rows of ``Trace.weights`` are the edited weights.
         """
+        options = Search(**search)
         if prefix is None and not attention:
-            return self.translate_batch([sentence], beam=beam, **options)[0]
-        if attention and beam != 1:
+            return self._decode([sentence], [self.tokenize_source(sentence)], options)[0]
+        if attention and options.beam != 1:
             raise InputError("Attention edits work with greedy search only (beam 1).")
         tokens = [self.tokenize_source(sentence)]
-        return self._decode([sentence], tokens, beam, prefix=prefix, edits=attention, **options)[0]
+        return self._decode([sentence], tokens, options, prefix=prefix, edits=attention)[0]
 
-    def translate_batch(
-        self,
-        sentences: Sequence[str],
-        beam: int = 1,
-        max_len: int | None = None,
-        topk: int = 5,
-        alpha: float = 1.0,
-        beta: float = BETA,
-        replace_unk: bool = True,
-        batch_size: int = 64,
-    ) -> list[Trace]:
+    def translate_batch(self, sentences: Sequence[str], **search) -> list[Trace]:
         """Translate many sentences, batched by length; one Trace each, in the input order.
-
-        ``beam`` 1 is greedy search. ``max_len`` caps the output (default: twice the source
-        length plus 10, in the model's tokens). ``alpha`` is the length-normalization exponent
-        of beam search and ``beta`` the weight of its coverage penalty (0: none).
-        ``replace_unk`` copies the most-attended source word in place of an output ``<unk>``
-        and, for a model over pieces, the most-attended source number in place of an output
-        number that differs from it (:func:`~attnviz.decoding.words.copy_numbers`).
-        """
+        ``search``: the fields of :class:`Search` (beam, max_len, topk, alpha, beta,
+        replace_unk, batch_size)."""
         tokens = [self.tokenize_source(s) for s in sentences]
-        return self._decode(
-            sentences, tokens, beam, max_len, topk, alpha, beta, replace_unk, batch_size
-        )
+        return self._decode(sentences, tokens, Search(**search))
 
-    def translate_each(
-        self, sentences: Sequence[str], beam: int = 1, **options
-    ) -> list[Trace | InputError]:
+    def translate_each(self, sentences: Sequence[str], **search) -> list[Trace | InputError]:
         """Like :meth:`translate_batch`, but a refused sentence gives its :class:`InputError`
         in its place instead of stopping the others."""
         outcome: list[Trace | InputError | None] = [None] * len(sentences)
@@ -149,7 +151,7 @@ class Translator:
                 ok.append(i)
             except InputError as e:
                 outcome[i] = e
-        traces = self._decode([sentences[i] for i in ok], tokens, beam, **options)
+        traces = self._decode([sentences[i] for i in ok], tokens, Search(**search))
         for i, trace in zip(ok, traces, strict=True):
             outcome[i] = trace
         return outcome  # type: ignore[return-value]
@@ -158,40 +160,36 @@ class Translator:
         self,
         sentences: Sequence[str],
         tokens: list[list[str]],
-        beam: int = 1,
-        max_len: int | None = None,
-        topk: int = 5,
-        alpha: float = 1.0,
-        beta: float = BETA,
-        replace_unk: bool = True,
-        batch_size: int = 64,
+        search: Search,
         prefix: str | Sequence[str] | None = None,
         edits: Mapping[int, Sequence[float]] | None = None,
     ) -> list[Trace]:
         """Decode ``tokens`` of ``sentences``; ``prefix`` and ``edits`` (see :meth:`translate`)
         steer every sentence alike, so they come with one sentence."""
-        if beam < 1:
-            raise ValueError(f"beam must be at least 1, got {beam}")
-        mode = "greedy" if beam == 1 else "beam"
+        mode = "greedy" if search.beam == 1 else "beam"
         traces: list[Trace | None] = [None] * len(sentences)
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
-        for k in range(0, len(order), batch_size):
-            chunk = order[k : k + batch_size]
+        for k in range(0, len(order), search.batch_size):
+            chunk = order[k : k + search.batch_size]
             src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
             given = self._prefix(prefix, len(chunk))
             steered = steer.edit_weights(edits or {}, src.size(1), self.device)
-            limits = decode.default_limits(src_lens, max_len).clamp(min=given.size(1) + 1)
-            if beam == 1:
-                results = decode.greedy(self.model, src, src_lens, limits, topk, given, steered)
+            limits = decode.default_limits(src_lens, search.max_len).clamp(min=given.size(1) + 1)
+            if search.beam == 1:
+                results = decode.greedy(
+                    self.model, src, src_lens, limits, search.topk, given, steered
+                )
             else:
                 results = decode.beam_search(
-                    self.model, src, src_lens, beam, limits, topk, alpha, beta, given
-                )
+                    self.model, src, src_lens, search.beam, limits, search.topk,
+                    search.alpha, search.beta, given,
+                )  # fmt: skip
             for i, d in zip(chunk, results, strict=True):
                 edited = tuple(t for t in sorted(steered) if t < len(d.ids))
                 traces[i] = self._trace(
-                    sentences[i], tokens[i], d, mode, replace_unk, None, given.size(1), edited
-                )
+                    sentences[i], tokens[i], d, mode, search.replace_unk, None, given.size(1),
+                    edited,
+                )  # fmt: skip
         return traces  # type: ignore[return-value]
 
     def _prefix(self, prefix: str | Sequence[str] | None, rows: int) -> torch.Tensor:

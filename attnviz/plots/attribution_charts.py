@@ -71,7 +71,7 @@ def step_agreement(trace: Trace, att: Attribution, step: int) -> tuple[float, bo
     weights, values = trace.weights[step : step + 1], att.values[step : step + 1]
     return (
         float(attribution.step_correlations(weights, values)[0]),
-        bool(attribution.argmax_agreement(weights, values)[0]),
+        bool(attribution.attention_argmax_is_important(weights, values)[0]),
     )
 
 

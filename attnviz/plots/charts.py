@@ -272,7 +272,7 @@ def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
             f"entropy {a.attention}": diagnostics.entropy(a.weights),
             f"entropy {b.attention}": diagnostics.entropy(b.weights),
             "JS divergence": diagnostics.js_divergence(a.weights, b.weights),
-            "same argmax": diagnostics.argmax_agreement(a.weights, b.weights),
+            "same argmax": diagnostics.same_argmax(a.weights, b.weights),
         }
     )
 
