@@ -32,6 +32,20 @@ def test_a_word_level_file_from_before_subwords_loads_as_a_whole_word_model(tmp_
     assert loaded.translate("the cat").pieces is None
 
 
+def test_a_file_from_before_directions_reads_english_from_the_first_column(tmp_path):
+    tr = tiny_translator("bahdanau")
+    path = tmp_path / "old.safetensors"
+    _save(tr, path)
+    tensors, meta = checkpoint.read_tensors(path)
+    del meta["data_config"]["source_column"]
+    checkpoint.write_tensors(path, tensors, meta)
+    loaded = attnviz.load(path, precision="fp32")
+    assert loaded.data.source_column == 1
+    assert (loaded.text.src_lang, loaded.text.tgt_lang) == ("en", "fr")
+    for sentence in SENTENCES:
+        assert loaded.translate(sentence).text == tr.translate(sentence).text
+
+
 def test_subword_settings_without_their_models_are_refused(tmp_path):
     path = tmp_path / "m.safetensors"
     _save(tiny_translator("bahdanau"), path, data=DataConfig(subwords=300))

@@ -72,6 +72,20 @@ def test_a_card_summary_names_the_vocabularies_and_the_parent():
     assert last.startswith("Continued from a.safetensors (sha256 0123456789ab…, 7 epochs)")
 
 
+def test_a_card_summary_names_the_languages_and_the_attribution_column():
+    card = {
+        "languages": {"source": "zh", "target": "en"},
+        "corpus": {"file": "cmn.txt", "license": "CC-BY 2.0 FR", "attribution": "tatoeba.org",
+                   "source_column": 2, "attributed_lines": 29155},
+    }  # fmt: skip
+    lines = explain.card_summary(card, ModelConfig(10, 10)).split("  \n")
+    assert lines[1] == "Translates 中文 → English (the corpus's second column read as the source)"
+    assert lines[4] == (
+        "Corpus: cmn.txt · license CC-BY 2.0 FR · tatoeba.org (each of 29,155 pairs with its "
+        "authors in the file's third column)"
+    )
+
+
 def test_a_card_summary_marks_what_the_card_lacks():
     text = explain.card_summary({}, ModelConfig(10, 10))
     assert "greedy –, beam 5 – (– sentences)" in text

@@ -8,6 +8,7 @@ import re
 import numpy as np
 
 from ..analysis.teaching import Shift
+from ..data.text import language_name
 from ..decoding.trace import Trace
 from ..model import attention
 from ..model.attention import formula as attention_formula
@@ -165,17 +166,36 @@ def card_summary(card: dict, config, data=None) -> str:
         f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
         f"({bleu.get('sentences', '–')} sentences)",
         sinks_line(card.get("attention_sinks")),
-        f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
-        f"{corpus.get('attribution', '')}",
+        _corpus_line(corpus),
         f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
         f"on {card.get('hardware', '–')}",
     ]
+    if languages := card.get("languages"):
+        lines.insert(1, _languages_line(languages, corpus))
     for parent in card.get("lineage", [])[-1:]:
         lines.append(
             f"Continued from {parent.get('file', '–')} (sha256 {str(parent.get('sha256'))[:12]}…, "
             f"{parent.get('epochs', '–')} epochs): see the full card for its command"
         )
     return "  \n".join(lines)
+
+
+def _corpus_line(corpus: dict) -> str:
+    line = (
+        f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
+        f"{corpus.get('attribution', '')}"
+    )
+    if attributed := corpus.get("attributed_lines"):
+        line += f" (each of {attributed:,} pairs with its authors in the file's third column)"
+    return line
+
+
+def _languages_line(languages: dict, corpus: dict) -> str:
+    source, target = languages.get("source", "–"), languages.get("target", "–")
+    line = f"Translates {language_name(source)} → {language_name(target)}"
+    if corpus.get("source_column") == 2:
+        line += " (the corpus's second column read as the source)"
+    return line
 
 
 SINK = (
