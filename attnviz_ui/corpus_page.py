@@ -18,7 +18,7 @@ from .pages import Key, Page, View
 
 SOURCES = ["Paste", "Upload", "Held-out split"]
 SENTENCES_HELP = (
-    "One sentence per line: `English<TAB>French reference<TAB>…` (references optional)."
+    "One sentence per line: `sentence<TAB>reference translation<TAB>…` (references optional)."
 )
 GOLD_HELP = (
     "Optional: one alignment per sentence, between its words and its first reference's "
