@@ -56,3 +56,21 @@ def test_a_sentence_in_the_other_language_gets_a_note(app):
     assert not any("Chinese" in w.value for w in app.warning)
     type_sentence(app, "I love apples.")
     assert any("reads Chinese" in w.value for w in app.warning)
+
+
+def test_every_view_works_on_the_chinese_sentence(app):
+    """Reveal, the numbers, both what-ifs, attribution, the comparison, beam search, the cards
+    and export, each on 我爱吃苹果。: each shows the Chinese words, none fails."""
+    _switch(app, ZH_EN)
+    app.slider(key="step").set_value(2).run()
+    app.toggle(key="numbers").set_value(True).run()
+    app.toggle(key="attribution_on").set_value(True).run()
+    app.selectbox(key="what_if").set_value("Another word here").run()
+    app.selectbox(key="what_if").set_value("Attention elsewhere").run()
+    app.selectbox(key="what_if_source").set_value(3).run()  # 4:苹果
+    assert not app.exception, app.exception
+    assert "4:苹果" in app.selectbox(key="what_if_source").format_func(3)
+    for view in ("Bahdanau vs Luong", "Beam search", "Export", "Model cards"):
+        app.radio(key="view").set_value(view).run()
+        assert not app.exception, (view, app.exception)
+    assert sum("Translates 中文 → English" in m.value for m in app.markdown) == 2  # the cards
