@@ -101,3 +101,17 @@ def test_a_model_trained_on_the_reversed_columns_translates_the_classroom_senten
     assert trace.src_tokens == ["我", "爱", "吃", "苹果", "。", "<eos>"]
     apples = trace.tgt_tokens.index("apples")
     assert trace.src_tokens[trace.weights[apples].argmax()] == "苹果"
+
+
+def test_translate_writes_english_and_notes_a_line_in_the_wrong_language(
+    chinese_trained, monkeypatch, capsys
+):
+    import io
+
+    from attnviz.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("我爱吃苹果。\nI love apples.\n"))
+    assert main(["translate", str(chinese_trained("bahdanau"))]) == 0
+    out, err = capsys.readouterr()
+    assert out.split("\n")[0] == "I love to eat apples."
+    assert "line 2: This model reads Chinese" in err and "line 1" not in err

@@ -176,8 +176,9 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
             print(f"line {first + i}: {result}", file=sys.stderr)
             continue
         texts[i] = result.text
-        if note := result.warning():
-            print(f"line {first + i}: {note}", file=sys.stderr)
+        for note in (tr.text.language_note(lines[i]), result.warning()):
+            if note:
+                print(f"line {first + i}: {note}", file=sys.stderr)
     print("\n".join(texts), flush=True)
 
 
