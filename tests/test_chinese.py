@@ -115,3 +115,22 @@ def test_translate_writes_english_and_notes_a_line_in_the_wrong_language(
     out, err = capsys.readouterr()
     assert out.split("\n")[0] == "I love to eat apples."
     assert "line 2: This model reads Chinese" in err and "line 1" not in err
+
+
+def test_eflomal_priors_of_the_reversed_columns_align_a_chinese_pair(
+    chinese_trained, tmp_path, monkeypatch, capsys
+):
+    import io
+
+    from attnviz.cli.main import main
+
+    model = chinese_trained("bahdanau")
+    priors = tmp_path / "zh-en.txt.gz"
+    sides = ["--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en"]
+    assert main(["priors", "--data", str(model.parent / "cmn.txt"), "--out", str(priors),
+                 *sides]) == 0  # fmt: skip
+    monkeypatch.setattr("sys.stdin", io.StringIO("我 爱 吃 苹果 。 ||| I love to eat apples .\n"))
+    capsys.readouterr()
+    assert main(["align", str(model), "--source", "eflomal", "--priors", str(priors)]) == 0
+    links = capsys.readouterr().out.split()
+    assert {"0-0", "3-4", "4-5"} <= set(links)

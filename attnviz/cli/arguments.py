@@ -185,13 +185,21 @@ def _priors_command(sub) -> None:
         "sentence. The file records the corpus's sha256, the settings and this command; a "
         "model trained on another corpus or split is refused.",
     )
-    for name in ("valid_percent", "test_percent", "max_len"):
-        f = DataConfig.__dataclass_fields__[name]
+    for config, name in (
+        (DataConfig, "source_column"),
+        (DataConfig, "valid_percent"),
+        (DataConfig, "test_percent"),
+        (DataConfig, "max_len"),
+        (TextConfig, "src_lang"),
+        (TextConfig, "tgt_lang"),
+    ):
+        f = config.__dataclass_fields__[name]
         p.add_argument(
             "--" + name.replace("_", "-"),
             dest=name,
             type=type(f.default),
             default=f.default,
+            choices=f.metadata.get("choices"),
             help=f.metadata["help"] + " (as the model was trained)",
         )
     p.add_argument(

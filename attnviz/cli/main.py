@@ -117,12 +117,15 @@ def _priors(args, argv: list[str]) -> int:
     from ..data.corpus import read_corpus
     from ..store.priors_file import save_priors
 
-    text = TextConfig(lowercase=args.lowercase)
+    text = TextConfig(src_lang=args.src_lang, tgt_lang=args.tgt_lang, lowercase=args.lowercase)
     data = DataConfig(
-        valid_percent=args.valid_percent, test_percent=args.test_percent, max_len=args.max_len
+        source_column=args.source_column,
+        valid_percent=args.valid_percent,
+        test_percent=args.test_percent,
+        max_len=args.max_len,
     )
     priors = build_priors(
-        read_corpus(args.data),
+        read_corpus(args.data, args.source_column),
         text,
         data,
         from_options(PriorsConfig, args),
