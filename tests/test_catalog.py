@@ -8,10 +8,13 @@ import pytest
 from attnviz.store.catalog import (
     OPENING,
     Checkpoint,
+    Direction,
     Models,
     Teaching,
+    by_direction,
     checkpoints,
     default_index,
+    opening,
     parent_digest,
     teaching_pair,
 )
@@ -47,6 +50,19 @@ def test_the_columns_open_on_the_subword_pair_then_the_word_pair_or_fall_back():
     assert default_index(["bahdanau", "dot", "luong"], OPENING[1], 1) == 2  # the older names
     assert default_index(["bahdanau", "dot", "concat"], OPENING[1], 1) == 1
     assert default_index(["only"], OPENING[1], 1) == 0  # one model: both columns show it
+
+
+def test_checkpoints_group_by_direction_english_french_first_and_open_on_their_pair():
+    found = [Checkpoint(n, n, 0.0, 1) for n in ("bahdanau-zh-en", "luong", "luong-zh-en")]
+    zh_en, en_fr = Direction("zh", "en"), Direction("en", "fr")
+    groups = by_direction(found, lambda c: zh_en if c.name.endswith("zh-en") else en_fr)
+    assert list(groups) == [en_fr, zh_en] and [str(d) for d in groups] == [
+        "English → French",
+        "中文 → English",
+    ]
+    assert [c.name for c in groups[zh_en]] == ["bahdanau-zh-en", "luong-zh-en"]
+    assert opening(en_fr) == OPENING
+    assert opening(zh_en) == (("bahdanau-zh-en",), ("luong-zh-en",))
 
 
 def test_the_page_offers_only_configured_corpus_files(tmp_path):
