@@ -1,26 +1,30 @@
 """The pages and views, by name: the widgets that switch between them compare these values,
-never a position in a list, so reordering the labels rewires nothing."""
+never a position in a list, so reordering the labels rewires nothing. The values are the
+English labels, marked for the catalogs; a switch shows them translated
+(``format_func=keeping_language(_)``) and stores the member, whatever the language."""
 
 from enum import StrEnum
+
+from attnviz.i18n import N_
 
 
 class Page(StrEnum):
     """The dashboard's pages, in the order the page switch shows them."""
 
-    SENTENCE = "One sentence"
-    CORPUS = "A corpus"
-    TRAINING = "Training"
+    SENTENCE = N_("One sentence")
+    CORPUS = N_("A corpus")
+    TRAINING = N_("Training")
 
 
 class View(StrEnum):
     """The one-sentence page's views, in the order its view switch shows them."""
 
-    STEPS = "Step by step"
-    COMPARE = "Bahdanau vs Luong"
-    TAUGHT = "Natural vs taught"
-    BEAM = "Beam search"
-    CARDS = "Model cards"
-    EXPORT = "Export"
+    STEPS = N_("Step by step")
+    COMPARE = N_("Bahdanau vs Luong")
+    TAUGHT = N_("Natural vs taught")
+    BEAM = N_("Beam search")
+    CARDS = N_("Model cards")
+    EXPORT = N_("Export")
 
 
 STEPPING = (View.STEPS, View.COMPARE)  # the views that follow the step slider
@@ -35,3 +39,4 @@ class Key(StrEnum):
     TAUGHT_MODEL = "taught_model"  # the natural vs taught view: which chosen model's pair
     CORPUS_STRAYS = "corpus_strays"  # the corpus page: rank by how far natural strays from taught
     CORPUS_STRAYS_RESULTS = "corpus_strays_results"  # (what was scored, the strays by column)
+    LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.i18n)

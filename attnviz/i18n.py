@@ -1,0 +1,60 @@
+"""Interface text in the reader's language, looked up per session, never process-wide.
+
+Code writes its English text as the message id, ``_("Left model")``; module-level constants are
+marked with :func:`N_` and translated where they are shown, ``_(SINK)``. The translations come
+from gettext catalogs (``attnviz_ui/locales/LANG/LC_MESSAGES/messages.po``), read through Babel:
+gettext is the format translators, ``pybabel extract``/``update`` and every editor of .po files
+already know, with placeholders and plural forms handled, and Babel reads the .po files in pure
+Python, so no compiled .mo file has to be built or kept in step.
+
+One server serves many people, each in their own language, so the catalog in force is a context
+variable, not ``gettext.install``: the dashboard binds one to each script run (a Streamlit session's
+run has a thread, hence a context, of its own), as Flask-Babel binds one to each request. Unbound,
+every text is the English it is written in. This module imports nothing of the dashboard.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from collections.abc import Callable
+from contextvars import ContextVar
+
+_ENGLISH = _gettext.NullTranslations()
+_current: ContextVar[_gettext.NullTranslations] = ContextVar(
+    "attnviz_translations", default=_ENGLISH
+)
+
+
+def bind(translations: _gettext.NullTranslations | None) -> None:
+    """Use ``translations`` for the rest of this context (a dashboard run); None: English."""
+    _current.set(translations or _ENGLISH)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the language bound to this context."""
+    return _current.get().gettext(message)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs without translating it: a constant made at import is
+    translated where it is shown, by :func:`gettext`."""
+    return message
+
+
+def keeping_language(function: Callable[..., str]) -> Callable[..., str]:
+    """``function`` called, whenever it is, in the language bound now: a widget's
+    ``format_func`` may be called outside the run that drew it (Streamlit's AppTest does),
+    where another language or none is bound."""
+    translations = _current.get()
+
+    def call(*args):
+        token = _current.set(translations)
+        try:
+            return function(*args)
+        finally:
+            _current.reset(token)
+
+    return call
