@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attnviz.i18n import gettext as _
+from attnviz.i18n import keeping_language
 from attnviz_ui.cache import available, freeze_heap
 from attnviz_ui.corpus_page import corpus_page_ui
+from attnviz_ui.i18n import language_ui, use_language
 from attnviz_ui.live_view import session_models
 from attnviz_ui.pages import Page
 from attnviz_ui.sentence_page import sentence_page_ui
@@ -21,12 +24,16 @@ from attnviz_ui.training_page import training_page_ui
 
 def main() -> None:
     st.set_page_config(page_title="attnviz", layout="wide")
+    use_language()
     found, failed = available()
     choice = sidebar_ui(found + session_models(), failed)
-    st.title("Watch attention translate")
+    language_ui()  # last in the sidebar: the widgets above keep their places
+    st.title(_("Watch attention translate"))
     if choice is None:
         return
-    page = st.radio("Page", list(Page), horizontal=True, key="page")
+    page = st.radio(
+        _("Page"), list(Page), format_func=keeping_language(_), horizontal=True, key="page"
+    )
     if page == Page.CORPUS:
         corpus_page_ui(choice)
     elif page == Page.TRAINING:

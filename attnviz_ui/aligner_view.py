@@ -19,13 +19,15 @@ from attnviz.analysis.compare_models import SentenceScore
 from attnviz.analysis.eflomal_aligner import Alignment, EflomalAligner, aer_against
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.decoding.trace import Trace
+from attnviz.i18n import N_
+from attnviz.i18n import gettext as _
 from attnviz.store.priors_file import PriorsError, load_priors
 
 from .cache import Side, checkpoint_folder
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
-SWITCH = "eflomal's links"
-SWITCH_HELP = (
+SWITCH = N_("eflomal's links")
+SWITCH_HELP = N_(
     "Draw the links of eflomal, a statistical word aligner (Östling & Tiedemann, 2016), on "
     "both heatmaps as green circles. eflomal never looks at the models: it aligns the words "
     "of the sentence and of each model's output from how often words co-occur, and in what "
@@ -34,7 +36,7 @@ SWITCH_HELP = (
     "opinion where there is no gold alignment, not the truth: against human alignments its "
     "error rate (AER) is about 11% on Tatoeba sentences and 14–18% on Hansards sentences."
 )
-AGREEMENT = (
+AGREEMENT = N_(
     "Green circles on the heatmaps: eflomal's links. Attention vs eflomal: the alignment "
     "error rate of each model's argmax links (each output "
     "word to its most attended source word) against eflomal's links taken as the answer: 0 = "
@@ -42,7 +44,7 @@ AGREEMENT = (
     "a statistical aligner puts the translation of the word."
 )
 COLUMN = "attention vs eflomal"
-COLUMN_HELP = (
+COLUMN_HELP = N_(
     "“attention vs eflomal”: per model, the AER of its argmax attention links on its own "
     "output against the links of eflomal, a statistical word aligner trained on the models' "
     "corpus (0 = the same links, 100 = none in common). It needs no gold alignment: sort by "
@@ -69,7 +71,9 @@ def aligner() -> EflomalAligner | str:
     try:
         stat = path.stat()
     except OSError:
-        return f"no {path}: make it with `python -m attnviz priors --data CORPUS --out {path}`"
+        return _("no {path}: make it with {command}").format(
+            path=path, command=f"`python -m attnviz priors --data CORPUS --out {path}`"
+        )
     return _aligner(str(path), (stat.st_mtime_ns, stat.st_size))
 
 
@@ -87,12 +91,12 @@ def align_sides(sides: list[Side]) -> list[Alignment] | str:
     try:
         return found.link_many([words(side.trace) for side in sides])
     except (RuntimeError, ValueError) as e:  # eflomal missing or failing, a token it refuses
-        return f"eflomal could not align the sentence: {e}"
+        return _("eflomal could not align the sentence: {error}").format(error=e)
 
 
 def switch_ui() -> bool:
     """The switch that draws eflomal's links, above the heatmaps."""
-    return st.toggle(SWITCH, key="eflomal_on", help=SWITCH_HELP)
+    return st.toggle(_(SWITCH), key="eflomal_on", help=_(SWITCH_HELP))
 
 
 def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> None:
@@ -104,18 +108,28 @@ def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> 
     for col, side, a, g in zip(cols, sides, alignments, gold, strict=True):
         tr = side.translator
         if priors is not None and (why := mismatch(priors, tr.card, tr.data, tr.text)):
-            col.warning(f"{side.name}: eflomal's priors may not fit this model: {why}.")
+            col.warning(
+                _("{name}: eflomal's priors may not fit this model: {why}.").format(
+                    name=side.name, why=why
+                )
+            )
         attention = set(trace_links(side.trace))
         col.metric(
-            f"{side.name}: attention vs eflomal (AER)", f"{aer_against(a, attention).aer:.0f}"
+            _("{name}: attention vs eflomal (AER)").format(name=side.name),
+            f"{aer_against(a, attention).aer:.0f}",
         )
         if g is not None:
             reference = Gold(set(g), set(g))
             col.caption(
-                f"Against the gold links: attention AER {score([reference], [attention]).aer:.0f}, "
-                f"eflomal AER {score([reference], [set(a.symmetric)]).aer:.0f}"
+                _(
+                    "Against the gold links: attention AER {attention:.0f}, "
+                    "eflomal AER {eflomal:.0f}"
+                ).format(
+                    attention=score([reference], [attention]).aer,
+                    eflomal=score([reference], [set(a.symmetric)]).aer,
+                )
             )
-    st.caption(AGREEMENT + " Gold AERs count every gold link drawn as sure.")
+    st.caption(_(AGREEMENT) + _(" Gold AERs count every gold link drawn as sure."))
 
 
 def with_eflomal_column(
@@ -131,7 +145,7 @@ def with_eflomal_column(
     try:
         found.link_many(pairs)  # one run for the page; the rows below read the cache
     except (RuntimeError, ValueError) as e:
-        return frame, f"eflomal could not align the sentences: {e}"
+        return frame, _("eflomal could not align the sentences: {error}").format(error=e)
     frame = frame.copy()
     for name, rows in scores.items():
         column = [

@@ -8,13 +8,22 @@ import streamlit as st
 
 from attnviz.analysis import attribution, compare_models
 from attnviz.analysis.compare_models import Item
+from attnviz.errors import Refused
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.plots import attribution_charts, charts
 from attnviz.store.catalog import Checkpoint
 
 from .cache import Choice, Side, load, translate
+from .i18n import shown
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
-CAPTION = (
+TOO_LONG = N_(
+    "integrated gradients are computed here for sentences of up to {n} words (their cost grows "
+    "with the square of the length); choose erasure or saliency, or run "
+    "`attnviz align --source attribution` on the command line."
+)
+CAPTION = N_(
     "Attribution: how much each source word mattered for the word written, in nats of its "
     "log-probability (red: made it likelier; blue: less likely). Attention is where the "
     "decoder looked; the two need not agree (Jain & Wallace 2019). ρ: Spearman's rank "
@@ -22,21 +31,17 @@ CAPTION = (
 )
 
 
-@st.cache_data(max_entries=256, show_spinner="Computing attribution…")
+@st.cache_data(max_entries=256, show_spinner=False)
 def attribution_of(
     checkpoint: Checkpoint, sentence: str, beam: int, reference: str, method: str, pieces: bool
-) -> attribution.Attribution | str:
+) -> attribution.Attribution | Refused | str:
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
     per checkpoint, sentence and method; or the message of a refusal."""
     trace = translate(checkpoint, sentence, beam, reference)
     if isinstance(trace, str):
         return trace
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
-        return (
-            f"integrated gradients are computed here for sentences of up to {IG_MAX_WORDS} "
-            "words (their cost grows with the square of the length); choose erasure or "
-            "saliency, or run `attnviz align --source attribution` on the command line."
-        )
+        return Refused(TOO_LONG)  # translated where shown: this cache serves every language
     return attribution.attribute(
         load(checkpoint), (trace.pieces or trace) if pieces else trace, method
     )
@@ -46,14 +51,14 @@ def method_ui(key: str) -> str:
     """The attribution method chosen."""
     names = list(attribution.METHODS)
     method = st.radio(
-        "Attribution method",
+        _("Attribution method"),
         names,
-        format_func=lambda name: attribution.METHODS[name].label,
+        format_func=keeping_language(lambda name: _(attribution.METHODS[name].label)),
         horizontal=True,
         key=key,
         index=names.index("erasure"),
     )
-    st.caption(attribution.METHODS[method].description)
+    st.caption(_(attribution.METHODS[method].description).format(steps=attribution.STEPS))
     return method
 
 
@@ -64,22 +69,25 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
     state = st.session_state
     sentence, reference = state.get("sentence", ""), state.get("reference", "").strip()
     for k, (checkpoint, side) in enumerate(zip((choice.left, choice.right), sides, strict=True)):
-        att = attribution_of(
-            checkpoint, sentence, choice.beam, reference, method, bool(state.get("pieces"))
-        )
-        if isinstance(att, str):
-            st.warning(f"{side.name}: {att}")
+        with st.spinner(_("Computing attribution…")):
+            att = attribution_of(
+                checkpoint, sentence, choice.beam, reference, method, bool(state.get("pieces"))
+            )
+        if isinstance(att, str | Refused):
+            message = _(att.message).format(n=IG_MAX_WORDS) if isinstance(att, Refused) else att
+            st.warning(f"{side.name}: {message}")
             continue
         _side_ui(k, side, att, min(step, len(side.trace.tgt_tokens) - 1))
-    st.caption(CAPTION)
+    st.caption(_(CAPTION))
 
 
 def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     trace = side.trace
-    st.subheader(f"{side.name}: attention and {attribution.METHODS[att.method].label}")
+    method = _(attribution.METHODS[att.method].label)
+    st.subheader(_("{name}: attention and {method}").format(name=side.name, method=method))
     left, right = st.columns(2)
     left.plotly_chart(
-        charts.heatmap(trace, step=t, title="attention"), key=f"attribution-attention-{k}"
+        charts.heatmap(trace, step=t, title=_("attention")), key=f"attribution-attention-{k}"
     )
     right.plotly_chart(
         attribution_charts.attribution_heatmap(att, step=t, title=att.method),
@@ -90,11 +98,11 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     rho, same = attribution_charts.step_agreement(trace, att, t)
     whole = attribution.agreement(trace, att)
     cols = st.columns(3)
-    cols[0].metric(f"Step {t + 1}: ρ", "–" if np.isnan(rho) else f"{rho:+.2f}")
-    cols[1].metric("Same argmax word", "yes" if same else "no")
+    cols[0].metric(_("Step {step}: ρ").format(step=t + 1), "–" if np.isnan(rho) else f"{rho:+.2f}")
+    cols[1].metric(_("Same argmax word"), _("yes") if same else _("no"))
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
-    cols[2].metric("Sentence: mean ρ · argmax agrees", f"{mean} · {agree}")
+    cols[2].metric(_("Sentence: mean ρ · argmax agrees"), f"{mean} · {agree}")
     st.altair_chart(attribution_charts.attribution_bars(trace, att, t), key=f"attribution-bars-{k}")
 
 
@@ -102,16 +110,19 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
     """On the corpus page: per sentence and model, attention against attribution, computed
     when asked: attribution runs the models again on every sentence (integrated gradients, once
     per point of their path)."""
-    with st.expander("Attention against attribution"):
+    with st.expander(_("Attention against attribution")):
         method = method_ui("corpus_attribution_method")
         key = (tuple(models), beam, tuple(items), method)
-        if st.button("Compare attention with attribution", key="corpus_attribution_run"):
-            bar = st.progress(0.0, text="Attributing…")
+        if st.button(_("Compare attention with attribution"), key="corpus_attribution_run"):
+            bar = st.progress(0.0, text=_("Attributing…"))
             results = {}
             for k, checkpoint in enumerate(models):
 
                 def progress(done: int, total: int, k=k) -> None:
-                    bar.progress((k + done / total) / len(models), text=f"{done} of {total}")
+                    bar.progress(
+                        (k + done / total) / len(models),
+                        text=_("{done} of {total}").format(done=done, total=total),
+                    )
 
                 results[checkpoint.name] = compare_models.attribution_agreement(
                     load(checkpoint), items, method, beam, progress
@@ -120,10 +131,13 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
             st.session_state.corpus_attribution = (key, results)
         stored = st.session_state.get("corpus_attribution")
         if stored and stored[0] == key:
-            st.dataframe(compare_models.agreement_table(items, stored[1]), hide_index=True)
+            table = compare_models.agreement_table(items, stored[1])
+            st.dataframe(shown(table, list(stored[1])), hide_index=True)
             st.caption(
-                "Per sentence and model, over the steps that wrote a word of its own "
-                "translation: rho, the mean Spearman correlation of attention and the size "
-                "of the attribution over the source words; argmax agrees, the share of steps "
-                "whose most attended word is the most important one."
+                _(
+                    "Per sentence and model, over the steps that wrote a word of its own "
+                    "translation: rho, the mean Spearman correlation of attention and the size "
+                    "of the attribution over the source words; argmax agrees, the share of steps "
+                    "whose most attended word is the most important one."
+                )
             )

@@ -5,18 +5,19 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz.decoding.translator import Translator
+from attnviz.i18n import gettext as _
 from attnviz.plots import explain, history_charts
 
 
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
     """One block per (name, model)."""
-    st.caption(explain.SINK)
+    st.caption(_(explain.SINK))
     for name, translator in models:
         card = translator.card
         st.subheader(name)
         st.markdown(explain.card_summary(card, translator.model.config, translator.data))
         if history_charts.card_has_losses(card):
             st.altair_chart(history_charts.card_loss_chart(card))
-            st.caption("Validation loss per epoch; the red point is the epoch kept.")
-        with st.expander("Full card"):
+            st.caption(_("Validation loss per epoch; the red point is the epoch kept."))
+        with st.expander(_("Full card")):
             st.json(card)

@@ -8,53 +8,76 @@ import streamlit as st
 
 from attnviz.analysis import diagnostics
 from attnviz.decoding.trace import Trace
+from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     """The two (name, trace) columns at ``step`` (0-based), then what can be said of both."""
-    st.markdown(explain.DIFFERENCE)
+    st.markdown(_(explain.DIFFERENCE))
     cols = st.columns(2)
     for side, (col, (name, trace)) in enumerate(zip(cols, shown, strict=True)):
         t = min(step, len(trace.tgt_tokens) - 1)
-        fig = charts.heatmap(trace, step=t, title=f"{name}: alignment")
+        fig = charts.heatmap(trace, step=t, title=_("{name}: alignment").format(name=name))
         col.plotly_chart(fig, key=f"compare-heatmap-{side}")
     for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
         col.altair_chart(
             charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name)
         )
     st.caption(
-        "Raw scores (left) and the softmax weights they become (right) at the current step. "
-        "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
+        _(
+            "Raw scores (left) and the softmax weights they become (right) at the current step. "
+            "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
+        )
     )
     st.altair_chart(charts.coverage_chart(dict(shown)))
     st.caption(
-        "Coverage: total attention each source word received. Near 0: the word may be left "
-        "out (under-translation); well above 1: it may be translated twice."
+        _(
+            "Coverage: total attention each source word received. Near 0: the word may be left "
+            "out (under-translation); well above 1: it may be translated twice."
+        )
     )
     _summary_ui(shown)
     (left, a), (right, b) = shown
     if not diagnostics.comparable(a, b):
         st.info(
-            "The two translations differ, so their matrices cannot be compared cell by cell. "
-            "Decode both models on one of the outputs (forced decoding: each model is made to "
-            "write that translation, and shows where it would have looked), or type a "
-            "reference translation."
+            _(
+                "The two translations differ, so their matrices cannot be compared cell by "
+                "cell. Decode both models on one of the outputs (forced decoding: each model is "
+                "made to write that translation, and shows where it would have looked), or type "
+                "a reference translation."
+            )
         )
         for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
-            if col.button(f"Decode both on {name}'s output", key=f"force-on-{side}"):
+            if col.button(
+                _("Decode both on {name}'s output").format(name=name), key=f"force-on-{side}"
+            ):
                 # The reference box is outside this fragment: set it on the next full run.
                 st.session_state.next_reference = trace.text
                 st.rerun()
         return
-    st.plotly_chart(charts.difference_heatmap(a, b, title=f"{left} minus {right}"))
-    st.caption("Red: the left model attends more; blue: the right model attends more.")
-    st.dataframe(charts.comparison_frame(a, b), hide_index=True)
-    st.caption(
-        "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "
-        "divergence between them (0 = identical, 1 = disjoint) and whether they agree on the "
-        "most attended word."
+    st.plotly_chart(
+        charts.difference_heatmap(
+            a, b, title=_("{left} minus {right}").format(left=left, right=right)
+        )
     )
+    st.caption(_("Red: the left model attends more; blue: the right model attends more."))
+    st.dataframe(_headers(charts.comparison_frame(a, b), a, b), hide_index=True)
+    st.caption(
+        _(
+            "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "
+            "divergence between them (0 = identical, 1 = disjoint) and whether they agree on the "
+            "most attended word."
+        )
+    )
+
+
+def _headers(frame, a: Trace, b: Trace):
+    """The comparison table with its headers in the reader's language."""
+    names = [_("step"), _("output")]
+    names += [_("entropy {attention}").format(attention=t.attention) for t in (a, b)]
+    names += [_("JS divergence"), _("same argmax")]
+    return frame.set_axis(names, axis=1)
 
 
 def _summary_ui(shown: list[tuple[str, Trace]]) -> None:
@@ -64,8 +87,10 @@ def _summary_ui(shown: list[tuple[str, Trace]]) -> None:
         figures = diagnostics.summary(trace)
         entropy, tau = figures.entropy, figures.monotonicity
         metrics[2 * i].metric(
-            f"{name}: mean entropy", "–" if math.isnan(entropy) else f"{entropy:.2f} bits"
+            _("{name}: mean entropy").format(name=name),
+            "–" if math.isnan(entropy) else _("{bits:.2f} bits").format(bits=entropy),
         )
         metrics[2 * i + 1].metric(
-            f"{name}: monotonicity (τ)", "–" if math.isnan(tau) else f"{tau:.2f}"
+            _("{name}: monotonicity (τ)").format(name=name),
+            "–" if math.isnan(tau) else f"{tau:.2f}",
         )

@@ -8,25 +8,28 @@ import streamlit as st
 
 from attnviz.analysis import compare_models, teaching
 from attnviz.analysis.compare_models import Item, SentenceScore
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 from attnviz.store.catalog import Checkpoint, corpora
 
 from . import aligner_view, taught_view
 from .attribution_view import corpus_agreement_ui
 from .cache import Choice, load
+from .i18n import shown
 from .pages import Key, Page, View
 
-SOURCES = ["Paste", "Upload", "Held-out split"]
-SENTENCES_HELP = (
+SOURCES = [N_("Paste"), N_("Upload"), N_("Held-out split")]
+SENTENCES_HELP = N_(
     "One sentence per line: `sentence<TAB>reference translation<TAB>…` (references optional)."
 )
-GOLD_HELP = (
+GOLD_HELP = N_(
     "Optional: one alignment per sentence, between its words and its first reference's "
     "(Pharaoh `i-j` sure / `i?j` possible, 0-based; or HLT-NAACL 2003 `sentid e f [S|P]`)."
 )
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the corpus…")
+@st.cache_data(max_entries=8, show_spinner=False)
 def _held_out(path: str, mtime: float, left: Checkpoint, count: int) -> list[Item]:
     """Read once per file version, model and count, not on every rerun."""
     return compare_models.held_out_items(path, load(left).data, count)
@@ -37,18 +40,23 @@ def held_out_ui(left: Checkpoint) -> list[Item]:
     files = corpora(os.environ.get("ATTNVIZ_CORPUS"), os.environ.get("ATTNVIZ_CORPORA"))
     if not files:
         st.info(
-            "No corpus is configured: set ATTNVIZ_CORPUS to the `source<TAB>target` file the "
-            "models were trained on (or ATTNVIZ_CORPORA to a folder of such files) and reload."
+            _(
+                "No corpus is configured: set ATTNVIZ_CORPUS to the `source<TAB>target` file the "
+                "models were trained on (or ATTNVIZ_CORPORA to a folder of such files) and reload."
+            )
         )
         return []
     path = st.selectbox(
-        "Corpus file",
+        _("Corpus file"),
         files,
-        help="The file the models were trained on; its held-out test split (which no model "
-        "saw) is read as the checkpoint recorded it.",
+        help=_(
+            "The file the models were trained on; its held-out test split (which no model "
+            "saw) is read as the checkpoint recorded it."
+        ),
     )
-    count = st.slider("Sentences", 10, 500, 100, step=10)
-    return _held_out(path, os.path.getmtime(path), left, count)
+    count = st.slider(_("Sentences"), 10, 500, 100, step=10)
+    with st.spinner(_("Reading the corpus…")):
+        return _held_out(path, os.path.getmtime(path), left, count)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -82,13 +90,15 @@ def _upload_text(upload, what: str) -> str:
 def typed_ui(upload: bool) -> list[Item]:
     """Sentences and gold alignments pasted, or uploaded as files."""
     if upload:
-        text_file = st.file_uploader("Sentences", type=["txt", "tsv"], help=SENTENCES_HELP)
-        gold_file = st.file_uploader("Gold alignments", type=["txt", "align", "wa"], help=GOLD_HELP)
+        text_file = st.file_uploader(_("Sentences"), type=["txt", "tsv"], help=_(SENTENCES_HELP))
+        gold_file = st.file_uploader(
+            _("Gold alignments"), type=["txt", "align", "wa"], help=_(GOLD_HELP)
+        )
         text = _upload_text(text_file, "the sentences file")
         gold = _upload_text(gold_file, "the gold file")
     else:
-        text = st.text_area("Sentences", help=SENTENCES_HELP, height=150)
-        gold = st.text_area("Gold alignments", help=GOLD_HELP, height=100)
+        text = st.text_area(_("Sentences"), help=_(SENTENCES_HELP), height=150)
+        gold = st.text_area(_("Gold alignments"), help=_(GOLD_HELP), height=100)
     items, error = _parsed(text, gold)
     if error:
         raise ValueError(error)
@@ -97,12 +107,13 @@ def typed_ui(upload: bool) -> list[Item]:
 
 def score_ui(models: list[Checkpoint], items: list[Item], beam: int) -> dict:
     """Each model's scores by name, under a progress bar."""
-    bar = st.progress(0.0, text="Translating…")
+    bar = st.progress(0.0, text=_("Translating…"))
     scores = {}
     for k, checkpoint in enumerate(models):
 
         def progress(done: int, total: int, k=k, name=checkpoint.name) -> None:
-            bar.progress((k + done / total) / len(models), text=f"{name}: {done} of {total}")
+            text = _("{name}: {done} of {total}").format(name=name, done=done, total=total)
+            bar.progress((k + done / total) / len(models), text=text)
 
         scores[checkpoint.name] = compare_models.score_sentences(
             load(checkpoint), items, beam=beam, progress=progress
@@ -114,23 +125,33 @@ def score_ui(models: list[Checkpoint], items: list[Item], beam: int) -> dict:
 def corpus_page_ui(choice: Choice) -> None:
     """Sentences in; once both models have run over them, their scores."""
     st.caption(
-        "Run both models over many sentences: BLEU per sentence and by length, AER where gold "
-        "alignments are given, and the attention diagnostics. Open any sentence to step "
-        "through it."
+        _(
+            "Run both models over many sentences: BLEU per sentence and by length, AER where "
+            "gold alignments are given, and the attention diagnostics. Open any sentence to step "
+            "through it."
+        )
     )
-    source = st.radio("Sentences from", SOURCES, horizontal=True, key="corpus_source")
+    source = st.radio(
+        _("Sentences from"),
+        SOURCES,
+        format_func=keeping_language(_),
+        horizontal=True,
+        key="corpus_source",
+    )
     try:
         items = held_out_ui(choice.left) if source == SOURCES[2] else typed_ui(source == SOURCES[1])
     except (ValueError, OSError) as e:
-        st.error(f"Could not read the sentences: {e}")
+        st.error(_("Could not read the sentences: {error}").format(error=e))
         return
     if not items:
-        st.info("Give some sentences to score.")
+        st.info(_("Give some sentences to score."))
         return
     models = [choice.left, choice.right]
     key = (tuple(models), choice.beam, tuple(items))
     if st.button(
-        f"Translate {len(items)} sentences with both models", type="primary", key="corpus_run"
+        _("Translate {n} sentences with both models").format(n=len(items)),
+        type="primary",
+        key="corpus_run",
     ):
         st.session_state.corpus_results = (key, score_ui(models, items, choice.beam))
     stored = st.session_state.get("corpus_results")
@@ -144,7 +165,7 @@ def strays_ui(models: list[Checkpoint], items: list[Item], key: tuple) -> dict:
     far its attention strays from its taught partner's on each sentence (by column name)."""
     pairs = list(dict.fromkeys(p for c in models if (p := taught_view.teaching_of(c))))
     if not pairs or not st.toggle(
-        explain.STRAYS_SWITCH, key=Key.CORPUS_STRAYS, help=explain.STRAYS_HELP
+        _(explain.STRAYS_SWITCH), key=Key.CORPUS_STRAYS, help=_(explain.STRAYS_HELP)
     ):
         return {}
     wanted = (key, tuple(pairs))
@@ -157,13 +178,14 @@ def strays_ui(models: list[Checkpoint], items: list[Item], key: tuple) -> dict:
 
 def _scored_strays(pairs: list, items: list[Item]) -> dict[str, list[float | None]]:
     """:func:`attnviz.analysis.teaching.corpus_strays` of each pair, under a progress bar."""
-    bar = st.progress(0.0, text="Decoding natural and taught models on each sentence…")
+    bar = st.progress(0.0, text=_("Decoding natural and taught models on each sentence…"))
     out = {}
     for k, pair in enumerate(pairs):
         name = teaching.strays_column(pair.natural.name, pair.taught.name)
 
         def progress(done: int, total: int, k=k, name=name) -> None:
-            bar.progress((k + done / total) / len(pairs), text=f"{name}: {done} of {total}")
+            text = _("{name}: {done} of {total}").format(name=name, done=done, total=total)
+            bar.progress((k + done / total) / len(pairs), text=text)
 
         out[name] = teaching.corpus_strays(load(pair.natural), load(pair.taught), items, progress)
     bar.empty()
@@ -179,42 +201,46 @@ def results_ui(
     for k, (name, rows) in enumerate(scores.items()):
         totals = compare_models.totals(items, rows)
         if totals.bleu is not None:
-            metrics[2 * k].metric(f"{name}: corpus BLEU", f"{totals.bleu:.1f}")
+            metrics[2 * k].metric(_("{name}: corpus BLEU").format(name=name), f"{totals.bleu:.1f}")
         if totals.aer is not None:
-            metrics[2 * k + 1].metric(f"{name}: AER", f"{totals.aer.aer:.1f}")
+            metrics[2 * k + 1].metric(_("{name}: AER").format(name=name), f"{totals.aer.aer:.1f}")
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     frame = teaching.with_strays(frame, strays or {})
-    st.dataframe(frame, hide_index=True, height=320)
+    st.dataframe(shown(frame, list(scores)), hide_index=True, height=320)
     st.caption(
-        "One row per sentence, where the two models differ most first (BLEU difference = "
-        "left minus right; click a column to sort). Sentence BLEU is 0–100; AER is the "
-        "alignment error rate of the argmax links against the gold ones (0 = perfect); "
-        "entropy in bits (0 = all attention on one word) and τ (1 when attention moves "
-        "strictly left to right) over the steps that wrote a word."
+        _(
+            "One row per sentence, where the two models differ most first (BLEU difference = "
+            "left minus right; click a column to sort). Sentence BLEU is 0–100; AER is the "
+            "alignment error rate of the argmax links against the gold ones (0 = perfect); "
+            "entropy in bits (0 = all attention on one word) and τ (1 when attention moves "
+            "strictly left to right) over the steps that wrote a word."
+        )
     )
     st.caption(
-        aligner_view.COLUMN_HELP
+        _(aligner_view.COLUMN_HELP)
         if no_eflomal is None
-        else f"No “{aligner_view.COLUMN}” column: {no_eflomal}"
+        else _("No “{column}” column: {why}").format(column=_(aligner_view.COLUMN), why=no_eflomal)
     )
     if strays:
-        st.caption(explain.STRAYS_HELP)
+        st.caption(_(explain.STRAYS_HELP))
     lengths = compare_models.bleu_by_length(items, scores)
     if not lengths.empty:
         st.altair_chart(charts.length_chart(lengths))
         st.caption(
-            "Corpus BLEU by source length: attention models usually lose quality on long "
-            "sentences; compare how fast each one falls."
+            _(
+                "Corpus BLEU by source length: attention models usually lose quality on long "
+                "sentences; compare how fast each one falls."
+            )
         )
     view = View.TAUGHT if strays else View.STEPS
     picked = st.selectbox(
-        f"Open a sentence in the “{view}” view",
+        _("Open a sentence in the “{view}” view").format(view=_(view)),
         list(frame["#"]),  # in the table's order
         format_func=lambda n: f"#{n}: {items[n - 1].source}",
         key="corpus_pick",
     )
-    st.button("Open", key="corpus_open", on_click=_open, args=(items[picked - 1], view))
+    st.button(_("Open"), key="corpus_open", on_click=_open, args=(items[picked - 1], view))
 
 
 def _open(item: Item, view: View = View.STEPS) -> None:

@@ -8,25 +8,26 @@ import streamlit as st
 
 from attnviz.analysis.align import pharaoh, trace_links
 from attnviz.decoding.trace import Trace
+from attnviz.i18n import gettext as _
 from attnviz.plots import charts
 
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
     """(label, file name, maker) for each file; makers run only when their button is clicked."""
     files = [
-        ("Weights CSV", f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
+        (_("Weights CSV"), f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
         (
-            "Weights JSON",
+            _("Weights JSON"),
             f"{name}-weights.json",
             lambda: json.dumps(charts.weights_json(trace), ensure_ascii=False),
         ),
-        ("Alignment (Pharaoh)", f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
+        (_("Alignment (Pharaoh)"), f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
     ]
     if images:
         for fmt in ("png", "svg"):
             files.append(
                 (
-                    f"Heatmap {fmt.upper()}",
+                    _("Heatmap {format}").format(format=fmt.upper()),
                     f"{name}.{fmt}",
                     lambda f=fmt: charts.to_image(charts.heatmap(trace, title=name), f),
                 )
@@ -36,7 +37,7 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
 
 def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
     """Download buttons for each (name, trace)."""
-    st.caption("Files are made when you click, from what is shown above.")
+    st.caption(_("Files are made when you click, from what is shown above."))
     images = charts.can_export_images()
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")
@@ -46,6 +47,8 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
             col.download_button(label, make, file_name=file_name, key=f"{file_name}-{side}")
     if not images:
         st.caption(
-            "PNG and SVG need Chrome or Chromium on the server (kaleido drives it); the camera "
-            "icon on each chart saves an image from your browser."
+            _(
+                "PNG and SVG need Chrome or Chromium on the server (kaleido drives it); the "
+                "camera icon on each chart saves an image from your browser."
+            )
         )

@@ -9,10 +9,14 @@ import streamlit as st
 
 from attnviz.analysis.history import probe_aer
 from attnviz.data import toy
+from attnviz.i18n import gettext as _
+from attnviz.i18n import keeping_language
 from attnviz.model.attention import SCORES
 from attnviz.plots import history_charts
 from attnviz.store.catalog import Checkpoint
 from attnviz.training.live import Run, RunRefused, Runs, ToySettings
+
+from .i18n import bind_language
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
 REFRESH_SECONDS = 1.0
@@ -42,14 +46,16 @@ def settings_ui() -> ToySettings | None:
     with st.form("toy"):
         cols = st.columns(3)
         language = cols[0].selectbox(
-            "Toy language", list(toy.LANGUAGES), format_func=toy.DESCRIPTIONS.get
+            _("Toy language"),
+            list(toy.LANGUAGES),
+            format_func=keeping_language(lambda k: _(toy.DESCRIPTIONS[k])),
         )
-        attention = cols[1].selectbox("Attention", SCORES, index=SCORES.index("general"))
-        epochs = cols[2].slider("Epochs", 1, 20, ToySettings.epochs)
-        hidden = cols[0].select_slider("Hidden units", [16, 32, 64, 128], ToySettings.hidden)
-        sentences = cols[1].slider("Training sentences", 500, 4000, ToySettings.sentences, 250)
-        lr = cols[2].select_slider("Learning rate", [0.001, 0.002, 0.005, 0.01], ToySettings.lr)
-        if not st.form_submit_button("Train"):
+        attention = cols[1].selectbox(_("Attention"), SCORES, index=SCORES.index("general"))
+        epochs = cols[2].slider(_("Epochs"), 1, 20, ToySettings.epochs)
+        hidden = cols[0].select_slider(_("Hidden units"), [16, 32, 64, 128], ToySettings.hidden)
+        sentences = cols[1].slider(_("Training sentences"), 500, 4000, ToySettings.sentences, 250)
+        lr = cols[2].select_slider(_("Learning rate"), [0.001, 0.002, 0.005, 0.01], ToySettings.lr)
+        if not st.form_submit_button(_("Train")):
             return None
     return ToySettings(language, attention, sentences, epochs, hidden, lr)
 
@@ -59,26 +65,30 @@ def progress_ui(run: Run) -> None:
     s = run.settings
     history = run.history
     if run.error:
-        st.error(f"The run failed: {run.error}")
+        st.error(_("The run failed: {error}").format(error=run.error))
         return
     if history is None:
-        st.progress(0.0, text=f"Preparing {s.sentences} sentences of {s.language}…")
+        text = _("Preparing {n} sentences of {language}…").format(
+            n=s.sentences, language=s.language
+        )
+        st.progress(0.0, text=text)
         return
     snap = history.snapshots[-1]
-    state = "trained" if run.card else "stopped" if run.stop.is_set() else "training"
-    st.progress(
-        run.fraction,
-        text=f"{s.name}: {state}, epoch {snap['epoch']:g} of {s.epochs} · AER {snap['aer']:.0f}%",
+    state = _("trained") if run.card else _("stopped") if run.stop.is_set() else _("training")
+    text = _("{name}: {state}, epoch {epoch:g} of {epochs} · AER {aer:.0f}%").format(
+        name=s.name, state=state, epoch=snap["epoch"], epochs=s.epochs, aer=snap["aer"]
     )
+    st.progress(run.fraction, text=text)
     probes = history.probes
     k = st.selectbox(
-        "Held-out sentence",
+        _("Held-out sentence"),
         range(len(probes)),
         format_func=lambda k: f"{probes[k].source}  →  {probes[k].target}",
         key="live_probe",
     )
     matrix = history.matrices(len(history.snapshots) - 1)[k]
-    title = f"epoch {snap['epoch']:g} · AER {probe_aer(matrix, probes[k].gold):.0f}%"
+    title = _("epoch {epoch:g}").format(epoch=snap["epoch"])
+    title += f" · AER {probe_aer(matrix, probes[k].gold):.0f}%"
     cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
     with cols[0]:
         st.plotly_chart(
@@ -91,11 +101,13 @@ def progress_ui(run: Run) -> None:
 
 def live_view_ui() -> None:
     """Settings, Train and Stop, and the session's run as it goes."""
-    st.subheader("Train a tiny model live")
+    st.subheader(_("Train a tiny model live"))
     st.caption(
-        "A toy language whose true alignment is known; a model small enough to learn it in "
-        "seconds on one CPU core. Watch its attention on a held-out sentence go from even to "
-        "the alignment; AER is the share of its most-attended links that miss the true ones."
+        _(
+            "A toy language whose true alignment is known; a model small enough to learn it in "
+            "seconds on one CPU core. Watch its attention on a held-out sentence go from even to "
+            "the alignment; AER is the share of its most-attended links that miss the true ones."
+        )
     )
     settings = settings_ui()
     if settings is not None:
@@ -106,15 +118,16 @@ def live_view_ui() -> None:
     run = runs().get(owner())
     if run is None:
         return
-    if run.running and st.button("Stop", key="live_stop"):
+    if run.running and st.button(_("Stop"), key="live_stop"):
         run.stop.set()
     _live_fragment(run)
     if run.card is not None:
-        example, target, _ = toy.corpus(1, seed=99, language=run.settings.language)[0]
+        example, target = toy.corpus(1, seed=99, language=run.settings.language)[0][:2]
         st.success(
-            f"“{run.settings.name}” is now a model of this session: pick it as the left or "
-            f"right model in the sidebar and try it on the One sentence page, e.g. “{example}” "
-            f"(→ “{target}”)."
+            _(
+                "“{name}” is now a model of this session: pick it as the left or right model in "
+                "the sidebar and try it on the One sentence page, e.g. “{example}” (→ “{target}”)."
+            ).format(name=run.settings.name, example=example, target=target)
         )
 
 
@@ -124,6 +137,7 @@ def _live_fragment(run: Run) -> None:
 
     @st.fragment(run_every=REFRESH_SECONDS if run.running else None)
     def redraw() -> None:
+        bind_language()
         progress_ui(run)
         if not run.running and st.session_state.get("live_polled") == run.started:
             st.session_state.live_polled = None

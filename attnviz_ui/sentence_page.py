@@ -8,6 +8,8 @@ from attnviz.analysis.align import gold_to_draw
 from attnviz.data.text import language_name
 from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.plots import explain
 from attnviz.store.catalog import Direction
 
@@ -18,6 +20,7 @@ from .cache import Choice, Side, load, translate
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
 from .export_view import export_view_ui
+from .i18n import bind_language
 from .pages import STEPPING, Key, View
 from .step_view import (
     column,
@@ -49,14 +52,14 @@ EXAMPLES = {  # by source language; the first is translated when the page opens,
         "我们明天在车站见面。",
     ],
 }
-OWN = "(type your own)"
+OWN = N_("(type your own)")
 PLAY_SECONDS = 0.8
 MAX_CHARS = 4000  # per text box; the models refuse over 200 words before decoding anyway
-PIECES = (
+PIECES = N_(
     "The models read and write subword pieces; ▁ starts a word, and a word never "
     "seen whole is spelled in several pieces (characters never seen, in bytes)."
 )
-WORDS = (
+WORDS = N_(
     "Words, as you typed them. The models work on subword pieces: a target word's "
     "attention to a source word is the attention between their pieces, summed over "
     "the source word's pieces and averaged over the target word's steps, so each "
@@ -102,18 +105,26 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
             _open_on(examples)
     # One row, so that the pictures below start higher up the screen.
     cols = st.columns([2, 3, 3])
-    cols[0].selectbox("Examples", [OWN, *examples], key="example", on_change=_example)
+    cols[0].selectbox(
+        _("Examples"),
+        [OWN, *examples],
+        format_func=keeping_language(lambda e: _(e) if e == OWN else e),
+        key="example",
+        on_change=_example,
+    )
     sentence = cols[1].text_input(
-        f"{language_name(direction.source)} sentence",
-        placeholder=f"e.g. {examples[-1]}" if examples else "",
+        _("{language} sentence").format(language=language_name(direction.source)),
+        placeholder=_("e.g. {example}").format(example=examples[-1]) if examples else "",
         key="sentence",
         max_chars=MAX_CHARS,
         on_change=_new_sentence,
         args=(False,),
     )
     reference = cols[2].text_input(
-        "Reference translation (optional)",
-        placeholder=f"{language_name(direction.target)}; both models are then force-decoded on it",
+        _("Reference translation (optional)"),
+        placeholder=_("{language}; both models are then force-decoded on it").format(
+            language=language_name(direction.target)
+        ),
         key="reference",
         max_chars=MAX_CHARS,
     )
@@ -123,7 +134,7 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
 def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | None:
     """Both models' decodings, or None after showing why a model refused the sentence."""
     if note := load(choice.left).text.language_note(sentence):
-        st.warning(f"{note} Choose the direction in the sidebar.", icon="🔤")
+        st.warning(note + _(" Choose the direction in the sidebar."), icon="🔤")
     sides = []
     for checkpoint in (choice.left, choice.right):
         trace = translate(checkpoint, sentence, choice.beam, reference.strip())
@@ -144,10 +155,10 @@ def notes_ui(sides: list[Side]) -> list[Side]:
         st.caption(note)
     if not any(side.trace.pieces for side in sides):
         return sides
-    if st.toggle("Show subword pieces", key="pieces"):
-        st.caption(PIECES)
+    if st.toggle(_("Show subword pieces"), key="pieces"):
+        st.caption(_(PIECES))
         return [side._replace(trace=side.trace.pieces or side.trace) for side in sides]
-    st.caption(WORDS)
+    st.caption(_(WORDS))
     return sides
 
 
@@ -163,7 +174,7 @@ def step_ui(steps: int) -> int:
     )
     shown = playback.before_run(asked, steps)
     state.step, state.playing = shown.step, shown.playing
-    return st.slider("Step", 1, steps, key="step") - 1 if steps > 1 else 0
+    return st.slider(_("Step"), 1, steps, key="step") - 1 if steps > 1 else 0
 
 
 def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
@@ -189,9 +200,9 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed, eflomal)
     with above:
         cols = st.columns([2, 2, 2, 2, 1])
-        cols[0].toggle("Show the finished translation", key="finished")
-        cols[1].toggle("Show the numbers of this step", key="numbers")
-        cols[2].toggle("Attribution beside attention", key="attribution_on")
+        cols[0].toggle(_("Show the finished translation"), key="finished")
+        cols[1].toggle(_("Show the numbers of this step"), key="numbers")
+        cols[2].toggle(_("Attribution beside attention"), key="attribution_on")
         with cols[3]:
             what_if_choice_ui()
         _play_ui(cols[-1], steps, playing)
@@ -205,7 +216,10 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
 
 def _play_ui(where, steps: int, playing: bool) -> None:
     where.button(
-        "⏸ Pause" if playing else "▶ Play", key="play", on_click=_play_pressed, args=(steps,)
+        _("⏸ Pause") if playing else _("▶ Play"),
+        key="play",
+        on_click=_play_pressed,
+        args=(steps,),
     )
 
 
@@ -228,6 +242,7 @@ def _stepping(
     attributed: bool = False,
     eflomal: bool = False,
 ) -> None:
+    bind_language()  # a step change reruns this fragment alone
     step = step_ui(steps)
     if view == View.STEPS:
         gold = st.session_state.get("gold")
@@ -261,7 +276,7 @@ def _stepping(
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
     playing = st.session_state.playing
-    done, _ = playback.after_run(Playback(st.session_state.step, playing), steps)
+    done = playback.after_run(Playback(st.session_state.step, playing), steps)[0]
     if playing and not done.playing:  # the last step: stop, and the fragment's timer with it
         st.session_state.playing = False
         st.rerun()
@@ -270,7 +285,11 @@ def _stepping(
 def _eflomal_ui(sides: list[Side]):
     """eflomal's alignment of each side, or None after saying why there is none."""
     if st.session_state.get("pieces"):
-        st.caption("eflomal aligns words: switch off “Show subword pieces” to see its links.")
+        st.caption(
+            _("eflomal aligns words: switch off “{switch}” to see its links.").format(
+                switch=_("Show subword pieces")
+            )
+        )
         return None
     aligned = aligner_view.align_sides(sides)
     if isinstance(aligned, str):
@@ -293,19 +312,28 @@ def view_ui(view: View, sides: list[Side], beam: int) -> None:
 def sentence_page_ui(choice: Choice) -> None:
     """The sentence in, both models' decodings out, one view at a time."""
     st.caption(
-        f"Type a sentence in {language_name(choice.direction.source)}. Each model translates it "
-        "word by word; at every step its attention decides which source words to look at."
+        _(
+            "Type a sentence in {language}. Each model translates it word by word; at every "
+            "step its attention decides which source words to look at."
+        ).format(language=language_name(choice.direction.source))
     )
     sentence, reference = inputs_ui(choice.direction)
     if not sentence.strip():
-        st.info("Type a sentence or pick an example to start.")
+        st.info(_("Type a sentence or pick an example to start."))
         return
     sides = decode_ui(choice, sentence, reference)
     if sides is None:
         return
     sides = notes_ui(sides)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
-    view = st.radio("View", list(View), horizontal=True, label_visibility="collapsed", key="view")
+    view = st.radio(
+        _("View"),
+        list(View),
+        format_func=keeping_language(_),
+        horizontal=True,
+        label_visibility="collapsed",
+        key="view",
+    )
     if view in STEPPING:
         stepping_ui(view, choice, sides)
     elif view == View.TAUGHT:

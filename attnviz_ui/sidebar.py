@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.store.catalog import (
     ENGLISH_FRENCH,
     Checkpoint,
@@ -16,13 +18,13 @@ from attnviz.store.catalog import (
 from .cache import Choice, checkpoint_folder, direction_of
 from .pages import Key
 
-CHINESE_PAIR = (
+CHINESE_PAIR = N_(
     "The *-zh-en* models read Chinese as jieba's words (我 · 爱 · 吃 · 苹果), each split into "
     "subword pieces, and write English pieces: a vocabulary of about 4,000 pieces for each "
     "language, embeddings untied. Trained on Tatoeba's 29,000 Chinese–English pairs, they "
     "know short everyday sentences."
 )
-PAIRS = (
+PAIRS = N_(
     "*-pieces* models read and write subword pieces, one vocabulary for both languages: they "
     "carry names and numbers through, keep their place in long sentences and rarely leave "
     "English in the French. *-words* "
@@ -37,24 +39,30 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
     """The models and search chosen; None when no checkpoint loads."""
     st.sidebar.title("attnviz")
     for name, message in failed.items():
-        st.sidebar.error(f"{name} could not be loaded: {message}")
+        st.sidebar.error(
+            _("{name} could not be loaded: {message}").format(name=name, message=message)
+        )
     if not found:
-        st.sidebar.warning(f"No checkpoints in {checkpoint_folder()}.")
+        st.sidebar.warning(_("No checkpoints in {folder}.").format(folder=checkpoint_folder()))
         return None
     groups = by_direction(found, direction_of)
     direction = direction_ui(list(groups))
     found = groups[direction]
     names = [c.name for c in found]
     wanted = opening(direction)
-    left = st.sidebar.selectbox("Left model", names, default_index(names, wanted[0], 0))
-    right = st.sidebar.selectbox("Right model", names, default_index(names, wanted[1], 1))
+    left = st.sidebar.selectbox(_("Left model"), names, default_index(names, wanted[0], 0))
+    right = st.sidebar.selectbox(_("Right model"), names, default_index(names, wanted[1], 1))
     if caption := CAPTIONS.get(direction):
-        st.sidebar.caption(caption)
-    search = st.sidebar.radio("Search", ["greedy", "beam"], horizontal=True)
-    beam = st.sidebar.slider("Beam width", 2, 10, 5) if search == "beam" else 1
+        st.sidebar.caption(_(caption))
+    search = st.sidebar.radio(
+        _("Search"), [N_("greedy"), N_("beam")], format_func=keeping_language(_), horizontal=True
+    )
+    beam = st.sidebar.slider(_("Beam width"), 2, 10, 5) if search == "beam" else 1
     st.sidebar.caption(
-        "Greedy takes the most probable word at each step; beam search keeps the best few "
-        "partial translations and picks the best complete one."
+        _(
+            "Greedy takes the most probable word at each step; beam search keeps the best few "
+            "partial translations and picks the best complete one."
+        )
     )
     return Choice(found[names.index(left)], found[names.index(right)], beam, direction)
 
@@ -63,8 +71,12 @@ def direction_ui(directions: list[Direction]) -> Direction:
     """The direction chosen among those the checkpoints translate in (a choice only when there
     are several)."""
     if len(directions) == 1:
-        st.sidebar.caption(f"Translates {directions[0]}")
+        st.sidebar.caption(_("Translates {direction}").format(direction=directions[0]))
         return directions[0]
     return st.sidebar.radio(
-        "Direction", directions, format_func=str, horizontal=True, key=Key.DIRECTION
+        _("Direction"),
+        directions,
+        format_func=keeping_language(str),
+        horizontal=True,
+        key=Key.DIRECTION,
     )

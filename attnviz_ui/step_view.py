@@ -12,11 +12,13 @@ import streamlit as st
 from attnviz.analysis.diagnostics import sunk_steps
 from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
+from attnviz.i18n import N_
+from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain, step_charts
 
 from .cache import Side
 
-NUMBERS = (
+NUMBERS = N_(
     "The step in numbers, as the model computed it. For each source token: its score e, "
     "exp(e − max) (the softmax's numerator, kept from overflowing by subtracting the largest "
     "score), its weight α = exp / Σ exp, and its share of the context c_t (α_j h_j · c_t / "
@@ -24,7 +26,9 @@ NUMBERS = (
     "(red negative, blue positive; hover for a number), the context and what the output "
     "layer reads, and the next word's logits and probabilities."
 )
-EDITED = "This step's attention was edited: the weights are yours, not the softmax of the scores."
+EDITED = N_(
+    "This step's attention was edited: the weights are yours, not the softmax of the scores."
+)
 
 
 def model_header_ui(s: Side) -> None:
@@ -34,7 +38,7 @@ def model_header_ui(s: Side) -> None:
     trace = s.trace
     cols = st.columns([3, 1])
     cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
-    with cols[1].popover("Formula"):
+    with cols[1].popover(_("Formula")):
         st.latex(formula_latex(s))
 
 
@@ -68,19 +72,20 @@ def column(
     trace = s.trace
     t = min(step, len(trace.tgt_tokens) - 1)
     shown = slice(0, t + 1) if reveal else slice(None)
-    word = html.escape(trace.tgt_tokens[t])
+    heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
+    heading = html.escape(heading)
     shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
     bars = explain.weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
     candidates = explain.html_table(charts.candidates_frame(trace, t))
-    fig = charts.heatmap(trace, step=t, title=f"{s.name}: alignment", gold=gold, reveal=reveal)
+    title = _("{name}: alignment").format(name=s.name)
+    fig = charts.heatmap(trace, step=t, title=title, gold=gold, reveal=reveal)
     if eflomal is not None:
         fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
     return Column(
         step=t,
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        detail=f"<b>Step {t + 1}: writing “{word}”</b>{_sink_note(trace, t)}{shaded}{bars}<br>"
-        f"{candidates}",
+        detail=f"<b>{heading}</b>{_sink_note(trace, t)}{shaded}{bars}<br>{candidates}",
     )
 
 
@@ -92,7 +97,7 @@ def _sink_note(trace, t: int) -> str:
     if t >= len(on_eos) or not (on_eos[t] or on_punct[t]):
         return ""
     top = html.escape(trace.src_tokens[int(trace.weights[t].argmax())])
-    return f" · looks most at “{top}”: an attention sink"
+    return html.escape(_(" · looks most at “{top}”: an attention sink")).format(top=top)
 
 
 def heatmap_ui(side: int, s: Side, c: Column):
@@ -116,19 +121,28 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
     """What the step view's pictures mean, said once above them: a step change redraws
     everything in the columns, so they hold no words that do not change with the step."""
     return (
-        "In each column: the output"
-        + (" so far" if reveal else "")
-        + ", each word shaded by the probability the model gave it; the alignment heatmap "
-        "(row = output word, column = source word, darker = more attention; the framed row "
-        "is the current step"
-        + ("; rows below it stay blank until the model writes them" if reveal else "")
-        + "; hover for the raw score before the softmax"
-        + ("; orange crosses: the human (gold) alignment" if gold else "")
-        + "); the current step's attention as bars (they sum to 1); and the words the model "
-        "weighed for it, most probable first"
-        + (" (for a word of several pieces: the pieces it weighed to start it)." if pieces else ".")
-        + " A step whose attention sits on `<eos>` or on the final full stop is a sink: the "
-        "model writes that word without reading one (see the Model cards view)."
+        (_("In each column: the output so far") if reveal else _("In each column: the output"))
+        + _(
+            ", each word shaded by the probability the model gave it; the alignment heatmap "
+            "(row = output word, column = source word, darker = more attention; the framed row "
+            "is the current step"
+        )
+        + (_("; rows below it stay blank until the model writes them") if reveal else "")
+        + _("; hover for the raw score before the softmax")
+        + (_("; orange crosses: the human (gold) alignment") if gold else "")
+        + _(
+            "); the current step's attention as bars (they sum to 1); and the words the model "
+            "weighed for it, most probable first"
+        )
+        + (
+            _(" (for a word of several pieces: the pieces it weighed to start it).")
+            if pieces
+            else _(".")
+        )
+        + _(
+            " A step whose attention sits on `<eos>` or on the final full stop is a sink: the "
+            "model writes that word without reading one (see the Model cards view)."
+        )
     )
 
 
@@ -136,7 +150,7 @@ def step_detail_ui(s: Side, c: Column) -> None:
     """The current step below the heatmap: the word written, the source shaded by its
     attention, the weights as bars and the words the model weighed."""
     if c.step in s.trace.edited:
-        st.info(EDITED)
+        st.info(_(EDITED))
     st.html(c.detail)
 
 
@@ -148,13 +162,20 @@ def numbers_ui(s: Side, t: int) -> None:
     st.latex(formula_latex(s))
     if s.trace.pieces:
         st.caption(
-            f"Over the model's subword pieces: the step that wrote “{own.tgt_tokens[piece]}”."
+            _("Over the model's subword pieces: the step that wrote “{piece}”.").format(
+                piece=own.tgt_tokens[piece]
+            )
         )
     st.dataframe(step_charts.terms_frame(m).style.format(precision=3), hide_index=True)
     query = explain.query_name(s.trace.attention)
-    scale = "" if m.scale == 1.0 else f" The dot products are multiplied by 1/√H = {m.scale:.4f}."
-    st.plotly_chart(step_charts.strips(step_charts.query_strips(m), f"The score: query {query}"))
+    scale = (
+        ""
+        if m.scale == 1.0
+        else _(" The dot products are multiplied by 1/√H = {scale:.4f}.").format(scale=m.scale)
+    )
+    title = _("The score: query {query}").format(query=query)
+    st.plotly_chart(step_charts.strips(step_charts.query_strips(m), title))
     st.caption(explain.parts_note(s.trace.attention) + scale)
-    st.plotly_chart(step_charts.strips(step_charts.output_strips(m), "From c_t to the output"))
+    st.plotly_chart(step_charts.strips(step_charts.output_strips(m), _("From c_t to the output")))
     st.dataframe(step_charts.next_word_frame(m).style.format(precision=3), hide_index=True)
-    st.caption(NUMBERS)
+    st.caption(_(NUMBERS))

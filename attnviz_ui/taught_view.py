@@ -16,6 +16,8 @@ import streamlit as st
 from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.teaching import Shift, forced_shift, shared_output
 from attnviz.errors import InputError, Refused
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_pair
 from attnviz.store.checkpoint import file_sha256
@@ -24,7 +26,7 @@ from . import aligner_view
 from .cache import Choice, Side, available, load, translate
 from .pages import Key
 
-ROLES = ("natural", "taught")
+ROLES = (N_("natural"), N_("taught"))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -36,7 +38,7 @@ def digest(checkpoint: Checkpoint) -> str:
 def teaching_of(chosen: Checkpoint) -> Teaching | None:
     """``chosen`` and its partner among the checkpoints that load, told by their cards; None
     when it has none."""
-    found, _ = available()
+    found = available()[0]
     return teaching_pair(chosen, found, lambda c: load(c).card, digest)
 
 
@@ -62,13 +64,17 @@ def model_choice_ui(choice: Choice) -> Checkpoint:
     """Which of the two models the sidebar chose has its pair shown (the left one first)."""
     models = (choice.left, choice.right)
     side = st.radio(
-        "Model",
+        _("Model"),
         (0, 1),
-        format_func=lambda k: f"{('Left', 'Right')[k]}: {models[k].name}",
+        format_func=keeping_language(
+            lambda k: (_("Left: {name}"), _("Right: {name}"))[k].format(name=models[k].name)
+        ),
         horizontal=True,
         key=Key.TAUGHT_MODEL,
-        help="The view shows this model beside its partner: a natural model beside the model "
-        "taught from it, a taught model beside its natural parent.",
+        help=_(
+            "The view shows this model beside its partner: a natural model beside the model "
+            "taught from it, a taught model beside its natural parent."
+        ),
     )
     return models[side]
 
@@ -76,7 +82,7 @@ def model_choice_ui(choice: Choice) -> Checkpoint:
 def heatmaps_ui(sides: list[Side], eflomal: list | None, gold: list) -> None:
     """Both models' heatmaps, eflomal's links (and gold's, where given) drawn over each."""
     for k, (col, side, role) in enumerate(zip(st.columns(2), sides, ROLES, strict=True)):
-        fig = charts.heatmap(side.trace, title=f"{side.name} ({role})", gold=gold[k])
+        fig = charts.heatmap(side.trace, title=f"{side.name} ({_(role)})", gold=gold[k])
         if eflomal is not None:
             fig = charts.with_eflomal(fig, list(eflomal[k].symmetric))
         col.plotly_chart(fig, key=f"taught-heatmap-{k}")
@@ -84,13 +90,16 @@ def heatmaps_ui(sides: list[Side], eflomal: list | None, gold: list) -> None:
 
 def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
     """Taught minus natural, on a diverging scale."""
-    fig = charts.shift_heatmap(shift, f"{pair.taught.name} minus {pair.natural.name}")
+    title = _("{left} minus {right}").format(left=pair.taught.name, right=pair.natural.name)
+    fig = charts.shift_heatmap(shift, title)
     if eflomal is not None:
         fig = charts.with_eflomal(fig, list(eflomal[0].symmetric))
     st.plotly_chart(fig, key="taught-difference")
     st.caption(
-        "Red: the taught model attends more; blue: less. Hover a cell for how much of its row's "
-        "attention moved (total-variation distance)."
+        _(
+            "Red: the taught model attends more; blue: less. Hover a cell for how much of its "
+            "row's attention moved (total-variation distance)."
+        )
     )
 
 
@@ -98,18 +107,22 @@ def output_note(pair: Teaching, shift: Shift, sentence: str, reference: str, bea
     """Which output both models were decoded on, and the taught model's own where it differs."""
     said = explain.markdown_text(shift.natural.text)
     if reference.strip():
-        note = f"Both models are force-decoded on the reference “{said}”."
+        note = _("Both models are force-decoded on the reference “{said}”.").format(said=said)
     else:
-        note = f"Both models are force-decoded on {pair.natural.name}'s translation “{said}”."
+        note = _("Both models are force-decoded on {name}'s translation “{said}”.").format(
+            name=pair.natural.name, said=said
+        )
     own = translate(pair.taught, sentence, beam, "")
     if not isinstance(own, str) and own.text != shift.natural.text:
-        note += f" On its own, {pair.taught.name} writes “{explain.markdown_text(own.text)}”."
+        note += _(" On its own, {name} writes “{said}”.").format(
+            name=pair.taught.name, said=explain.markdown_text(own.text)
+        )
     return note
 
 
 def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     """The chosen model and its partner on ``sentence``, or why there is no partner."""
-    st.caption(explain.TAUGHT)
+    st.caption(_(explain.TAUGHT))
     chosen = model_choice_ui(choice)
     pair = teaching_of(chosen)
     if pair is None:

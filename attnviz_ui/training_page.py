@@ -10,13 +10,15 @@ import streamlit as st
 from attnviz.analysis.history import History, Probe, moments, most_changed, probe_aer
 from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
+from attnviz.i18n import N_, keeping_language
+from attnviz.i18n import gettext as _
 from attnviz.plots import history_charts
 
 from .cache import Choice, load
 from .live_view import live_view_ui
 
 PLAY_SECONDS = 0.8
-OLDER = (
+OLDER = N_(
     "{name} has no training history: the file was saved before attnviz recorded one. "
     "A model trained with this version (`python -m attnviz train`) keeps its probe sentences' "
     "attention at each snapshot, and they can be replayed here."
@@ -24,7 +26,7 @@ OLDER = (
 
 
 def _label(probe: Probe) -> str:
-    return f"{probe.source}  →  {probe.target}" + ("  (gold)" if probe.gold else "")
+    return f"{probe.source}  →  {probe.target}" + (_("  (gold)") if probe.gold else "")
 
 
 def histories_ui(choice: Choice) -> dict[str, History]:
@@ -33,7 +35,7 @@ def histories_ui(choice: Choice) -> dict[str, History]:
     for checkpoint in dict.fromkeys((choice.left, choice.right)):
         history = load(checkpoint).history
         if history is None or not history.snapshots:
-            st.info(OLDER.format(name=checkpoint.name))
+            st.info(_(OLDER).format(name=checkpoint.name))
         else:
             kept[checkpoint.name] = history
     return kept
@@ -52,9 +54,12 @@ def moment_ui(epochs: list[float]) -> float:
     state.moment, state.moment_playing = epochs[shown.step - 1], shown.playing
     cols = st.columns([5, 1])
     epoch = cols[0].select_slider(
-        "Training time", epochs, key="moment", format_func=lambda e: f"epoch {e:g}"
+        _("Training time"),
+        epochs,
+        key="moment",
+        format_func=keeping_language(lambda e: _("epoch {epoch:g}").format(epoch=e)),
     )
-    if cols[1].button("⏸ Pause" if shown.playing else "▶ Play", key="moment_play"):
+    if cols[1].button(_("⏸ Pause") if shown.playing else _("▶ Play"), key="moment_play"):
         pressed = playback.toggled(Playback(epochs.index(epoch) + 1, shown.playing), len(epochs))
         state.moment_playing, state.moment_restart = pressed.playing, pressed.restart
         st.rerun()
@@ -80,11 +85,11 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
     """One model's attention on ``probe`` at the last snapshot taken by ``epoch``."""
     j = history.find(probe)
     if j is None:
-        st.info(f"{name} did not record this sentence.")
+        st.info(_("{name} did not record this sentence.").format(name=name))
         return
     s = history.at(epoch)
     snap, matrix = history.snapshots[s], history.matrices(s)[j]
-    title = f"{name} · epoch {snap['epoch']:g}"
+    title = f"{name} · " + _("epoch {epoch:g}").format(epoch=snap["epoch"])
     if probe.gold is not None:
         title += f" · AER {probe_aer(matrix, probe.gold):.0f}%"
     st.plotly_chart(history_charts.snapshot_heatmap(matrix, probe, title), key=f"history-{k}")
@@ -95,13 +100,13 @@ def history_ui(histories: dict[str, History]) -> list[float]:
     curves with that moment marked; the snapshots' epochs (none without probes)."""
     probes = next(iter(histories.values())).probes
     if not probes:
-        st.info("These runs recorded no probe sentences (`--probe-sentences 0`).")
+        st.info(_("These runs recorded no probe sentences (`--probe-sentences 0`)."))
         return []
     k = st.selectbox(
-        "Probe sentence",
+        _("Probe sentence"),
         range(len(probes)),
         index=most_changed(list(histories.values())),  # where there is most to see
-        format_func=lambda k: _label(probes[k]),
+        format_func=keeping_language(lambda k: _label(probes[k])),
         key="probe",
     )
     epochs = moments(list(histories.values()))
@@ -110,23 +115,27 @@ def history_ui(histories: dict[str, History]) -> list[float]:
         with col:
             snapshot_ui(i, name, history, probes[k], epoch)
     st.caption(
-        "The attention each model gave this held-out sentence's reference translation at that "
-        "moment of its training (force-decoded, as the model then was). Row = output word, "
-        "column = source word (and its end). Orange crosses: the gold alignment's sure links; "
-        "AER scores each output word's most-attended source word against them."
+        _(
+            "The attention each model gave this held-out sentence's reference translation at "
+            "that moment of its training (force-decoded, as the model then was). Row = output "
+            "word, column = source word (and its end). Orange crosses: the gold alignment's sure "
+            "links; AER scores each output word's most-attended source word against them."
+        )
     )
     st.altair_chart(history_charts.curves_chart(history_charts.history_frame(histories), epoch))
     st.caption(
-        "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "
-        "snapshot: at the start, at 10, 25 and 50% of the first epoch and after each epoch. "
-        "The red rule is the moment shown."
+        _(
+            "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "
+            "snapshot: at the start, at 10, 25 and 50% of the first epoch and after each epoch. "
+            "The red rule is the moment shown."
+        )
     )
     return epochs
 
 
 def training_page_ui(choice: Choice) -> None:
     """The history of the models chosen in the sidebar, then the live toy run."""
-    st.subheader("How attention formed during training")
+    st.subheader(_("How attention formed during training"))
     histories = histories_ui(choice)
     epochs = history_ui(histories) if histories else []
     live_view_ui()

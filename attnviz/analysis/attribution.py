@@ -41,6 +41,7 @@ from ..decoding import decode
 from ..decoding.trace import Trace, ends_in_eos
 from ..decoding.translator import Translator
 from ..decoding.words import group_rows
+from ..i18n import N_
 from ..model.networks import Seq2Seq
 from .align import ForcedWords
 
@@ -54,30 +55,36 @@ class Method:
 
     label: str  # its name on charts, in the dashboard's menus and in --help
     baseline: str  # what the input is compared with, recorded on each Attribution
-    description: str  # what it computes, in a few sentences, under the dashboard's choice
+    description: str  # what it computes, under the dashboard's choice ({steps}: STEPS)
 
 
 METHODS = {  # every attribution method, by the name :func:`attribute` and the command line take
     "saliency": Method(
-        label="saliency (gradient × input)",
+        label=N_("saliency (gradient × input)"),
         baseline="none (gradient x input: a first-order view from all-zero embeddings)",
-        description="Gradient × input on the source embeddings: the gradient of the written "
-        "word's log-probability times each embedding, summed over its dimensions and over a "
-        "word's pieces. One backward pass for all steps.",
+        description=N_(
+            "Gradient × input on the source embeddings: the gradient of the written "
+            "word's log-probability times each embedding, summed over its dimensions and over a "
+            "word's pieces. One backward pass for all steps."
+        ),
     ),
     "integrated_gradients": Method(
-        label="integrated gradients",
+        label=N_("integrated gradients"),
         baseline="<pad> (all-zero) embedding for every source word, <eos> kept",
-        description=f"Integrated gradients (captum), {STEPS} steps on the straight path from "
-        "all-zero source embeddings (<eos> kept) to the sentence; each row sums to the change "
-        "in the written word's log-probability, up to the stated gap.",
+        description=N_(
+            "Integrated gradients (captum), {steps} steps on the straight path from "
+            "all-zero source embeddings (<eos> kept) to the sentence; each row sums to the change "
+            "in the written word's log-probability, up to the stated gap."
+        ),
     ),
     "erasure": Method(
-        label="erasure (word → <unk>)",
+        label=N_("erasure (word → <unk>)"),
         baseline="each source word replaced by <unk>",
-        description="The drop in the written word's log-probability when the source word is "
-        "replaced by <unk> (forced decoding of the same output); a negative value: the output "
-        "got likelier without it.",
+        description=N_(
+            "The drop in the written word's log-probability when the source word is "
+            "replaced by <unk> (forced decoding of the same output); a negative value: the output "
+            "got likelier without it."
+        ),
     ),
 }
 

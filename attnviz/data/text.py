@@ -15,6 +15,8 @@ from functools import lru_cache
 
 from sacremoses import MosesDetokenizer, MosesTokenizer
 
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..options import option
 from . import chinese
 
@@ -32,7 +34,8 @@ _CHAR_MAP = str.maketrans(
         "\u201d": '"',
     }
 )
-LANGUAGES = {"en": "English", "fr": "French", "zh": "中文"}  # each as its readers name it
+# Each language's name for labels, in English (the catalogs give it in the reader's language).
+LANGUAGES = {"en": N_("English"), "fr": N_("French"), "zh": N_("中文")}
 _SPACES = re.compile(r"\s+")
 # Control characters other than whitespace carry no meaning for translation.
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\ufeff]")
@@ -45,8 +48,9 @@ def normalize(text: str) -> str:
 
 
 def language_name(code: str) -> str:
-    """A language's name for labels (``zh`` -> ``中文``); an unknown code as it is."""
-    return LANGUAGES.get(code, code)
+    """A language's name for labels, in the reader's language (``zh`` -> ``中文``, ``fr`` ->
+    ``French`` or ``法语``); an unknown code as it is."""
+    return _(LANGUAGES[code]) if code in LANGUAGES else code
 
 
 @lru_cache(maxsize=8)
@@ -111,10 +115,10 @@ class TextConfig:
         pieces it hardly saw, and what it writes would mean little."""
         lang = self._lang(side)
         if lang == "zh" and chinese.has_latin(text) and not chinese.has_han(text):
-            return "This model reads Chinese (中文), and this has no Chinese characters."
+            return _("This model reads Chinese (中文), and this has no Chinese characters.")
         if lang != "zh" and chinese.has_han(text):
-            return (
-                f"This model reads {LANGUAGES.get(lang, lang)}, and this holds Chinese characters."
+            return _("This model reads {language}, and this holds Chinese characters.").format(
+                language=language_name(lang)
             )
         return None
 

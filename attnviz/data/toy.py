@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from ..i18n import N_
 from .swap import name
 
 Pair = tuple[str, str, list[tuple[int, int]]]  # source, target, gold links
@@ -116,10 +117,10 @@ LANGUAGES: dict[str, Callable[[random.Random], Pair]] = {
     "names": names,
 }
 DESCRIPTIONS = {
-    "adjectives": "adjectives after nouns (English -> French)",
-    "reversed": "reversed word order (each word translated)",
-    "copy": "copy the sentence",
-    "names": "names and numbers carried through (English -> French)",
+    "adjectives": N_("adjectives after nouns (English -> French)"),
+    "reversed": N_("reversed word order (each word translated)"),
+    "copy": N_("copy the sentence"),
+    "names": N_("names and numbers carried through (English -> French)"),
 }
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.vocab import EOS
+from ..i18n import gettext as _
 
 
 def repetition(
@@ -111,17 +112,23 @@ class Trace:
         if self.loop:
             start, n, times = self.loop
             gram = " ".join(self.tgt_tokens[start : start + n])
-            notes.append(f"the output repeats “{gram}” {times} times in a row")
+            notes.append(
+                _("the output repeats “{gram}” {times} times in a row").format(
+                    gram=gram, times=times
+                )
+            )
         if not self.ended and self.mode != "forced":
-            notes.append("the model never ended the sentence, the length limit cut it")
+            notes.append(_("the model never ended the sentence, the length limit cut it"))
         if self.pieces is not None:  # a number copied over one a model over pieces garbled
             notes += [
-                f"“{self.tgt_tokens[t]}” is copied from the source in place of “{self.written(t)}”"
+                _("“{copied}” is copied from the source in place of “{written}”").format(
+                    copied=self.tgt_tokens[t], written=self.written(t)
+                )
                 for t, j in enumerate(self.replaced)
                 if j is not None
             ]
-        text = "; ".join(notes)
-        return text[:1].upper() + text[1:] + "." if notes else None
+        text = _("; ").join(notes)
+        return text[:1].upper() + text[1:] + _(".") if notes else None
 
     def written(self, t: int) -> str:
         """Output token ``t`` as the model wrote it, before any copy from the source: its

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from ..analysis import attribution
 from ..analysis.attribution import Attribution
 from ..decoding.trace import Trace
+from ..i18n import gettext as _
 from . import charts
 from .charts import labels, matrix_figure
 
@@ -22,7 +23,8 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
     symmetric about 0 and spans the largest value of the sentence. ``step`` frames a row."""
     x, y = labels(att.src_words), labels(att.tgt_words)
     top = float(np.abs(att.values).max()) if att.values.size else 1.0
-    cells = dict(type="heatmap", z=att.values, x=x, y=y, **charts.signed_style("attribution", top))
+    style = charts.signed_style(_("attribution"), top)
+    cells = dict(type="heatmap", z=att.values, x=x, y=y, **style)
     return matrix_figure([cells], title, len(y), len(x), step, frame_color="#2ca02c")
 
 
@@ -46,18 +48,21 @@ def attribution_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatCh
     frame = step_frame(trace, att, step)
     order = list(dict.fromkeys(frame["source"]))
     x = alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45))
-    tooltip = ["source", alt.Tooltip("value:Q", format="+.3f")]
+    tooltip = [
+        alt.Tooltip("source:N", title=_("source")),
+        alt.Tooltip("value:Q", format="+.3f", title=_("value")),
+    ]
     left = (
         alt.Chart(frame[frame.measure == "attention"])
         .mark_bar(color="#1f77b4")
-        .encode(x=x, y=alt.Y("value:Q", title="attention weight"), tooltip=tooltip)
+        .encode(x=x, y=alt.Y("value:Q", title=_("attention weight")), tooltip=tooltip)
     )
     right = (
         alt.Chart(frame[frame.measure != "attention"])
         .mark_bar()
         .encode(
             x=x,
-            y=alt.Y("value:Q", title=attribution.METHODS[att.method].label),
+            y=alt.Y("value:Q", title=_(attribution.METHODS[att.method].label)),
             color=alt.condition("datum.value >= 0", alt.value("#d62728"), alt.value("#1f77b4")),
             tooltip=tooltip,
         )
@@ -79,8 +84,7 @@ def delta_note(att: Attribution) -> str | None:
     """Integrated gradients' convergence: the largest |delta| against the largest row sum."""
     if att.delta is None:
         return None
-    return (
-        f"{att.steps} steps; completeness gap (captum's delta) up to "
-        f"{np.abs(att.delta).max():.3f} nats, against row sums up to "
-        f"{np.abs(att.values.sum(1)).max():.3f}."
-    )
+    return _(
+        "{steps} steps; completeness gap (captum's delta) up to {gap:.3f} nats, against row sums "
+        "up to {sums:.3f}."
+    ).format(steps=att.steps, gap=np.abs(att.delta).max(), sums=np.abs(att.values.sum(1)).max())

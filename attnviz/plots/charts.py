@@ -16,6 +16,8 @@ import plotly.graph_objects as go
 from ..analysis import diagnostics
 from ..analysis.teaching import Shift
 from ..decoding.trace import Trace
+from ..i18n import N_
+from ..i18n import gettext as _
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = "Blues"
@@ -25,10 +27,15 @@ WINNER = "winner"  # the name of the beam figure's nodes on the winning path
 # every matrix here sets for itself, yet it is most of a small figure's JSON and most of the
 # time it takes to build one.
 PLAIN = "none"
-WEIGHTS_STYLE = dict(  # every attention heatmap's scale and look
-    zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title="weight", thickness=12),
-    xgap=1, ygap=1,
-)  # fmt: skip
+
+
+def weights_style() -> dict:
+    """Every attention heatmap's scale and look (its colour bar's title in the reader's
+    language)."""
+    return dict(
+        zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=dict(title=_("weight"), thickness=12),
+        xgap=1, ygap=1,
+    )  # fmt: skip
 
 
 def signed_style(name: str, top: float) -> dict:
@@ -37,7 +44,8 @@ def signed_style(name: str, top: float) -> dict:
     return dict(
         zmin=-top, zmax=top, colorscale="RdBu", reversescale=True, xgap=1, ygap=1,
         colorbar=dict(title=name, thickness=12),
-        hovertemplate=f"output %{{y}}<br>source %{{x}}<br>{name} %{{z:+.3f}}<extra></extra>",
+        hovertemplate=_("output %{y}<br>source %{x}<br>")
+        + f"{name} %{{z:+.3f}}<extra></extra>",
     )  # fmt: skip
 
 
@@ -83,8 +91,8 @@ def matrix_figure(
         # has only this layout (in the page, Streamlit's theme also lets labels push the
         # margins), and plotly's automargin would draw the title over the labels.
         margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(title="source", side="top", tickangle=-45 if tilted else 0),
-        yaxis=dict(title="output", autorange="reversed", automargin=True),
+        xaxis=dict(title=_("source"), side="top", tickangle=-45 if tilted else 0),
+        yaxis=dict(title=_("output"), autorange="reversed", automargin=True),
         plot_bgcolor="white",
         shapes=[frame] if framed else [],
     )
@@ -119,9 +127,11 @@ def heatmap(
         x=x,
         y=y,
         customdata=scores,
-        hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}"
-        "<br>raw score %{customdata:.3f}<extra></extra>",
-        **WEIGHTS_STYLE,
+        hovertemplate=_(
+            "output %{y}<br>source %{x}<br>weight %{z:.3f}<br>raw score %{customdata:.3f}"
+        )
+        + "<extra></extra>",
+        **weights_style(),
     )
     traces = [cells, gold_markers(x, y, gold)] if gold else [cells]
     return matrix_figure(traces, title, len(y), len(x), step)
@@ -131,7 +141,7 @@ def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> dic
     """Gold (column, row) links as crosses over a heatmap with labels ``x`` and ``y``: a
     scatter trace for :func:`matrix_figure`."""
     marker = dict(symbol="x-thin", size=14, line=dict(width=2, color="#ff7f0e"))
-    return _link_markers(x, y, gold, "gold link", marker)
+    return _link_markers(x, y, gold, _("gold link"), marker)
 
 
 def _link_markers(
@@ -188,9 +198,12 @@ def shift_heatmap(shift: Shift, title: str = "") -> go.Figure:
     x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
     rows = np.full(len(y), np.nan)  # a final <eos> step wrote no word: no distance
     rows[: len(shift.distance)] = shift.distance
-    style = signed_style("taught − natural", 1.0) | dict(
-        hovertemplate="output %{y}<br>source %{x}<br>taught − natural %{z:+.3f}"
-        "<br>row moved %{customdata:.2f}<extra></extra>"
+    name = _("taught − natural")
+    style = signed_style(name, 1.0) | dict(
+        hovertemplate=_("output %{y}<br>source %{x}<br>")
+        + f"{name} %{{z:+.3f}}<br>"
+        + _("row moved %{customdata:.2f}")
+        + "<extra></extra>"
     )
     moved = np.repeat(rows[:, None], len(x), 1)  # (T, S): each cell its row's distance
     cells = dict(type="heatmap", z=shift.difference, x=x, y=y, customdata=moved, **style)
@@ -234,18 +247,19 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
     base = alt.Chart(frame).encode(
         y=alt.Y("source:N", sort=order, title=None),
         tooltip=[
-            "source",
-            alt.Tooltip("score:Q", format=".3f"),
-            alt.Tooltip("weight:Q", format=".3f"),
+            alt.Tooltip("source:N", title=_("source")),
+            alt.Tooltip("score:Q", format=".3f", title=_("score")),
+            alt.Tooltip("weight:Q", format=".3f", title=_("weight")),
         ],
     )
-    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title="raw score e_tj"))
+    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title=_("raw score e_tj")))
     weights = base.mark_bar(color="#1f77b4").encode(
-        x=alt.X("weight:Q", title="weight softmax(e)_j", scale=alt.Scale(domain=[0, 1]))
+        x=alt.X("weight:Q", title=_("weight softmax(e)_j"), scale=alt.Scale(domain=[0, 1]))
     )
+    title = _("{name}: step {step}").format(name=name or trace.attention, step=step + 1)
     return (
         alt.hconcat(scores.properties(width=220), weights.properties(width=220))
-        .properties(title=f"{name or trace.attention}: step {step + 1}")
+        .properties(title=title)
         .configure_axis(labelFontSize=13, titleFontSize=14)
     )
 
@@ -255,9 +269,9 @@ def candidates_frame(trace: Trace, step: int) -> pd.DataFrame:
     chosen = trace.tgt_tokens[step]
     return pd.DataFrame(
         {
-            "word": [c.token for c in trace.candidates[step]],
-            "probability": [c.prob for c in trace.candidates[step]],
-            "chosen": [c.token == chosen for c in trace.candidates[step]],
+            N_("word"): [c.token for c in trace.candidates[step]],
+            N_("probability"): [c.prob for c in trace.candidates[step]],
+            N_("chosen"): [c.token == chosen for c in trace.candidates[step]],
         }
     )
 
@@ -295,9 +309,13 @@ def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
         .encode(
             x=alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45)),
             xOffset="model:N",
-            y=alt.Y("coverage:Q", title="total attention received"),
-            color=alt.Color("model:N", legend=alt.Legend(orient="top")),
-            tooltip=["model", "source", alt.Tooltip("coverage:Q", format=".2f")],
+            y=alt.Y("coverage:Q", title=_("total attention received")),
+            color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="top")),
+            tooltip=[
+                alt.Tooltip("model:N", title=_("model")),
+                alt.Tooltip("source:N", title=_("source")),
+                alt.Tooltip("coverage:Q", format=".2f", title=_("coverage")),
+            ],
         )
         .properties(height=240)
     )
@@ -331,8 +349,8 @@ def beam_figure(trace: Trace) -> go.Figure:
         font=FONT,
         height=120 + 60 * len(trace.beam[0].tokens),
         margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(title="step", dtick=1),
-        yaxis=dict(title="hypothesis", autorange="reversed", dtick=1),
+        xaxis=dict(title=_("step"), dtick=1),
+        yaxis=dict(title=_("hypothesis"), autorange="reversed", dtick=1),
         plot_bgcolor="white",
     )
     return fig
@@ -341,6 +359,7 @@ def beam_figure(trace: Trace) -> go.Figure:
 def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.Scatter:
     """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it."""
     xs, ys, text, hover = [], [], [], []
+    node = _("step {step}, hypothesis {k}: {token}<br>log-prob {score:.2f}")
     for t, step in enumerate(trace.beam or []):
         for k, (token, score, finished) in enumerate(
             zip(step.tokens, step.scores, step.finished, strict=True)
@@ -350,7 +369,7 @@ def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.S
             xs.append(t)
             ys.append(k)
             text.append("·" if finished else token)
-            hover.append(f"step {t + 1}, hypothesis {k + 1}: {token}<br>log-prob {score:.2f}")
+            hover.append(node.format(step=t + 1, k=k + 1, token=token, score=score))
     return go.Scatter(
         x=xs,
         y=ys,
@@ -379,11 +398,16 @@ def length_chart(frame: pd.DataFrame) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("words:N", sort=order, title="source words"),
+            x=alt.X("words:N", sort=order, title=_("source words")),
             xOffset="model:N",
-            y=alt.Y("BLEU:Q", title="corpus BLEU"),
-            color=alt.Color("model:N"),
-            tooltip=["model", "words", alt.Tooltip("BLEU:Q", format=".1f"), "sentences"],
+            y=alt.Y("BLEU:Q", title=_("corpus BLEU")),
+            color=alt.Color("model:N", title=_("model")),
+            tooltip=[
+                alt.Tooltip("model:N", title=_("model")),
+                alt.Tooltip("words:N", title=_("source words")),
+                alt.Tooltip("BLEU:Q", format=".1f"),
+                alt.Tooltip("sentences:Q", title=_("sentences")),
+            ],
         )
         .properties(height=260)
     )
@@ -419,7 +443,7 @@ def eflomal_markers(x: list[str], y: list[str], links: list[tuple[int, int]]) ->
     """A statistical aligner's (column, row) links as open green circles over a heatmap with
     labels ``x`` and ``y`` (a cross of :func:`gold_markers` fits inside one): a scatter trace."""
     marker = dict(symbol="circle-open", size=20, line=dict(width=2.5, color=EFLOMAL_COLOR))
-    return _link_markers(x, y, links, "eflomal link", marker)
+    return _link_markers(x, y, links, _("eflomal link"), marker)
 
 
 def with_eflomal(fig: go.Figure, links: list[tuple[int, int]], upto: int | None = None):

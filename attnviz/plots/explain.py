@@ -10,6 +10,8 @@ import numpy as np
 from ..analysis.teaching import Shift
 from ..data.text import language_name
 from ..decoding.trace import Trace
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..model import attention
 from ..model.attention import formula as attention_formula
 
@@ -19,11 +21,11 @@ WEIGHTS = (
 )
 
 QUERY = {
-    "bahdanau": "s_{t-1}, the decoder state before this step",
-    "luong": "h_t, the decoder state after this step's GRU update",
+    "bahdanau": N_("s_{t-1}, the decoder state before this step"),
+    "luong": N_("h_t, the decoder state after this step's GRU update"),
 }
 
-DIFFERENCE = (
+DIFFERENCE = N_(
     "**Bahdanau** scores each source word with the decoder state *before* the step "
     "(s_{t-1}) through a small feed-forward layer (additive), then feeds the context into the "
     "GRU. **Luong** first updates the GRU, then scores with the *new* state h_t by a dot "
@@ -40,21 +42,30 @@ def formula(attention: str, scaled: bool = False) -> str:
 
 
 def query_name(attention: str) -> str:
-    return QUERY["bahdanau" if attention == "bahdanau" else "luong"]
+    query = QUERY["bahdanau" if attention == "bahdanau" else "luong"]
+    return _(query)
 
 
 MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=^&])")
 PARTS = {
-    "bahdanau": "e_tj = v · tanh(W s_{t-1} + U h_j): W s_{t-1} is computed once per step, "
-    "U h_j once per sentence (one row per source token); they add up inside tanh, and v "
-    "weighs each row of the result into one number, the score of that source token.",
-    "concat": "e_tj = v_a · tanh(W_a[h_t; h_j]): W_a is split into the half that multiplies h_t "
-    "(once per step) and the half that multiplies h_j (once per sentence, one row per source "
-    "token); they add up inside tanh, and v_a weighs each row into the score.",
-    "general": "e_tj = h_t · W_a h_j: W_a h_j is computed once per sentence (one row per source "
-    "token); each score is the dot product of its row with h_t.",
-    "dot": "e_tj = h_t · h_j: each score is the dot product of h_t with that source token's "
-    "encoder output (one row per source token).",
+    "bahdanau": N_(
+        "e_tj = v · tanh(W s_{t-1} + U h_j): W s_{t-1} is computed once per step, "
+        "U h_j once per sentence (one row per source token); they add up inside tanh, and v "
+        "weighs each row of the result into one number, the score of that source token."
+    ),
+    "concat": N_(
+        "e_tj = v_a · tanh(W_a[h_t; h_j]): W_a is split into the half that multiplies h_t "
+        "(once per step) and the half that multiplies h_j (once per sentence, one row per source "
+        "token); they add up inside tanh, and v_a weighs each row into the score."
+    ),
+    "general": N_(
+        "e_tj = h_t · W_a h_j: W_a h_j is computed once per sentence (one row per source "
+        "token); each score is the dot product of its row with h_t."
+    ),
+    "dot": N_(
+        "e_tj = h_t · h_j: each score is the dot product of h_t with that source token's "
+        "encoder output (one row per source token)."
+    ),
 }
 
 
@@ -66,13 +77,14 @@ def markdown_text(text: str) -> str:
 
 def parts_note(attention: str) -> str:
     """How the strips of a step's score add up, in the terms of the model's formula."""
-    return PARTS[attention]
+    return _(PARTS[attention])
 
 
 def html_table(frame) -> str:
     """A small table (a pandas DataFrame) as plain HTML: each cell escaped, numbers to three
-    decimals, True as ✓. Far lighter for the browser than an interactive dataframe, or than
-    markdown it must parse, for a handful of rows redrawn at every step."""
+    decimals, True as ✓, the headers in the reader's language. Far lighter for the browser than
+    an interactive dataframe, or than markdown it must parse, for a handful of rows redrawn at
+    every step."""
 
     def cell(value) -> str:
         if isinstance(value, bool | np.bool_):
@@ -82,7 +94,7 @@ def html_table(frame) -> str:
         return html.escape(str(value))
 
     style = ' style="border: 1px solid rgba(49, 51, 63, 0.2); padding: 4px 10px"'
-    head = "".join(f"<th{style}>{html.escape(str(c))}</th>" for c in frame.columns)
+    head = "".join(f"<th{style}>{html.escape(_(str(c)))}</th>" for c in frame.columns)
     rows = "".join(
         "<tr>" + "".join(f"<td{style}>{cell(v)}</td>" for v in row) + "</tr>"
         for row in frame.itertuples(index=False)
@@ -124,17 +136,19 @@ def weight_bars(tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb:
     it with the page's text, where a chart would be built anew by its library. Tokens are
     escaped."""
     bars = []
+    note = _("attention weight (bar height: 0 to 1)")
+    hover = _("{word}: weight {w:.3f}, raw score {e:.3f}")
     for token, w, e in zip(tokens, np.clip(weights, 0, 1), scores, strict=True):
         word = html.escape(token)
         bars.append(
-            f'<div class="bar" title="{word}: weight {w:.3f}, raw score {e:.3f}">'
+            f'<div class="bar" title="{hover.format(word=word, w=w, e=e)}">'
             f'<div class="well"><div style="width:100%;height:{100 * w:.1f}%;'
             f'background:rgba({rgb},{0.3 + 0.7 * w:.2f})"></div></div>'
             f'<div class="word">{word}</div></div>'
         )
     return (
-        f'{BARS_CSS}<div class="attnviz-bars"><div class="note">attention weight (bar height: '
-        f'0 to 1)</div><div class="row">{"".join(bars)}</div></div>'
+        f'{BARS_CSS}<div class="attnviz-bars"><div class="note">{html.escape(note)}</div>'
+        f'<div class="row">{"".join(bars)}</div></div>'
     )
 
 
@@ -146,11 +160,11 @@ def unknown_note(trace: Trace) -> str | None:
     if not unknown:
         return None
     lead = (
-        "Characters never seen in training, read as their UTF-8 bytes: "
+        _("Characters never seen in training, read as their UTF-8 bytes: ")
         if trace.pieces
-        else "Not in the vocabulary (each is read as <unk>): "
+        else _("Not in the vocabulary (each is read as <unk>): ")
     )
-    return lead + ", ".join(f"“{markdown_text(w)}”" for w in unknown)
+    return lead + _(", ").join(f"“{markdown_text(w)}”" for w in unknown)
 
 
 def card_summary(card: dict, config, data=None) -> str:
@@ -161,44 +175,69 @@ def card_summary(card: dict, config, data=None) -> str:
     bleu = card.get("test_bleu", {})
     corpus = card.get("corpus", {})
     lines = [
-        f"**{config.attention}** attention · embed {config.embed} · hidden {config.hidden} · "
-        f"{config.layers} layer(s) · {_vocabularies(config, data)}",
-        f"Test BLEU: greedy {bleu.get('beam1', '–')}, beam 5 {bleu.get('beam5', '–')} "
-        f"({bleu.get('sentences', '–')} sentences)",
+        _(
+            "**{attention}** attention · embed {embed} · hidden {hidden} · {layers} layer(s) · "
+            "{vocabularies}"
+        ).format(
+            attention=config.attention,
+            embed=config.embed,
+            hidden=config.hidden,
+            layers=config.layers,
+            vocabularies=_vocabularies(config, data),
+        ),
+        _("Test BLEU: greedy {greedy}, beam 5 {beam} ({sentences} sentences)").format(
+            greedy=bleu.get("beam1", "–"),
+            beam=bleu.get("beam5", "–"),
+            sentences=bleu.get("sentences", "–"),
+        ),
         sinks_line(card.get("attention_sinks")),
         _corpus_line(corpus),
-        f"Trained {card.get('epochs', '–')} epochs in {card.get('train_seconds', '–')} s "
-        f"on {card.get('hardware', '–')}",
+        _("Trained {epochs} epochs in {seconds} s on {hardware}").format(
+            epochs=card.get("epochs", "–"),
+            seconds=card.get("train_seconds", "–"),
+            hardware=card.get("hardware", "–"),
+        ),
     ]
     if languages := card.get("languages"):
         lines.insert(1, _languages_line(languages, corpus))
     for parent in card.get("lineage", [])[-1:]:
         lines.append(
-            f"Continued from {parent.get('file', '–')} (sha256 {str(parent.get('sha256'))[:12]}…, "
-            f"{parent.get('epochs', '–')} epochs): see the full card for its command"
+            _(
+                "Continued from {file} (sha256 {sha}…, {epochs} epochs): see the full card for "
+                "its command"
+            ).format(
+                file=parent.get("file", "–"),
+                sha=str(parent.get("sha256"))[:12],
+                epochs=parent.get("epochs", "–"),
+            )
         )
     return "  \n".join(lines)
 
 
 def _corpus_line(corpus: dict) -> str:
-    line = (
-        f"Corpus: {corpus.get('file', '–')} · license {corpus.get('license', '–')} · "
-        f"{corpus.get('attribution', '')}"
+    line = _("Corpus: {file} · license {license} · {attribution}").format(
+        file=corpus.get("file", "–"),
+        license=corpus.get("license", "–"),
+        attribution=corpus.get("attribution", ""),
     )
     if attributed := corpus.get("attributed_lines"):
-        line += f" (each of {attributed:,} pairs with its authors in the file's third column)"
+        line += _(" (each of {pairs:,} pairs with its authors in the file's third column)").format(
+            pairs=attributed
+        )
     return line
 
 
 def _languages_line(languages: dict, corpus: dict) -> str:
     source, target = languages.get("source", "–"), languages.get("target", "–")
-    line = f"Translates {language_name(source)} → {language_name(target)}"
+    line = _("Translates {source} → {target}").format(
+        source=language_name(source), target=language_name(target)
+    )
     if corpus.get("source_column") == 2:
-        line += " (the corpus's second column read as the source)"
+        line += _(" (the corpus's second column read as the source)")
     return line
 
 
-SINK = (
+SINK = N_(
     "An attention sink is a source token that takes a step's attention without being what the "
     "step translates: the source `<eos>` or the final full stop. The weights of every step must "
     "sum to 1, so when a model writes what it can tell without reading a word (the first word, "
@@ -211,12 +250,20 @@ def sinks_line(sinks: dict | None) -> str:
     """A card's attention sinks (:class:`attnviz.analysis.diagnostics.Sinks` as the card keeps
     them) in one line."""
     if not sinks:
-        return "Attention sinks: not measured for this file (`python -m attnviz evaluate --sinks`)"
-    return (
-        f"Attention sinks ({sinks.get('split', '–')} split, {sinks.get('sentences', '–')} "
-        f"sentences, greedy): first word's attention on the source `<eos>` "
-        f"{sinks.get('first_eos', '–')}%, every step's {sinks.get('steps_eos', '–')}%; on the "
-        f"final punctuation {sinks.get('first_punct', '–')}% and {sinks.get('steps_punct', '–')}%"
+        return _(
+            "Attention sinks: not measured for this file (`python -m attnviz evaluate --sinks`)"
+        )
+    return _(
+        "Attention sinks ({split} split, {sentences} sentences, greedy): first word's attention "
+        "on the source `<eos>` {first_eos}%, every step's {steps_eos}%; on the final punctuation "
+        "{first_punct}% and {steps_punct}%"
+    ).format(
+        split=sinks.get("split", "–"),
+        sentences=sinks.get("sentences", "–"),
+        first_eos=sinks.get("first_eos", "–"),
+        steps_eos=sinks.get("steps_eos", "–"),
+        first_punct=sinks.get("first_punct", "–"),
+        steps_punct=sinks.get("steps_punct", "–"),
     )
 
 
@@ -224,21 +271,26 @@ def _vocabularies(config, data) -> str:
     sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
     tied = ""
     if config.tie_embeddings:
-        tied = " · embeddings and output layer tied"
+        tied = _(" · embeddings and output layer tied")
         if config.untied_specials:
-            tied += " (the source's special symbols apart)"
+            tied += _(" (the source's special symbols apart)")
     elif config.tie_output:
-        tied = " · target embedding and output layer tied"
+        tied = _(" · target embedding and output layer tied")
     if data is None:
-        return f"vocabularies {sizes}{tied}"
+        return _("vocabularies {sizes}").format(sizes=sizes) + tied
     if not data.subwords:
-        return f"whole-word vocabularies {sizes}"
+        return _("whole-word vocabularies {sizes}").format(sizes=sizes)
     if data.joint_subwords:
-        return f"one vocabulary of {config.src_vocab:,} subword pieces for both languages{tied}"
-    return f"subword vocabularies {sizes}{tied}"
+        return (
+            _("one vocabulary of {n:,} subword pieces for both languages").format(
+                n=config.src_vocab
+            )
+            + tied
+        )
+    return _("subword vocabularies {sizes}").format(sizes=sizes) + tied
 
 
-TAUGHT = (
+TAUGHT = N_(
     "A natural model attends wherever translating led it; its taught partner was fine-tuned "
     "from it with guided alignment, an extra loss that pulls each attention row towards a word "
     "aligner's links (Chen et al., 2016). Both are decoded here on one output (the reference, or "
@@ -246,8 +298,8 @@ TAUGHT = (
     "green circles are eflomal's links. The difference is taught minus natural: red where the "
     "taught model looks more, blue where it looks less."
 )
-STRAYS_SWITCH = "Rank by how far attention strays from the taught model"
-STRAYS_HELP = (
+STRAYS_SWITCH = N_("Rank by how far attention strays from the taught model")
+STRAYS_HELP = N_(
     "“NATURAL strays from TAUGHT”: both models force-decoded on the sentence's first "
     "reference (without one, on the natural model's translation), the mean total-variation "
     "distance between their attention rows: 0 = the natural model already looks where the "
@@ -261,17 +313,19 @@ def no_partner_note(name: str, path: str, taught: bool) -> str:
     """Why ``name`` (the file at ``path``) has no partner to be shown beside, and how to make
     one; ``taught``: whether its own card says it was taught."""
     if taught:
-        return (
-            f"**{markdown_text(name)}** was taught, but the natural file it was fine-tuned from "
-            "(the sha256 its card's lineage names) is not among the checkpoints: put that file "
-            "beside it to compare them."
-        )
-    return (
-        f"**{markdown_text(name)}** has no taught partner: no checkpoint's card says it was "
-        "fine-tuned from this file with guided alignment. Make one with "
-        f"`python -m attnviz train --data CORPUS --init-from {path} --guide eflomal "
-        "--guide-weight 1 --out TAUGHT.safetensors` (or `--guide-links FILE` for your own "
-        "Pharaoh links) and put it beside the others."
+        return _(
+            "**{name}** was taught, but the natural file it was fine-tuned from (the sha256 its "
+            "card's lineage names) is not among the checkpoints: put that file beside it to "
+            "compare them."
+        ).format(name=markdown_text(name))
+    return _(
+        "**{name}** has no taught partner: no checkpoint's card says it was fine-tuned from this "
+        "file with guided alignment. Make one with {command} (or `--guide-links FILE` for your "
+        "own Pharaoh links) and put it beside the others."
+    ).format(
+        name=markdown_text(name),
+        command=f"`python -m attnviz train --data CORPUS --init-from {path} --guide eflomal "
+        "--guide-weight 1 --out TAUGHT.safetensors`",
     )
 
 
@@ -282,9 +336,13 @@ def teaching_note(natural: dict, taught: dict, shift: Shift) -> str:
     guide = taught.get("guide", {})
     return "  \n".join(
         [
-            f"**What teaching changed.** The taught model learned from "
-            f"{markdown_text(str(guide.get('teacher', '–')))}'s links, weighted "
-            f"λ = {guide.get('weight', '–')} against the translation loss.",
+            _(
+                "**What teaching changed.** The taught model learned from {teacher}'s links, "
+                "weighted λ = {weight} against the translation loss."
+            ).format(
+                teacher=markdown_text(str(guide.get("teacher", "–"))),
+                weight=guide.get("weight", "–"),
+            ),
             _where_note(shift),
             _bleu_note(natural.get("test_bleu", {}), taught.get("test_bleu", {})),
             _sinks_note(natural.get("attention_sinks"), taught.get("attention_sinks")),
@@ -294,40 +352,52 @@ def teaching_note(natural: dict, taught: dict, shift: Shift) -> str:
 
 def _where_note(shift: Shift) -> str:
     """How far this sentence's attention moved, and the words that now look elsewhere."""
-    lead = (
-        f"On this sentence a word's attention moved {shift.mean_distance:.0%} of its weight on "
-        "average (total-variation distance: 0% the same row, 100% no source token in common)"
-    )
+    lead = _(
+        "On this sentence a word's attention moved {moved:.0%} of its weight on average "
+        "(total-variation distance: 0% the same row, 100% no source token in common)"
+    ).format(moved=shift.mean_distance)
     if not shift.moves:
-        return lead + "; every word still looks most at the same source token."
-    named = ", ".join(
-        f"“{markdown_text(m.output)}” at “{markdown_text(m.taught)}” "
-        f"(was “{markdown_text(m.natural)}”)"
+        return lead + _("; every word still looks most at the same source token.")
+    named = _(", ").join(
+        _("“{output}” at “{taught}” (was “{natural}”)").format(
+            output=markdown_text(m.output),
+            taught=markdown_text(m.taught),
+            natural=markdown_text(m.natural),
+        )
         for m in shift.moves[:MOVES_SHOWN]
     )
     more = len(shift.moves) - MOVES_SHOWN
-    return f"{lead}. Now looking elsewhere: {named}" + (f", and {more} more." if more > 0 else ".")
+    ending = _(", and {more} more.").format(more=more) if more > 0 else _(".")
+    return lead + _(". Now looking elsewhere: {named}").format(named=named) + ending
 
 
 def _bleu_note(natural: dict, taught: dict) -> str:
     """Test BLEU (greedy) of both cards, and the difference teaching made."""
     before, after = natural.get("beam1"), taught.get("beam1")
     if before is None or after is None:
-        return "Test BLEU: not on both cards (`python -m attnviz evaluate` measures it)."
+        return _("Test BLEU: not on both cards (`python -m attnviz evaluate` measures it).")
     change = after - before
-    verdict = (
-        "the same"
-        if abs(change) < 0.05
-        else f"teaching {'gained' if change > 0 else 'cost'} {abs(change):.1f} BLEU"
+    if abs(change) < 0.05:
+        verdict = _("the same")
+    elif change > 0:
+        verdict = _("teaching gained {bleu:.1f} BLEU").format(bleu=change)
+    else:
+        verdict = _("teaching cost {bleu:.1f} BLEU").format(bleu=-change)
+    return _("Test BLEU (greedy): natural {natural}, taught {taught}: {verdict}.").format(
+        natural=before, taught=after, verdict=verdict
     )
-    return f"Test BLEU (greedy): natural {before}, taught {after}: {verdict}."
 
 
 def _sinks_note(natural: dict | None, taught: dict | None) -> str:
     """How often each model's first word looks at the source ``<eos>`` (from the cards)."""
     if not natural or not taught:
-        return "Attention sinks: not measured on both cards (`python -m attnviz evaluate --sinks`)."
-    return (
-        f"First word on the source `<eos>` ({taught.get('split', '–')} split): natural "
-        f"{natural.get('first_eos', '–')}%, taught {taught.get('first_eos', '–')}%."
+        return _(
+            "Attention sinks: not measured on both cards (`python -m attnviz evaluate --sinks`)."
+        )
+    return _(
+        "First word on the source `<eos>` ({split} split): natural {natural}%, taught {taught}%."
+    ).format(
+        split=taught.get("split", "–"),
+        natural=natural.get("first_eos", "–"),
+        taught=taught.get("first_eos", "–"),
     )

@@ -14,13 +14,15 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..analysis.history import History, Probe
-from .charts import FONT, WEIGHTS_STYLE, gold_markers, labels, matrix_figure
+from ..i18n import N_
+from ..i18n import gettext as _
+from .charts import FONT, gold_markers, labels, matrix_figure, weights_style
 
 EOS = "<eos>"  # the last column: attention to the source's end
 METRICS = {  # snapshot field: what the chart calls it
-    "valid_loss": "validation loss",
-    "valid_bleu": "validation BLEU",
-    "aer": "AER of the probes (%)",
+    "valid_loss": N_("validation loss"),
+    "valid_bleu": N_("validation BLEU"),
+    "aer": N_("AER of the probes (%)"),
 }
 MOMENT = "shown"  # the name of the curves' rule at the snapshot shown
 
@@ -35,8 +37,8 @@ def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Fi
         z=matrix,
         x=x,
         y=y,
-        hovertemplate="output %{y}<br>source %{x}<br>weight %{z:.3f}<extra></extra>",
-        **WEIGHTS_STYLE,
+        hovertemplate=_("output %{y}<br>source %{x}<br>weight %{z:.3f}") + "<extra></extra>",
+        **weights_style(),
     )
     gold = [] if probe.gold is None else [gold_markers(x, y, sorted(probe.gold.sure))]
     return matrix_figure([cells, *gold], title, len(y), len(x))
@@ -66,10 +68,14 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
             alt.Chart(part)
             .mark_line(point=True)
             .encode(
-                x=alt.X("epoch:Q", title="epoch"),
-                y=alt.Y("value:Q", title=label, scale=alt.Scale(zero=label != METRICS["aer"])),
-                color=alt.Color("model:N", legend=alt.Legend(orient="bottom")),
-                tooltip=["model", "epoch", alt.Tooltip("value:Q", title=label, format=".2f")],
+                x=alt.X("epoch:Q", title=_("epoch")),
+                y=alt.Y("value:Q", title=_(label), scale=alt.Scale(zero=label != METRICS["aer"])),
+                color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="bottom")),
+                tooltip=[
+                    alt.Tooltip("model:N", title=_("model")),
+                    alt.Tooltip("epoch:Q", title=_("epoch")),
+                    alt.Tooltip("value:Q", title=_(label), format=".2f"),
+                ],
             )
             .properties(width=190, height=200)
         )

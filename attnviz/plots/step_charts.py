@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..decoding.step_math import StepMath
+from ..i18n import gettext as _
 from .charts import FONT, labels
 
 STRIP_COLORS = "RdBu"  # diverging: negative red, positive blue, 0 white
@@ -17,11 +18,11 @@ def terms_frame(m: StepMath) -> pd.DataFrame:
     """Per source token: the score e_tj, exp(e_tj - max), the weight and its share of c_t."""
     return pd.DataFrame(
         {
-            "source": labels(m.src_tokens),
-            "score e": m.scores,
+            _("source"): labels(m.src_tokens),
+            _("score e"): m.scores,
             "exp(e − max)": m.exp,
-            "weight α": m.weights,
-            "share of c": m.share,
+            _("weight α"): m.weights,
+            _("share of c"): m.share,
         }
     )
 
@@ -29,7 +30,7 @@ def terms_frame(m: StepMath) -> pd.DataFrame:
 def next_word_frame(m: StepMath) -> pd.DataFrame:
     """The most probable next tokens: their logit (the output layer's score) and probability."""
     return pd.DataFrame(
-        [(tok, logit, p) for tok, logit, p in m.top], columns=["next word", "logit", "p"]
+        [(tok, logit, p) for tok, logit, p in m.top], columns=[_("next word"), "logit", "p"]
     )
 
 
@@ -52,7 +53,7 @@ def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
             zmax=limit,
             colorscale=STRIP_COLORS,
             colorbar=dict(thickness=10),
-            hovertemplate="%{y}, dimension %{x}: %{z:.3f}<extra></extra>",
+            hovertemplate=_("%{y}, dimension %{x}: %{z:.3f}") + "<extra></extra>",
         )
     )
     fig.update_layout(
@@ -61,7 +62,7 @@ def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
         height=90 + 22 * len(names),
         margin=dict(l=10, r=10, t=40, b=10),
         yaxis=dict(autorange="reversed"),
-        xaxis=dict(title="dimension"),
+        xaxis=dict(title=_("dimension")),
     )
     return fig
 
@@ -86,5 +87,5 @@ def query_strips(m: StepMath) -> dict[str, np.ndarray]:
 
 def output_strips(m: StepMath) -> dict[str, np.ndarray]:
     """From the context to what the output layer reads."""
-    out = "h~_t = tanh(W_c[c_t; h_t])" if m.attention != "bahdanau" else "t_t (deep output)"
+    out = "h~_t = tanh(W_c[c_t; h_t])" if m.attention != "bahdanau" else _("t_t (deep output)")
     return {"c_t": m.context, out: m.features}

@@ -29,6 +29,7 @@ from ..analysis.aer import Gold
 from ..analysis.history import History, Probe
 from ..data import toy
 from ..data.corpus import DataConfig, split_of, spread_sample
+from ..i18n import gettext as _
 from ..model.attention import SCORES
 from ..model.networks import ModelConfig
 from .config import TrainConfig, TrainingRun
@@ -171,12 +172,14 @@ class Runs:
         with self._lock:
             mine = self._runs.get(owner)
             if mine is not None and mine.running:
-                raise RunRefused("Your model is still training: stop it or wait for it.")
+                raise RunRefused(_("Your model is still training: stop it or wait for it."))
             busy = sum(run.running for run in self._runs.values())
             if busy >= self.cap:
                 raise RunRefused(
-                    f"{busy} models are training for other visitors (at most {self.cap} at once); "
-                    "try again in half a minute."
+                    _(
+                        "{busy} models are training for other visitors (at most {cap} at once); "
+                        "try again in half a minute."
+                    ).format(busy=busy, cap=self.cap)
                 )
             torch.set_num_threads(self.threads)
             run = Run(settings, Path(tempfile.mkdtemp(prefix="attnviz-toy-")))

@@ -1,0 +1,227 @@
+"""The dashboard in Chinese (issue 40): the catalog holds every string the code shows, the
+language is chosen per session, and no page shows English prose with ``?lang=zh``."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+
+import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
+from babel.messages.pofile import read_po
+
+from attnviz import i18n
+from attnviz_ui.i18n import KEY, LANGUAGES, catalog_path, from_locale, header, translations
+from attnviz_ui.pages import View
+
+from ..helpers import ROOT, type_sentence
+
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # str.format's {name:spec}, plotly's %{y}
+
+
+def _source_messages() -> set[str]:
+    """Every message the code marks for translation (``_``, ``N_``), as pybabel extracts it."""
+    found = {
+        message
+        for package in ("attnviz", "attnviz_ui")
+        for _file, _line, message, *_ in extract_from_dir(
+            ROOT / package, method_map=[("**.py", "python")], keywords=KEYWORDS
+        )
+    }
+    found |= {m for _line, m, *_ in extract_from_file("python", ROOT / "dashboard.py", KEYWORDS)}
+    return {m for m in found if isinstance(m, str) and m}
+
+
+@pytest.fixture(scope="module")
+def chinese():
+    with catalog_path("zh").open("rb") as f:
+        return {m.id: m for m in read_po(f) if m.id}
+
+
+def test_every_string_the_code_shows_has_a_chinese_translation(chinese):
+    missing = sorted(m for m in _source_messages() if m not in chinese)
+    assert not missing, f"not in the zh catalog (pybabel update, then translate): {missing}"
+    empty = sorted(m.id for m in chinese.values() if not m.string or m.fuzzy)
+    assert not empty, f"untranslated or fuzzy: {empty}"
+
+
+def test_the_catalog_holds_no_string_the_code_no_longer_shows(chinese):
+    assert not sorted(set(chinese) - _source_messages())
+
+
+def test_translations_keep_their_placeholders(chinese):
+    changed = [
+        (m.id, m.string)
+        for m in chinese.values()
+        if Counter(PLACEHOLDER.findall(m.id)) != Counter(PLACEHOLDER.findall(m.string))
+    ]
+    assert not changed
+
+
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        ("zh-CN", "zh"),
+        ("zh_TW", "zh"),
+        ("zh", "zh"),
+        ("en-GB", "en"),
+        ("fr-FR", "en"),
+        (None, "en"),
+    ],
+)
+def test_the_browser_language_picks_chinese_or_else_english(locale, language):
+    assert from_locale(locale) == language
+
+
+def test_a_language_bound_in_one_session_does_not_reach_another():
+    seen = {}
+
+    def session(language: str) -> None:
+        i18n.bind(translations(language))
+        barrier.wait()  # both bound before either reads
+        seen[language] = i18n.gettext("Attention")
+
+    barrier = threading.Barrier(2)
+    threads = [threading.Thread(target=session, args=(lang,)) for lang in ("zh", "en")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == {"zh": "注意力", "en": "Attention"}
+    assert i18n.gettext("Attention") == "Attention"  # this thread bound nothing
+
+
+def test_corpus_headers_are_translated_around_the_model_names():
+    i18n.bind(translations("zh"))
+    try:
+        names = ["bahdanau", "bahdanau-taught"]
+        assert header("bahdanau-taught BLEU", names) == "bahdanau-taught BLEU"
+        assert header("bahdanau entropy", names) == "bahdanau 熵"
+        assert header("bahdanau strays from bahdanau-taught", names) == (
+            "bahdanau 偏离 bahdanau-taught"
+        )
+        assert header("#", names) == "#"
+    finally:
+        i18n.bind(None)
+
+
+# The pages in AppTest, with ?lang=zh
+
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
+WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+HIDDEN = [
+    re.compile(r"`[^`]*`"),  # code and commands
+    re.compile(r"\$[^$]*\$"),  # formulas
+    re.compile(r"“[^”]*”"),  # quoted tokens and sentences: the user's own words
+    re.compile(r"https?://\S+"),
+    re.compile(r"\b[\w.-]+\.(?:safetensors|txt|gz|csv|json|align|svg|png)\b"),
+]
+ALLOWED = {  # model names, scores, units and formula symbols: the same in both languages
+    *("bahdanau", "luong", "dot", "general", "concat", "scaled", "pieces", "words", "zh", "en"),
+    *("fr", "gru", "bleu", "aer", "eflomal", "pharaoh", "csv", "json", "png", "svg", "utf"),
+    *("softmax", "tanh", "exp", "max", "argmax", "logit", "logits", "eos", "unk", "pad", "bos"),
+    *("e", "s", "h", "t", "c", "j", "k", "v", "w", "u", "a", "x", "y", "tj", "ρ", "rho", "tau"),
+    *("vs", "lambda", "sha", "nats", "captum", "tatoeba", "hansards", "kaleido", "chromium"),
+    *("chrome", "streamlit", "js", "tv", "cpu", "gpu", "attnviz", "english", "french"),
+}
+
+
+def english_prose(text: str, allowed: set[str]) -> list[str]:
+    """The English words of ``text`` when it holds no Chinese at all, else []."""
+    for pattern in HIDDEN:
+        text = pattern.sub(" ", text)
+    if CJK.search(text):
+        return []
+    return [w for w in WORD.findall(text) if w.lower().strip("'’") not in allowed]
+
+
+def shown_texts(at) -> list[tuple[str, str]]:
+    """(kind, text) of everything a reader reads on the page, widgets' labels and options."""
+    texts = []
+    for kind in ("title", "header", "subheader", "markdown", "caption"):
+        texts += [(kind, e.value) for e in at.get(kind)]
+    for kind in ("info", "warning", "error", "success", "exception"):
+        texts += [(kind, str(e.value)) for e in at.get(kind)]
+    for kind in ("radio", "selectbox", "multiselect", "select_slider"):
+        for e in at.get(kind):
+            texts += [(kind, e.label), *((f"{kind} option", str(o)) for o in e.options)]
+    for kind in ("button", "toggle", "checkbox", "slider", "text_input", "text_area", "metric"):
+        texts += [(kind, e.label) for e in at.get(kind)]
+    for kind in ("expander", "tab"):
+        texts += [(kind, e.label) for e in at.get(kind)]
+    for e in [*at.get("radio"), *at.get("selectbox"), *at.get("toggle"), *at.get("button")]:
+        if getattr(e, "help", None):
+            texts.append(("help", e.help))
+    return [(kind, text) for kind, text in texts if text]
+
+
+def assert_chinese(at, allowed: set[str], where: str) -> None:
+    assert not at.exception, at.exception
+    english = [
+        (kind, text, words)
+        for kind, text in shown_texts(at)
+        if (words := english_prose(text, allowed))
+    ]
+    assert not english, f"{where}: English on the page: {english}"
+
+
+@pytest.fixture
+def zh_app(checkpoints, monkeypatch):
+    """The dashboard opened with ?lang=zh, on the tiny checkpoints."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(checkpoints))
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120)
+    at.query_params["lang"] = "zh"
+    return at.run()
+
+
+SENTENCES = {"example", "probe", "live_probe", "corpus_pick", "what_if_word", "what_if_source"}
+
+
+def _allowed(at) -> set[str]:
+    """The words that are not prose here: the models' names, the sentence typed, and the
+    sentences and words offered to pick from (examples, probes, a corpus's lines)."""
+    names = {s.value for s in at.sidebar.selectbox if s.value}
+    state = at.session_state
+    sentence = state["sentence"] if "sentence" in state else ""  # noqa: SIM401 (no .get)
+    examples = [o for e in at.get("selectbox") if e.key in SENTENCES for o in e.options]
+    words = {w.lower() for text in [*names, sentence, *examples] for w in WORD.findall(text)}
+    return ALLOWED | words
+
+
+def test_every_view_of_the_sentence_page_is_in_chinese(zh_app):
+    at = zh_app
+    assert at.session_state[KEY] == "zh"
+    type_sentence(at, "The red cat sees a dog.")
+    for view in View:
+        at.radio(key="view").set_value(view).run()
+        assert_chinese(at, _allowed(at), view.value)
+    at.radio(key="view").set_value(View.STEPS).run()
+    for switch in ("finished", "numbers", "attribution_on"):
+        at.toggle(key=switch).set_value(True).run()
+    assert_chinese(at, _allowed(at), "step by step, every switch on")
+
+
+@pytest.mark.parametrize("page", ["A corpus", "Training"])
+def test_the_corpus_and_training_pages_are_in_chinese(zh_app, page):
+    at = zh_app
+    at.radio(key="page").set_value(page).run()
+    assert_chinese(at, _allowed(at), page)
+
+
+def test_the_switch_changes_the_language_and_nothing_else(app):
+    type_sentence(app, "The red cat sees a dog.")
+    app.radio(key="view").set_value(View.COMPARE).run()
+    assert app.title[0].value == "Watch attention translate"  # English by default
+    app.sidebar.radio(key=KEY).set_value("zh").run()
+    assert app.title[0].value == "看注意力如何翻译"
+    assert app.query_params["lang"] == ["zh"] or app.query_params["lang"] == "zh"
+    assert app.text_input(key="sentence").value == "The red cat sees a dog."
+    assert app.radio(key="view").value == View.COMPARE
+    assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
+    app.radio(key="page").set_value("Training").run()  # the choice survives a page switch
+    assert app.title[0].value == "看注意力如何翻译"
+    assert set(LANGUAGES) == {"en", "zh"}
