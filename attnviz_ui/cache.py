@@ -15,6 +15,8 @@ import attnviz
 from attnviz.errors import InputError
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
+from .pages import Key
+
 
 def checkpoint_folder() -> Path:
     """``checkpoints/`` beside dashboard.py, or the folder in ATTNVIZ_CHECKPOINTS (read on
@@ -67,10 +69,20 @@ def direction_of(checkpoint: Checkpoint) -> Direction:
     return Direction(text.src_lang, text.tgt_lang)
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+def _language() -> str:
+    """The session's language, part of the decodings' cache keys: a refusal is kept in the
+    words of the session that met it."""
+    return st.session_state.get(Key.LANGUAGE, "en")
+
+
 def translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str):
-    """A Trace, or the message of an InputError; cached per input, so moving the step slider
-    never decodes again."""
+    """A Trace, or the message of an InputError in the session's language; cached per input,
+    so moving the step slider never decodes again."""
+    return _translate(checkpoint, sentence, beam, reference, _language())
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str):
     tr = load(checkpoint)
     try:
         if reference:
@@ -110,7 +122,6 @@ def available() -> tuple[list[Checkpoint], dict[str, str]]:
     return ok, failed
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
 def steered(
     checkpoint: Checkpoint,
     sentence: str,
@@ -120,6 +131,11 @@ def steered(
 ):
     """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
     message of an InputError; cached per input like :func:`translate`."""
+    return _steered(checkpoint, sentence, beam, prefix, edit, _language())
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _steered(checkpoint, sentence, beam, prefix, edit, language: str):
     try:
         return load(checkpoint).translate(
             sentence,

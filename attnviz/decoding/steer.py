@@ -17,6 +17,7 @@ import torch
 
 from ..data.vocab import EOS, SPECIALS, UNK, Vocab
 from ..errors import InputError
+from ..i18n import gettext as _
 from .trace import Trace
 
 SUMS_TO_ONE = 1e-6  # weights already summing to 1 this closely are used as given
@@ -27,9 +28,13 @@ def prefix_words(prefix: str | Sequence[str], tokenize) -> list[str]:
     sequence of tokens (as a Trace shows them) is taken as it is."""
     words = tokenize(prefix) if isinstance(prefix, str) else list(prefix)
     if not all(isinstance(w, str) and w.strip() for w in words):
-        raise InputError("A prefix is target words: text, or a list of non-empty strings.")
+        raise InputError(_("A prefix is target words: text, or a list of non-empty strings."))
     if special := [w for w in words if w in SPECIALS]:
-        raise InputError(f"A prefix cannot hold {special[0]}: it is not a word the model writes.")
+        raise InputError(
+            _("A prefix cannot hold {token}: it is not a word the model writes.").format(
+                token=special[0]
+            )
+        )
     return words
 
 
@@ -37,8 +42,10 @@ def check_known(words: list[str], vocab: Vocab) -> None:
     """A whole-word model can only be made to write words of its vocabulary."""
     if unknown := [w for w in words if w not in vocab]:
         raise InputError(
-            f"“{unknown[0]}” is not in the model's target vocabulary ({len(vocab)} words), "
-            "so it cannot write it; pick one of its candidates."
+            _(
+                "“{word}” is not in the model's target vocabulary ({n} words), so it cannot "
+                "write it; pick one of its candidates."
+            ).format(word=unknown[0], n=len(vocab))
         )
 
 

@@ -13,6 +13,8 @@ from ..data.subwords import WORD_START, Subwords
 from ..data.text import TextConfig
 from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 from ..errors import InputError
+from ..i18n import N_
+from ..i18n import gettext as _
 from ..model.networks import Seq2Seq
 from . import decode, steer
 from .trace import BeamStep, Candidate, Trace, ends_in_eos
@@ -88,19 +90,24 @@ class Translator:
         """Refuse a sentence (``side`` "src") or reference ("tgt"; ``what`` names another
         kind of target text) over the limits, in tokens and in pieces, before any work is
         done on it."""
-        what = what or ("sentence" if side == "src" else "reference")
+        default = N_("sentence") if side == "src" else N_("reference")
+        what = _(what or default)
         if len(tokens) > MAX_SOURCE_TOKENS:
             raise InputError(
-                f"The {what} has {len(tokens)} tokens; the limit is {MAX_SOURCE_TOKENS}. "
-                "Split it into shorter sentences."
+                _(
+                    "The {what} has {n} tokens; the limit is {limit}. Split it into shorter "
+                    "sentences."
+                ).format(what=what, n=len(tokens), limit=MAX_SOURCE_TOKENS)
             )
         if (
             self.subwords
             and (n := len(self.subwords.side(side).encode(tokens))) > MAX_SOURCE_PIECES
         ):
             raise InputError(
-                f"The {what} splits into {n} subword pieces; the limit is "
-                f"{MAX_SOURCE_PIECES}. Split it into shorter sentences."
+                _(
+                    "The {what} splits into {n} subword pieces; the limit is {limit}. Split it "
+                    "into shorter sentences."
+                ).format(what=what, n=n, limit=MAX_SOURCE_PIECES)
             )
 
     def pieces(self, tokens: list[str], side: str = "src") -> list[str]:
@@ -197,7 +204,7 @@ class Translator:
         if prefix is None:
             return torch.zeros(rows, 0, dtype=torch.long, device=self.device)
         words = steer.prefix_words(prefix, lambda text: self.text.tokenize(text, "tgt"))
-        self._check_size(words, "tgt", "prefix")
+        self._check_size(words, "tgt", N_("prefix"))
         if not self.subwords:
             steer.check_known(words, self.tgt_vocab)
         ids = self.tgt_vocab.encode(self.pieces(words, "tgt"))

@@ -225,3 +225,30 @@ def test_the_switch_changes_the_language_and_nothing_else(app):
     app.radio(key="page").set_value("Training").run()  # the choice survives a page switch
     assert app.title[0].value == "看注意力如何翻译"
     assert set(LANGUAGES) == {"en", "zh"}
+
+
+def test_a_refusal_reads_in_the_language_of_each_session(zh_app, app):
+    from attnviz.decoding.translator import MAX_SOURCE_TOKENS
+
+    long = " ".join(["cat"] * (MAX_SOURCE_TOKENS + 1))
+    type_sentence(zh_app, long)  # refused, and the refusal cached...
+    assert any("上限" in w.value for w in zh_app.warning)
+    type_sentence(app, long)  # ...apart from the English one
+    assert any("the limit is" in w.value for w in app.warning)
+
+
+def test_charts_are_labelled_in_the_bound_language():
+    from attnviz.plots import charts
+
+    from ..helpers import tiny_translator
+
+    trace = tiny_translator("bahdanau").translate("the cat")
+    i18n.bind(translations("zh"))
+    try:
+        fig = charts.heatmap(trace, step=0, title="bahdanau")
+        assert (fig.layout.xaxis.title.text, fig.layout.yaxis.title.text) == ("源端", "输出")
+        assert fig.data[0].hovertemplate.startswith("输出 %{y}<br>源端 %{x}<br>权重")
+        assert fig.data[0].colorbar.title.text == "权重"
+    finally:
+        i18n.bind(None)
+    assert charts.heatmap(trace).layout.xaxis.title.text == "source"
