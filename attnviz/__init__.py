@@ -6,7 +6,7 @@ trace = tr.translate("I am cold.")
 trace.text, trace.weights  # the translation and its (output x source) attention matrix
 
 The layers, each a subpackage that imports only those above it in this list (and the root's
-``options`` and ``errors``):
+``options``, ``errors`` and ``i18n``):
 
     data/       text, vocabularies, subword pieces, corpora, toy languages
     model/      attention mechanisms, the GRU encoder-decoder, precision
