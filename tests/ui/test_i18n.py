@@ -14,8 +14,9 @@ from babel.messages.pofile import read_po
 from attnviz import i18n
 from attnviz_ui.i18n import KEY, LANGUAGES, catalog_path, from_locale, header, translations
 from attnviz_ui.pages import View
+from attnviz_ui.what_if_view import WhatIf
 
-from ..helpers import ROOT, type_sentence
+from ..helpers import ROOT, run_corpus, type_sentence
 
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # str.format's {name:spec}, plotly's %{y}
@@ -200,9 +201,22 @@ def test_every_view_of_the_sentence_page_is_in_chinese(zh_app):
         at.radio(key="view").set_value(view).run()
         assert_chinese(at, _allowed(at), view.value)
     at.radio(key="view").set_value(View.STEPS).run()
-    for switch in ("finished", "numbers", "attribution_on"):
+    for switch in ("finished", "numbers", "attribution_on", "eflomal_on"):
         at.toggle(key=switch).set_value(True).run()
     assert_chinese(at, _allowed(at), "step by step, every switch on")
+    for what_if in list(WhatIf)[1:]:
+        at.selectbox(key="what_if").set_value(what_if).run()
+        assert_chinese(at, _allowed(at), what_if.value)
+    at.sidebar.radio[0].set_value("beam").run()  # beam search: the beam view draws its trees
+    at.radio(key="view").set_value(View.BEAM).run()
+    assert_chinese(at, _allowed(at), "beam search")
+
+
+def test_the_corpus_results_are_in_chinese(zh_app):
+    run_corpus(
+        zh_app, "The red cat sees a dog.\tLe chat rouge voit un chien.\nI am cold.\tJ'ai froid."
+    )
+    assert_chinese(zh_app, _allowed(zh_app), "corpus results")
 
 
 @pytest.mark.parametrize("page", ["A corpus", "Training"])
