@@ -58,3 +58,29 @@ def keeping_language(function: Callable[..., str]) -> Callable[..., str]:
             _current.reset(token)
 
     return call
+
+
+class Text:
+    """A message whose words are looked up when it is shown, not when it is made: what an
+    error kept in a cache that serves every session (a checkpoint that fails to load) carries.
+    ``str()`` gives the English; :meth:`shown`, the language bound where it is shown."""
+
+    def __init__(self, template: str, **params) -> None:
+        self.template, self.params = template, params  # template: an N_-marked message id
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params)
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def shown(self) -> str:
+        return gettext(self.template).format(**self.params)
+
+
+def shown(message: object) -> str:
+    """``message`` in the bound language: a :class:`Text`, or an exception that carries one, is
+    looked up; anything else is shown as it is."""
+    if isinstance(message, BaseException) and len(message.args) == 1:
+        message = message.args[0]
+    return message.shown() if isinstance(message, Text) else str(message)

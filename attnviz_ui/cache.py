@@ -13,6 +13,7 @@ import torch
 
 import attnviz
 from attnviz.errors import InputError
+from attnviz.i18n import shown
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
 from .pages import Key
@@ -118,7 +119,7 @@ def available() -> tuple[list[Checkpoint], dict[str, str]]:
             load(checkpoint)
             ok.append(checkpoint)
         except attnviz.CheckpointError as e:
-            failed[checkpoint.name] = str(e)
+            failed[checkpoint.name] = shown(e)  # in this session's language
     return ok, failed
 
 

@@ -26,6 +26,7 @@ from ..data.subwords import Subwords
 from ..data.text import TextConfig
 from ..data.vocab import Vocab
 from ..decoding.translator import Translator
+from ..i18n import N_, Text
 from ..model.networks import ModelConfig, Seq2Seq
 from ..model.precision import for_decoding, resolve_decoding
 
@@ -43,7 +44,11 @@ LIMITS = {  # the largest model a checkpoint may describe: refused before anythi
 
 
 class CheckpointError(Exception):
-    """A checkpoint that cannot be used; the message names the file and the problem."""
+    """A checkpoint that cannot be used; the message (an :class:`attnviz.i18n.Text`, English
+    as ``str()``) names the file and the problem."""
+
+
+INVALID = N_("{path}: missing or invalid configuration ({error})")
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:
@@ -121,13 +126,18 @@ def read_tensors(
     ValueError, KeyError or TypeError for a file the caller cannot use."""
     path = Path(path)
     if not path.is_file():
-        raise CheckpointError(f"{path}: no such checkpoint file")
+        raise CheckpointError(Text(N_("{path}: no such checkpoint file"), path=path))
     with open(path, "rb") as f:
         head = f.read(8)
     if head[:2] in (b"PK", b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05"):
         raise CheckpointError(
-            f"{path}: this is a pickle/PyTorch file, not safetensors; attnviz never unpickles "
-            "(it could run code), so it only loads .safetensors checkpoints"
+            Text(
+                N_(
+                    "{path}: this is a pickle/PyTorch file, not safetensors; attnviz never "
+                    "unpickles (it could run code), so it only loads .safetensors checkpoints"
+                ),
+                path=path,
+            )
         )
     try:
         with safe_open(str(path), framework="pt") as f:
@@ -139,17 +149,24 @@ def read_tensors(
                 try:
                     check(meta, shapes)
                 except (KeyError, TypeError, ValueError) as e:
-                    raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+                    raise CheckpointError(Text(INVALID, path=path, error=e)) from e
             tensors = {name: f.get_tensor(name) for name in names}
     except CheckpointError:
         raise
     except Exception as e:  # safetensors raises several types for truncated or garbled files
         raise CheckpointError(
-            f"{path}: not a readable safetensors file (truncated or corrupt?): {e}"
+            Text(
+                N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
+                path=path,
+                error=e,
+            )
         ) from e
     if tensors_digest(tensors) != header.get("digest"):
         raise CheckpointError(
-            f"{path}: the weights do not match their checksum; the file is corrupt"
+            Text(
+                N_("{path}: the weights do not match their checksum; the file is corrupt"),
+                path=path,
+            )
         )
     return tensors, meta
 
@@ -159,12 +176,19 @@ def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
     if header.get("format") != FORMAT:
         found = header.get("format", "no attnviz format tag")
         raise CheckpointError(
-            f"{path}: not an attnviz checkpoint (expected {FORMAT}, found {found})"
+            Text(
+                N_("{path}: not an attnviz checkpoint (expected {expected}, found {found})"),
+                path=path,
+                expected=FORMAT,
+                found=found,
+            )
         )
     try:
         return {k: json.loads(v) for k, v in header.items() if k not in ("format", "digest")}
     except (json.JSONDecodeError, RecursionError) as e:  # RecursionError: absurdly deep JSON
-        raise CheckpointError(f"{path}: corrupt metadata ({type(e).__name__})") from e
+        raise CheckpointError(
+            Text(N_("{path}: corrupt metadata ({error})"), path=path, error=type(e).__name__)
+        ) from e
 
 
 class _NoRandomFill(TorchFunctionMode):
@@ -261,19 +285,31 @@ def load(
         ):
             raise ValueError("the data configuration and the stored subword models disagree")
     except (KeyError, TypeError, ValueError) as e:
-        raise CheckpointError(f"{path}: missing or invalid configuration ({e})") from e
+        raise CheckpointError(Text(INVALID, path=path, error=e)) from e
     if (config.src_vocab, config.tgt_vocab) != (len(src_vocab), len(tgt_vocab)):
-        raise CheckpointError(f"{path}: vocabulary sizes do not match the model configuration")
+        raise CheckpointError(
+            Text(N_("{path}: vocabulary sizes do not match the model configuration"), path=path)
+        )
     if not_float := sorted(k for k, v in tensors.items() if not v.is_floating_point()):
-        raise CheckpointError(f"{path}: weights that are not floating point: {not_float[:3]}")
+        raise CheckpointError(
+            Text(
+                N_("{path}: weights that are not floating point: {names}"),
+                path=path,
+                names=not_float[:3],
+            )
+        )
     try:
         model.load_state_dict({k: v.float() for k, v in tensors.items()})
     except RuntimeError as e:
-        raise CheckpointError(f"{path}: weights do not fit the configuration: {e}") from e
+        raise CheckpointError(
+            Text(N_("{path}: weights do not fit the configuration: {error}"), path=path, error=e)
+        ) from e
     model = for_decoding(model.to(device).eval(), precision)
     translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords, precision)
     try:
         translator.history = History(card.get("history"), history)
     except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise CheckpointError(f"{path}: corrupt training history ({e})") from e
+        raise CheckpointError(
+            Text(N_("{path}: corrupt training history ({error})"), path=path, error=e)
+        ) from e
     return translator

@@ -266,3 +266,25 @@ def test_charts_are_labelled_in_the_bound_language():
     finally:
         i18n.bind(None)
     assert charts.heatmap(trace).layout.xaxis.title.text == "source"
+
+
+def test_a_checkpoint_that_fails_to_load_is_named_in_each_sessions_language(
+    checkpoints, tmp_path, monkeypatch
+):
+    import shutil
+
+    from streamlit.testing.v1 import AppTest
+
+    shutil.copy(checkpoints / "bahdanau.safetensors", tmp_path / "bahdanau.safetensors")
+    shutil.copy(checkpoints / "luong.safetensors", tmp_path / "luong.safetensors")
+    (tmp_path / "broken.safetensors").write_bytes(b"PK\x03\x04 not a checkpoint")
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(tmp_path))
+    errors = {}
+    for language in ("zh", "en"):  # one server: the failure is loaded once, shown twice
+        at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120)
+        at.query_params["lang"] = language
+        errors[language] = [e.value for e in at.run().sidebar.error]
+    assert len(errors["zh"]) == 1 and "无法加载 broken" in errors["zh"][0]
+    assert "pickle/PyTorch 文件" in errors["zh"][0]
+    assert errors["en"] == [errors["en"][0]] and "could not be loaded" in errors["en"][0]
+    assert "this is a pickle/PyTorch file" in errors["en"][0]
