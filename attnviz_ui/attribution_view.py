@@ -15,7 +15,7 @@ from attnviz.plots import attribution_charts, charts
 from attnviz.store.catalog import Checkpoint
 
 from .cache import Choice, Side, load, translate
-from .i18n import shown
+from .i18n import session_language, shown
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 TOO_LONG = N_(
@@ -33,10 +33,16 @@ CAPTION = N_(
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def attribution_of(
-    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, method: str, pieces: bool
+    checkpoint: Checkpoint,
+    sentence: str,
+    beam: int,
+    reference: str,
+    method: str,
+    pieces: bool,
+    language: str,
 ) -> attribution.Attribution | Refused | str:
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
-    per checkpoint, sentence and method; or the message of a refusal."""
+    per checkpoint, sentence, method and language; or the message of a refusal."""
     trace = translate(checkpoint, sentence, beam, reference)
     if isinstance(trace, str):
         return trace
@@ -71,7 +77,13 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
     for k, (checkpoint, side) in enumerate(zip((choice.left, choice.right), sides, strict=True)):
         with st.spinner(_("Computing attribution…")):
             att = attribution_of(
-                checkpoint, sentence, choice.beam, reference, method, bool(state.get("pieces"))
+                checkpoint,
+                sentence,
+                choice.beam,
+                reference,
+                method,
+                bool(state.get("pieces")),
+                session_language(),
             )
         if isinstance(att, str | Refused):
             message = _(att.message).format(n=IG_MAX_WORDS) if isinstance(att, Refused) else att

@@ -16,7 +16,7 @@ from attnviz.errors import InputError
 from attnviz.i18n import shown
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
-from .pages import Key
+from .i18n import session_language
 
 
 def checkpoint_folder() -> Path:
@@ -70,16 +70,10 @@ def direction_of(checkpoint: Checkpoint) -> Direction:
     return Direction(text.src_lang, text.tgt_lang)
 
 
-def _language() -> str:
-    """The session's language, part of the decodings' cache keys: a refusal is kept in the
-    words of the session that met it."""
-    return st.session_state.get(Key.LANGUAGE, "en")
-
-
 def translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str):
     """A Trace, or the message of an InputError in the session's language; cached per input,
     so moving the step slider never decodes again."""
-    return _translate(checkpoint, sentence, beam, reference, _language())
+    return _translate(checkpoint, sentence, beam, reference, session_language())
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -132,7 +126,7 @@ def steered(
 ):
     """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
     message of an InputError; cached per input like :func:`translate`."""
-    return _steered(checkpoint, sentence, beam, prefix, edit, _language())
+    return _steered(checkpoint, sentence, beam, prefix, edit, session_language())
 
 
 @st.cache_data(max_entries=256, show_spinner=False)

@@ -144,3 +144,10 @@ def bind_language() -> None:
     run's redraw) may run in a fresh thread, where nothing is bound yet."""
     language = st.session_state.get(KEY)
     i18n.bind(translations(language if language in LANGUAGES else "en"))
+
+
+def session_language() -> str:
+    """The session's language, for the cache keys of what may hold a message in it (a
+    refusal): each session reads its own, while the results themselves are shared."""
+    language = st.session_state.get(KEY)
+    return language if language in LANGUAGES else "en"

@@ -24,6 +24,7 @@ from attnviz.store.checkpoint import file_sha256
 
 from . import aligner_view
 from .cache import Choice, Side, available, load, translate
+from .i18n import session_language
 from .pages import Key
 
 ROLES = (N_("natural"), N_("taught"))
@@ -43,9 +44,11 @@ def teaching_of(chosen: Checkpoint) -> Teaching | None:
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift | Refused:
+def shift_of(
+    pair: Teaching, sentence: str, reference: str, beam: int, language: str
+) -> Shift | Refused:
     """Both models force-decoded on the reference (else on the natural model's translation)
-    and what teaching moved; or why not. Cached per input."""
+    and what teaching moved; or why not, in ``language``. Cached per input."""
     natural, taught = load(pair.natural), load(pair.taught)
     try:
         target = shared_output(natural, sentence, reference, beam)
@@ -129,7 +132,7 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         taught = parent_digest(load(chosen).card) is not None
         st.info(explain.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
-    shift = shift_of(pair, sentence, reference.strip(), choice.beam)
+    shift = shift_of(pair, sentence, reference.strip(), choice.beam, session_language())
     if isinstance(shift, Refused):
         st.warning(shift.message)
         return
