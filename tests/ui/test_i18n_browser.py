@@ -86,3 +86,15 @@ def test_the_page_in_chinese_shows_no_english_prose(server):
             assert not english, f"{view}: {english}"
         assert re.search(r"lang=zh", page.url)
         browser.close()
+
+
+def test_a_chinese_browser_opens_the_page_in_chinese(server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000}, locale="zh-CN")
+        page.goto(server)  # no ?lang: the browser's language decides
+        page.get_by_label("英语句子").wait_for(timeout=60_000)
+        page.get_by_test_id("stSidebar").get_by_text("English", exact=True).click()
+        page.get_by_label("English sentence").wait_for(timeout=60_000)  # the switch wins
+        assert "lang=en" in page.url
+        browser.close()
