@@ -69,7 +69,7 @@ def progress_ui(run: Run) -> None:
         return
     if history is None:
         text = _("Preparing {n} sentences of {language}…").format(
-            n=s.sentences, language=s.language
+            n=s.sentences, language=_(toy.DESCRIPTIONS[s.language])
         )
         st.progress(0.0, text=text)
         return

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 
 from ..data.corpus import DataConfig, Link
 from ..data.text import TextConfig
+from ..i18n import gettext
 from ..options import option
 
 KINDS = ("LEX", "FERF", "FERR", "HMMF", "HMMR")
@@ -271,22 +272,28 @@ def mismatch(
     recorded = (card.get("corpus") or {}).get("sha256")
     if recorded and recorded != priors.corpus_sha256:
         file = priors.meta["corpus"].get("file", "?")
-        return (
-            f"the model was trained on another corpus (sha256 {recorded[:12]}…) than the "
-            f"priors were made from ({file}, sha256 {priors.corpus_sha256[:12]}…)"
-        )
+        return gettext(
+            "the model was trained on another corpus (sha256 {model}…) than the priors were "
+            "made from ({file}, sha256 {priors}…)"
+        ).format(model=recorded[:12], file=file, priors=priors.corpus_sha256[:12])
     split = priors.meta["split"]
     if data is not None and (data.valid_percent, data.test_percent) != (
         split["valid_percent"],
         split["test_percent"],
     ):
-        return (
-            f"the model holds out {data.valid_percent}% + {data.test_percent}% of the corpus, "
-            f"the priors {split['valid_percent']}% + {split['test_percent']}%: the priors "
-            "have aligned sentences the model never saw"
+        return gettext(
+            "the model holds out {valid}% + {test}% of the corpus, the priors {priors_valid}% + "
+            "{priors_test}%: the priors have aligned sentences the model never saw"
+        ).format(
+            valid=data.valid_percent,
+            test=data.test_percent,
+            priors_valid=split["valid_percent"],
+            priors_test=split["test_percent"],
         )
     if text is not None and asdict(text) != priors.meta["text"]:
-        return f"the model tokenizes as {asdict(text)}, the priors as {priors.meta['text']}"
+        return gettext("the model tokenizes as {model}, the priors as {priors}").format(
+            model=asdict(text), priors=priors.meta["text"]
+        )
     return None
 
 
