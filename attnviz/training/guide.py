@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
@@ -94,8 +94,9 @@ def _eflomal_links(corpus, examples, text, folder: Path, log) -> Teacher:
     links: list[tuple[Link, ...]] = [()] * len(examples)
     for n, f, r in zip(todo, forward, reverse, strict=True):
         links[n] = tuple(sorted(grow_diag_final_and(f, r)))
-    atomic_write(cache, "".join(_pharaoh(x) + "\n" for x in links).encode("utf-8"))
-    return _teacher(name, links)
+    teacher = _teacher(name, links)
+    atomic_write(cache, _lines(links).encode("utf-8"))
+    return teacher
 
 
 def _file_links(path: Path, corpus: Corpus, text: TextConfig) -> Teacher:
@@ -117,12 +118,13 @@ def _file_links(path: Path, corpus: Corpus, text: TextConfig) -> Teacher:
 
 
 def _teacher(name: str, links: list[tuple[Link, ...]]) -> Teacher:
-    text = "".join(_pharaoh(x) + "\n" for x in links)
-    return Teacher(name, links, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    """The teacher, its digest that of the links as the cache file holds them."""
+    return Teacher(name, links, hashlib.sha256(_lines(links).encode("utf-8")).hexdigest())
 
 
-def _pharaoh(links: Sequence[Link]) -> str:
-    return " ".join(f"{i}-{j}" for i, j in links)
+def _lines(links: Sequence[Sequence[Link]]) -> str:
+    """Pharaoh lines, one per pair."""
+    return "".join(" ".join(f"{i}-{j}" for i, j in x) + "\n" for x in links)
 
 
 def _parse(line: str) -> tuple[Link, ...]:
@@ -134,10 +136,7 @@ def with_links(examples: list[Example], teacher: Teacher | None) -> list[Example
     links; unchanged without a teacher."""
     if teacher is None:
         return examples
-    return [
-        Example(e.src, e.tgt, e.src_tokens, e.tgt_tokens, links)
-        for e, links in zip(examples, teacher.links, strict=True)
-    ]
+    return [replace(e, links=links) for e, links in zip(examples, teacher.links, strict=True)]
 
 
 def guide_loss(weights: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
