@@ -5,7 +5,7 @@ leave a reference pointing nowhere.
 
     python scripts/check_references.py
 
-Exits 1 when one is found. ``tests/test_references.py`` runs it with the suite.
+Exits 1 when one is found. ``tests/scripts/test_check_references.py`` runs it with the suite.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ import pytest
 
 from attnviz.analysis.align import extract_links, trace_links, word_weights
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 # 3 target words x (2 source words + <eos>)
 W = np.array(

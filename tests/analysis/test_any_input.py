@@ -13,7 +13,7 @@ from attnviz.analysis.align import attention_word_links
 from attnviz.analysis.compare_models import parse_items
 from attnviz.errors import InputError
 
-from .helpers import subword_translator
+from ..helpers import subword_translator
 
 # Any text but lone surrogates (which no str from a browser, a file or a terminal holds).
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=120)

@@ -27,8 +27,8 @@ from attnviz.analysis.attribution import (
 from attnviz.cli.main import main
 from attnviz.data.vocab import EOS_ID, PAD_ID
 
-from .helpers import held_out, subword_translator, tiny_translator
-from .synthetic import ADJECTIVES, corpus
+from ..helpers import held_out, subword_translator, tiny_translator
+from ..synthetic import ADJECTIVES, corpus
 
 SOURCE = "the big cat sees a small red house ."
 TARGET = "THE CAT BIG SEES A HOUSE SMALL RED ."

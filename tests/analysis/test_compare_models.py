@@ -22,7 +22,7 @@ from attnviz.analysis.compare_models import (
 )
 from attnviz.data.corpus import DataConfig, split_of
 
-from .synthetic import corpus
+from ..synthetic import corpus
 
 
 def scored(text, bleu, links=()):

@@ -8,7 +8,7 @@ import pytest
 from attnviz.analysis import diagnostics as d
 from attnviz.decoding.trace import Owners
 
-from .handmade import hand_trace
+from ..handmade import hand_trace
 
 ONE_HOT = np.eye(3)  # step t attends to word t only
 UNIFORM = np.full((2, 4), 0.25)

@@ -4,7 +4,7 @@ import pytest
 
 from attnviz.analysis.align import gold_to_draw
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 SOURCE, TARGET = "the cat sees", "THE CAT SEES"
 GOLD = (SOURCE, TARGET, {(0, 0), (1, 2), (2, 1)})

@@ -19,8 +19,8 @@ from attnviz.analysis.teaching import (
 )
 from attnviz.plots import charts, explain
 
-from .handmade import hand_trace
-from .helpers import tiny_translator
+from ..handmade import hand_trace
+from ..helpers import tiny_translator
 
 SRC = ["the", "cat", "<eos>"]
 OUT = ["le", "chat", "<eos>"]

@@ -15,7 +15,9 @@ from attnviz.data.subwords import Subwords
 from attnviz.data.text import TextConfig
 from attnviz.data.toy import corpus, write_corpus
 
-HARNESS = Path(__file__).resolve().parent.parent / "benchmarks" / "peers" / "joeynmt"
+from ..helpers import ROOT
+
+HARNESS = ROOT / "benchmarks" / "peers" / "joeynmt"
 SUBWORDS = 400  # pieces per language: 256 bytes (byte fallback) and the toy words
 LONG = ("one two three four five six seven eight nine ten . " * 6).strip()  # over --max-len
 

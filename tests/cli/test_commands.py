@@ -13,8 +13,8 @@ from attnviz.cli.main import main
 from attnviz.model.precision import resolve_decoding
 from attnviz.training.lineage import file_sha256
 
-from .helpers import TINY_FLAGS, tensors
-from .synthetic import corpus, write_corpus
+from ..helpers import TINY_FLAGS, tensors
+from ..synthetic import corpus, write_corpus
 
 # Joined pairs teach long sentences, which a tiny model has no room for.
 TINY = [*TINY_FLAGS, "--batch-size", "32", "--join-fraction", "0"]

@@ -7,7 +7,7 @@ from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.data.subwords import Subwords, character_coverage
 from attnviz.data.text import TextConfig
 
-from .chinese_toy import corpus, write_cmn
+from ..chinese_toy import corpus, write_cmn
 
 ZH_EN = TextConfig(src_lang="zh", tgt_lang="en")
 

@@ -14,8 +14,8 @@ from attnviz.decoding import steer
 from attnviz.decoding.trace import Owners
 from attnviz.decoding.words import words_attention
 
-from .handmade import hand_trace
-from .synthetic import corpus
+from ..handmade import hand_trace
+from ..synthetic import corpus
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +178,7 @@ def test_a_number_the_model_garbled_is_copied_from_the_source_it_attends_to():
     from attnviz.decoding.trace import Owners
     from attnviz.decoding.words import copy_numbers
 
-    from .handmade import hand_trace
+    from ..handmade import hand_trace
 
     src = ["in", "2003", "with", "14", "<eos>"]
     # word view: "en 203 avec 14 <eos>"; "203" attends to "2003", "14" to "14"

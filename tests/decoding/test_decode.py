@@ -8,7 +8,7 @@ from attnviz.decoding import decode
 from attnviz.decoding.translator import MAX_SOURCE_TOKENS
 from attnviz.errors import InputError
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 SENTENCES = ["the cat sees a dog .", "a red house", "the big dog likes the small red cat ."]
 

@@ -12,8 +12,8 @@ from attnviz.decoding.steer import Edit
 from attnviz.decoding.trace import Candidate, Owners
 from attnviz.errors import InputError
 
-from .handmade import hand_trace
-from .helpers import tiny_translator
+from ..handmade import hand_trace
+from ..helpers import tiny_translator
 
 SENTENCE = "the red cat sees a dog ."
 

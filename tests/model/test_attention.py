@@ -10,7 +10,7 @@ from attnviz.model.attention import make_attention, mask_scores
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.plots import explain
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 RAGGED = ["the cat sees a dog .", "a dog", "the big red house likes the small cat , a dog ."]
 

@@ -22,7 +22,7 @@ from attnviz.decoding.translator import Translator
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.store import checkpoint
 
-from .helpers import TINY
+from ..helpers import TINY
 
 PAIRS = [(en.split(), fr.split()) for en, fr, _ in toy.corpus(400, seed=1, language="names")]
 

@@ -6,8 +6,8 @@ import pytest
 from attnviz.model.attention import SCORES
 from attnviz.plots import charts, explain, history_charts
 
-from .handmade import hand_trace
-from .helpers import tiny_translator
+from ..handmade import hand_trace
+from ..helpers import tiny_translator
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from attnviz import ModelConfig
 from attnviz.decoding.trace import Owners
 from attnviz.plots import explain
 
-from .handmade import hand_trace
+from ..handmade import hand_trace
 
 SRC = ["I", "❤️", "cats", "<eos>"]
 W = [[0.4, 0.3, 0.3, 0], [0, 0, 1, 0]]

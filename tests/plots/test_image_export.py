@@ -11,7 +11,7 @@ import pytest
 
 from attnviz.plots import charts
 
-from .handmade import hand_trace
+from ..handmade import hand_trace
 
 pytestmark = pytest.mark.slow  # each picture starts Chromium
 

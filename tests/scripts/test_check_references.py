@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
-SCRIPT = Path(__file__).parent.parent / "scripts" / "check_references.py"
+from ..helpers import ROOT
+
+SCRIPT = ROOT / "scripts" / "check_references.py"
 spec = importlib.util.spec_from_file_location("check_references", SCRIPT)
 check = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(check)

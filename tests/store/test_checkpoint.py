@@ -11,7 +11,7 @@ import attnviz
 from attnviz.data.corpus import DataConfig
 from attnviz.store import checkpoint
 
-from .helpers import fresh_python, tiny_translator
+from ..helpers import fresh_python, tiny_translator
 
 SENTENCES = ["the cat sees a dog .", "a big red house , the small cat"]
 

@@ -13,7 +13,7 @@ import pytest
 import attnviz
 from attnviz.data.corpus import DataConfig
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 pytestmark = pytest.mark.slow  # starts and kills other processes
 

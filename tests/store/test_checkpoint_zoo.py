@@ -23,7 +23,7 @@ import attnviz
 from attnviz.data.corpus import DataConfig
 from attnviz.store import checkpoint
 
-from .helpers import tiny_translator
+from ..helpers import tiny_translator
 
 pytestmark = pytest.mark.slow  # every test reads the report of one fresh process
 

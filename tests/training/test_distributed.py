@@ -29,9 +29,9 @@ from attnviz.training import distributed
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import target_tokens, train
 
-from .ddp_worker import BROKEN
-from .helpers import ROOT, TINY, TINY_FLAGS, TINY_TRAIN, free_port, held_out, tensors
-from .synthetic import corpus, write_corpus
+from ..ddp_worker import BROKEN
+from ..helpers import ROOT, TINY, TINY_FLAGS, TINY_TRAIN, free_port, held_out, tensors
+from ..synthetic import corpus, write_corpus
 
 TOLERANCE = 1e-5  # largest weight difference, 2 processes against 1: floating-point order only
 FLAGS = [
@@ -233,8 +233,8 @@ def test_the_global_token_count_is_what_a_batch_of_the_whole_chunk_scores():
 def test_two_processes_learn_a_toy_language_they_never_saw(tmp_path):
     # The weights test above shows 2 processes give the 1-process model without dropout; here,
     # with dropout (masks drawn per rank), they still learn to translate held-out sentences.
-    # Measured once at test_learning's size (3,000 pairs, 6 epochs): 67/67 held-out sentences
-    # exact for 1 process and for 2 (see the README). This one: 44/44 after its 2 epochs.
+    # Measured once at test_learned_reordering's size (3,000 pairs, 6 epochs): 67/67 held-out
+    # sentences exact for 1 process and for 2 (see the README). This one: 44/44 after its 2 epochs.
     pairs = corpus(2000, seed=5)
     data, out = tmp_path / "toy.txt", tmp_path / "two.safetensors"
     write_corpus(data, pairs)

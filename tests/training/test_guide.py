@@ -30,7 +30,7 @@ from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.guide import guide_loss, teacher_links
 from attnviz.training.train import prepare, train
 
-from .helpers import TINY
+from ..helpers import TINY
 
 BUDGET = TrainConfig(  # an equal, small number of steps for the natural and the taught model
     epochs=2, batch_size=32, lr=0.005, bleu_sentences=20, test_beam=0, join_fraction=0.0,

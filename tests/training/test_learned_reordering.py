@@ -6,8 +6,8 @@ import pytest
 import attnviz
 from attnviz.analysis.align import attention_word_links
 
-from .helpers import held_out
-from .synthetic import ADJECTIVES
+from ..helpers import held_out
+from ..synthetic import ADJECTIVES
 
 
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])

@@ -8,7 +8,7 @@ from attnviz.data.corpus import Example, make_batch, spread_sample
 from attnviz.data.vocab import PAD_ID
 from attnviz.training.train import TrainConfig, batch_loss
 
-from .helpers import WORDS, fresh_python, tiny_translator
+from ..helpers import WORDS, fresh_python, tiny_translator
 
 
 def _batch(tr):

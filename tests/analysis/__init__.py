@@ -1,0 +1,2 @@
+"""Tests of attnviz.analysis: alignment, AER, attribution, diagnostics, eflomal, model
+comparison."""

@@ -1,0 +1,1 @@
+"""Tests of the benchmark harnesses in benchmarks/ that run without their peers."""

@@ -1,0 +1,1 @@
+"""Tests of attnviz.cli: the command line, driven in-process."""

@@ -1,0 +1,2 @@
+"""Tests of attnviz.data: text, corpus and batches, vocabularies, subwords, the toy languages,
+Chinese."""

@@ -1,0 +1,1 @@
+"""Tests of attnviz.model: the attention variants, the networks and their configuration."""

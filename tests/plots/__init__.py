@@ -1,0 +1,1 @@
+"""Tests of attnviz.plots: chart builders, captions and image export."""

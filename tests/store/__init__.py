@@ -1,0 +1,1 @@
+"""Tests of attnviz.store: checkpoints on disk and the catalog of a checkpoints folder."""
