@@ -16,7 +16,7 @@ from attnviz_ui.cache import available, freeze_heap
 from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.i18n import language_ui, use_language
 from attnviz_ui.live_view import session_models
-from attnviz_ui.pages import Page
+from attnviz_ui.pages import Key, Page
 from attnviz_ui.sentence_page import sentence_page_ui
 from attnviz_ui.sidebar import sidebar_ui
 from attnviz_ui.training_page import training_page_ui
@@ -32,7 +32,7 @@ def main() -> None:
     if choice is None:
         return
     page = st.radio(
-        _("Page"), list(Page), format_func=keeping_language(_), horizontal=True, key="page"
+        _("Page"), list(Page), format_func=keeping_language(_), horizontal=True, key=Key.PAGE
     )
     if page == Page.CORPUS:
         corpus_page_ui(choice)

@@ -19,11 +19,13 @@ from attnviz.analysis.compare_models import SentenceScore
 from attnviz.analysis.eflomal_aligner import Alignment, EflomalAligner, aer_against
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.decoding.trace import Trace
+from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.store.priors_file import PriorsError, load_priors
 
 from .cache import Side, checkpoint_folder
+from .pages import Key
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
 SWITCH = N_("eflomal's links")
@@ -57,23 +59,22 @@ def priors_path() -> Path:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _aligner(path: str, version: tuple[int, int]) -> EflomalAligner | str:
+def _aligner(path: str, version: tuple[int, int]) -> EflomalAligner | Refused:
     """The aligner of one version (mtime, size) of a priors file, or why there is none."""
     try:
         return EflomalAligner(load_priors(path))
     except PriorsError as e:
-        return str(e)
+        return Refused(str(e))
 
 
-def aligner() -> EflomalAligner | str:
+def aligner() -> EflomalAligner | Refused:
     """The shared aligner of the priors beside the checkpoints, or why there is none."""
     path = priors_path()
     try:
         stat = path.stat()
     except OSError:
-        return _("no {path}: make it with {command}").format(
-            path=path, command=f"`python -m attnviz priors --data CORPUS --out {path}`"
-        )
+        command = f"`python -m attnviz priors --data CORPUS --out {path}`"
+        return Refused(_("no {path}: make it with {command}").format(path=path, command=command))
     return _aligner(str(path), (stat.st_mtime_ns, stat.st_size))
 
 
@@ -82,21 +83,21 @@ def words(trace: Trace) -> tuple[list[str], list[str]]:
     return list(trace.src_tokens[:-1]), list(trace.tgt_tokens[: len(trace.output_weights)])
 
 
-def align_sides(sides: list[Side]) -> list[Alignment] | str:
+def align_sides(sides: list[Side]) -> list[Alignment] | Refused:
     """eflomal's alignment of each side's sentence and output (one run of eflomal for the
     pairs not cached yet), or why there is none."""
     found = aligner()
-    if isinstance(found, str):
+    if isinstance(found, Refused):
         return found
     try:
         return found.link_many([words(side.trace) for side in sides])
     except (RuntimeError, ValueError) as e:  # eflomal missing or failing, a token it refuses
-        return _("eflomal could not align the sentence: {error}").format(error=e)
+        return Refused(_("eflomal could not align the sentence: {error}").format(error=e))
 
 
 def switch_ui() -> bool:
     """The switch that draws eflomal's links, above the heatmaps."""
-    return st.toggle(_(SWITCH), key="eflomal_on", help=_(SWITCH_HELP))
+    return st.toggle(_(SWITCH), key=Key.EFLOMAL_ON, help=_(SWITCH_HELP))
 
 
 def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> None:
@@ -139,8 +140,8 @@ def with_eflomal_column(
     sentence aligned in one run of eflomal), sorted worst first when no reference ranks the
     rows; or the table as it was and why there is no column."""
     found = aligner()
-    if isinstance(found, str):
-        return frame, found
+    if isinstance(found, Refused):
+        return frame, found.message
     pairs = [r.words for rows in scores.values() for r in rows if r.error is None and r.words[1]]
     try:
         found.link_many(pairs)  # one run for the page; the rows below read the cache

@@ -16,6 +16,7 @@ from attnviz.store.catalog import Checkpoint
 
 from .cache import Choice, Side, load, translate
 from .i18n import session_language, shown
+from .pages import Key, element_key
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 TOO_LONG = N_(
@@ -40,20 +41,21 @@ def attribution_of(
     method: str,
     pieces: bool,
     language: str,
-) -> attribution.Attribution | Refused | str:
+) -> attribution.Attribution | Refused:
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
-    per checkpoint, sentence, method and language; or the message of a refusal."""
+    per checkpoint, sentence, method and ``language`` (the language of a refusal's message);
+    or why not."""
     trace = translate(checkpoint, sentence, beam, reference)
-    if isinstance(trace, str):
+    if isinstance(trace, Refused):
         return trace
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
-        return Refused(TOO_LONG)  # translated where shown: this cache serves every language
+        return Refused(_(TOO_LONG).format(n=IG_MAX_WORDS))
     return attribution.attribute(
         load(checkpoint), (trace.pieces or trace) if pieces else trace, method
     )
 
 
-def method_ui(key: str) -> str:
+def method_ui(key: Key) -> str:
     """The attribution method chosen."""
     names = list(attribution.METHODS)
     method = st.radio(
@@ -71,9 +73,9 @@ def method_ui(key: str) -> str:
 def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
     """Each model's attribution heatmap beside its attention heatmap, and the step's bars
     side by side with their rank correlation."""
-    method = method_ui("attribution_method")
+    method = method_ui(Key.ATTRIBUTION_METHOD)
     state = st.session_state
-    sentence, reference = state.get("sentence", ""), state.get("reference", "").strip()
+    sentence, reference = state.get(Key.SENTENCE, ""), state.get(Key.REFERENCE, "").strip()
     for k, (checkpoint, side) in enumerate(zip((choice.left, choice.right), sides, strict=True)):
         with st.spinner(_("Computing attribution…")):
             att = attribution_of(
@@ -82,12 +84,11 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
                 choice.beam,
                 reference,
                 method,
-                bool(state.get("pieces")),
+                bool(state.get(Key.PIECES)),
                 session_language(),
             )
-        if isinstance(att, str | Refused):
-            message = _(att.message).format(n=IG_MAX_WORDS) if isinstance(att, Refused) else att
-            st.warning(f"{side.name}: {message}")
+        if isinstance(att, Refused):
+            st.warning(f"{side.name}: {att.message}")
             continue
         _side_ui(k, side, att, min(step, len(side.trace.tgt_tokens) - 1))
     st.caption(_(CAPTION))
@@ -99,11 +100,12 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     st.subheader(_("{name}: attention and {method}").format(name=side.name, method=method))
     left, right = st.columns(2)
     left.plotly_chart(
-        charts.heatmap(trace, step=t, title=_("attention")), key=f"attribution-attention-{k}"
+        charts.heatmap(trace, step=t, title=_("attention")),
+        key=element_key("attribution-attention", k),
     )
     right.plotly_chart(
         attribution_charts.attribution_heatmap(att, step=t, title=att.method),
-        key=f"attribution-heatmap-{k}",
+        key=element_key("attribution-heatmap", k),
     )
     if note := attribution_charts.delta_note(att):
         st.caption(note)
@@ -115,7 +117,9 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
     cols[2].metric(_("Sentence: mean ρ · argmax agrees"), f"{mean} · {agree}")
-    st.altair_chart(attribution_charts.attribution_bars(trace, att, t), key=f"attribution-bars-{k}")
+    st.altair_chart(
+        attribution_charts.attribution_bars(trace, att, t), key=element_key("attribution-bars", k)
+    )
 
 
 def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) -> None:
@@ -123,9 +127,9 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
     when asked: attribution runs the models again on every sentence (integrated gradients, once
     per point of their path)."""
     with st.expander(_("Attention against attribution")):
-        method = method_ui("corpus_attribution_method")
+        method = method_ui(Key.CORPUS_ATTRIBUTION_METHOD)
         key = (tuple(models), beam, tuple(items), method)
-        if st.button(_("Compare attention with attribution"), key="corpus_attribution_run"):
+        if st.button(_("Compare attention with attribution"), key=Key.CORPUS_ATTRIBUTION_RUN):
             bar = st.progress(0.0, text=_("Attributing…"))
             results = {}
             for k, checkpoint in enumerate(models):
@@ -140,8 +144,8 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
                     load(checkpoint), items, method, beam, progress
                 )
             bar.empty()
-            st.session_state.corpus_attribution = (key, results)
-        stored = st.session_state.get("corpus_attribution")
+            st.session_state[Key.CORPUS_ATTRIBUTION] = (key, results)
+        stored = st.session_state.get(Key.CORPUS_ATTRIBUTION)
         if stored and stored[0] == key:
             table = compare_models.agreement_table(items, stored[1])
             st.dataframe(shown(table, list(stored[1])), hide_index=True)

@@ -8,6 +8,8 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts
 
+from .pages import element_key
+
 
 def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
     """The beam tree of each (name, trace) decoded with a beam; ``beam`` 1 is greedy search."""
@@ -17,7 +19,7 @@ def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
         trace = trace.pieces or trace  # beam search keeps hypotheses of pieces
         if trace.beam:
             st.subheader(name)
-            st.plotly_chart(charts.beam_figure(trace), key=f"beam-{side}")
+            st.plotly_chart(charts.beam_figure(trace), key=element_key("beam", side))
             st.caption(
                 _(
                     "Each column is a step, each dot a hypothesis kept, with its cumulative "

@@ -12,7 +12,7 @@ import streamlit as st
 import torch
 
 import attnviz
-from attnviz.errors import InputError
+from attnviz.errors import InputError, Refused
 from attnviz.i18n import shown
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
@@ -70,21 +70,25 @@ def direction_of(checkpoint: Checkpoint) -> Direction:
     return Direction(text.src_lang, text.tgt_lang)
 
 
-def translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str):
-    """A Trace, or the message of an InputError in the session's language; cached per input,
+def translate(
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str
+) -> attnviz.Trace | Refused:
+    """A Trace, or the refusal of an InputError in the session's language; cached per input,
     so moving the step slider never decodes again."""
     return _translate(checkpoint, sentence, beam, reference, session_language())
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def _translate(checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str):
+def _translate(
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str
+) -> attnviz.Trace | Refused:
     tr = load(checkpoint)
     try:
         if reference:
             return tr.align(sentence, reference)
         return tr.translate(sentence, beam=beam)
     except InputError as e:
-        return str(e)
+        return Refused(str(e))
 
 
 _modules_frozen = 0  # how many modules were imported when the heap was last frozen
@@ -123,14 +127,14 @@ def steered(
     beam: int,
     prefix: tuple[str, ...] | None = None,
     edit: tuple[int, tuple[float, ...]] | None = None,
-):
+) -> attnviz.Trace | Refused:
     """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
-    message of an InputError; cached per input like :func:`translate`."""
+    refusal of an InputError; cached per input like :func:`translate`."""
     return _steered(checkpoint, sentence, beam, prefix, edit, session_language())
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _steered(checkpoint, sentence, beam, prefix, edit, language: str):
+def _steered(checkpoint, sentence, beam, prefix, edit, language: str) -> attnviz.Trace | Refused:
     try:
         return load(checkpoint).translate(
             sentence,
@@ -139,4 +143,4 @@ def _steered(checkpoint, sentence, beam, prefix, edit, language: str):
             attention=dict([edit]) if edit else None,
         )
     except InputError as e:
-        return str(e)
+        return Refused(str(e))

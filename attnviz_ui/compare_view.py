@@ -11,6 +11,8 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 
+from .pages import Key, element_key
+
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     """The two (name, trace) columns at ``step`` (0-based), then what can be said of both."""
@@ -19,7 +21,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     for side, (col, (name, trace)) in enumerate(zip(cols, shown, strict=True)):
         t = min(step, len(trace.tgt_tokens) - 1)
         fig = charts.heatmap(trace, step=t, title=_("{name}: alignment").format(name=name))
-        col.plotly_chart(fig, key=f"compare-heatmap-{side}")
+        col.plotly_chart(fig, key=element_key("compare-heatmap", side))
     for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
         col.altair_chart(
             charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name)
@@ -50,10 +52,11 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         )
         for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
             if col.button(
-                _("Decode both on {name}'s output").format(name=name), key=f"force-on-{side}"
+                _("Decode both on {name}'s output").format(name=name),
+                key=element_key("force-on", side),
             ):
                 # The reference box is outside this fragment: set it on the next full run.
-                st.session_state.next_reference = trace.text
+                st.session_state[Key.NEXT_REFERENCE] = trace.text
                 st.rerun()
         return
     st.plotly_chart(

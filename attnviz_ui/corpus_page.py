@@ -136,7 +136,7 @@ def corpus_page_ui(choice: Choice) -> None:
         SOURCES,
         format_func=keeping_language(_),
         horizontal=True,
-        key="corpus_source",
+        key=Key.CORPUS_SOURCE,
     )
     try:
         items = held_out_ui(choice.left) if source == SOURCES[2] else typed_ui(source == SOURCES[1])
@@ -151,10 +151,10 @@ def corpus_page_ui(choice: Choice) -> None:
     if st.button(
         _("Translate {n} sentences with both models").format(n=len(items)),
         type="primary",
-        key="corpus_run",
+        key=Key.CORPUS_RUN,
     ):
-        st.session_state.corpus_results = (key, score_ui(models, items, choice.beam))
-    stored = st.session_state.get("corpus_results")
+        st.session_state[Key.CORPUS_RESULTS] = (key, score_ui(models, items, choice.beam))
+    stored = st.session_state.get(Key.CORPUS_RESULTS)
     if stored and stored[0] == key:
         results_ui(items, stored[1], strays_ui(models, items, key))
         corpus_agreement_ui(models, items, choice.beam)
@@ -238,9 +238,9 @@ def results_ui(
         _("Open a sentence in the “{view}” view").format(view=_(view)),
         list(frame["#"]),  # in the table's order
         format_func=lambda n: f"#{n}: {items[n - 1].source}",
-        key="corpus_pick",
+        key=Key.CORPUS_PICK,
     )
-    st.button(_("Open"), key="corpus_open", on_click=_open, args=(items[picked - 1], view))
+    st.button(_("Open"), key=Key.CORPUS_OPEN, on_click=_open, args=(items[picked - 1], view))
 
 
 def _open(item: Item, view: View = View.STEPS) -> None:
@@ -250,13 +250,16 @@ def _open(item: Item, view: View = View.STEPS) -> None:
     gold = item.gold is not None
     forced = item.references and (gold or view == View.TAUGHT)
     st.session_state.update(
-        page=Page.SENTENCE,
-        view=view,
-        example="(type your own)",
-        sentence=item.source,
-        reference=item.references[0] if forced else "",
-        gold=(item.source, item.references[0], item.gold.possible) if gold else None,
-        step=1,
-        playing=False,
-        to_last=False,  # an example picked before, in a view without steps, is not shown now
+        {
+            Key.PAGE: Page.SENTENCE,
+            Key.VIEW: view,
+            Key.EXAMPLE: "(type your own)",
+            Key.SENTENCE: item.source,
+            Key.REFERENCE: item.references[0] if forced else "",
+            Key.GOLD: (item.source, item.references[0], item.gold.possible) if gold else None,
+            Key.STEP: 1,
+            Key.PLAYING: False,
+            # An example picked before, in a view without steps, is not shown now.
+            Key.TO_LAST: False,
+        }
     )

@@ -11,6 +11,8 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts
 
+from .pages import element_key
+
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
     """(label, file name, maker) for each file; makers run only when their button is clicked."""
@@ -44,7 +46,7 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
         for col, (label, file_name, make) in zip(
             st.columns(5), _files(name, trace, images), strict=False
         ):
-            col.download_button(label, make, file_name=file_name, key=f"{file_name}-{side}")
+            col.download_button(label, make, file_name=file_name, key=element_key(file_name, side))
     if not images:
         st.caption(
             _(

@@ -17,6 +17,7 @@ from attnviz.store.catalog import Checkpoint
 from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
 from .i18n import bind_language
+from .pages import Key
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
 REFRESH_SECONDS = 1.0
@@ -30,7 +31,7 @@ def runs() -> Runs:
 
 def owner() -> str:
     """This session's key in :func:`runs`."""
-    return st.session_state.setdefault("live_owner", uuid.uuid4().hex)
+    return st.session_state.setdefault(Key.LIVE_OWNER, uuid.uuid4().hex)
 
 
 def session_models() -> list[Checkpoint]:
@@ -43,7 +44,7 @@ def session_models() -> list[Checkpoint]:
 
 def settings_ui() -> ToySettings | None:
     """The toy run's settings, when Train was pressed."""
-    with st.form("toy"):
+    with st.form(Key.LIVE_FORM):
         cols = st.columns(3)
         language = cols[0].selectbox(
             _("Toy language"),
@@ -84,7 +85,7 @@ def progress_ui(run: Run) -> None:
         _("Held-out sentence"),
         range(len(probes)),
         format_func=lambda k: f"{probes[k].source}  →  {probes[k].target}",
-        key="live_probe",
+        key=Key.LIVE_PROBE,
     )
     matrix = history.matrices(len(history.snapshots) - 1)[k]
     title = _("epoch {epoch:g}").format(epoch=snap["epoch"])
@@ -92,11 +93,11 @@ def progress_ui(run: Run) -> None:
     cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
     with cols[0]:
         st.plotly_chart(
-            history_charts.snapshot_heatmap(matrix, probes[k], title), key="live-heatmap"
+            history_charts.snapshot_heatmap(matrix, probes[k], title), key=Key.LIVE_HEATMAP
         )
     with cols[1]:
         frame = history_charts.history_frame({s.name: history})
-        st.altair_chart(history_charts.curves_chart(frame, snap["epoch"]), key="live-curves")
+        st.altair_chart(history_charts.curves_chart(frame, snap["epoch"]), key=Key.LIVE_CURVES)
 
 
 def live_view_ui() -> None:
@@ -118,7 +119,7 @@ def live_view_ui() -> None:
     run = runs().get(owner())
     if run is None:
         return
-    if run.running and st.button(_("Stop"), key="live_stop"):
+    if run.running and st.button(_("Stop"), key=Key.LIVE_STOP):
         run.stop.set()
     _live_fragment(run)
     if run.card is not None:
@@ -139,10 +140,11 @@ def _live_fragment(run: Run) -> None:
     def redraw() -> None:
         bind_language()
         progress_ui(run)
-        if not run.running and st.session_state.get("live_polled") == run.started:
-            st.session_state.live_polled = None
+        state = st.session_state
+        if not run.running and state.get(Key.LIVE_POLLED) == run.started:
+            state[Key.LIVE_POLLED] = None
             st.rerun()
         if run.running:
-            st.session_state.live_polled = run.started
+            state[Key.LIVE_POLLED] = run.started
 
     redraw()

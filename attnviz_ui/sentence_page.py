@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from attnviz.analysis.align import gold_to_draw
 from attnviz.data.text import language_name
 from attnviz.decoding import playback
 from attnviz.decoding.playback import Playback
+from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import explain
@@ -67,10 +70,23 @@ WORDS = N_(
 )
 
 
+@dataclass(frozen=True)
+class StepSwitches:
+    """The step-by-step view's switches, as the stepping fragment is drawn with them (the
+    Bahdanau vs Luong view has none: it takes the defaults)."""
+
+    reveal: bool = True  # write the output step by step ("Show the finished translation" off)
+    numbers: bool = False  # "Show the numbers of this step"
+    what_if: WhatIf = WhatIf.NOTHING  # the what-if shown below the step
+    attributed: bool = False  # "Attribution beside attention"
+    eflomal: bool = False  # eflomal's links on the heatmaps
+
+
 def _example() -> None:
-    example = st.session_state.example
-    st.session_state.sentence = "" if example == OWN else example
-    st.session_state.reference = ""
+    state = st.session_state
+    example = state[Key.EXAMPLE]
+    state[Key.SENTENCE] = "" if example == OWN else example
+    state[Key.REFERENCE] = ""
     _new_sentence(example != OWN)
 
 
@@ -78,14 +94,15 @@ def _new_sentence(example: bool) -> None:
     """Before a new sentence's run: an example is shown finished, a sentence typed from step 1."""
     shown = playback.new_sentence(example)
     state = st.session_state
-    state.step, state.playing, state.to_last = shown.step, shown.playing, shown.to_last
+    state[Key.STEP], state[Key.PLAYING] = shown.step, shown.playing
+    state[Key.TO_LAST] = shown.to_last
 
 
 def _open_on(examples: list[str]) -> None:
     """Show the first example, finished (no examples: an empty box)."""
     state = st.session_state
-    state.example = examples[0] if examples else OWN
-    state.sentence, state.reference = (examples or [""])[0], ""
+    state[Key.EXAMPLE] = examples[0] if examples else OWN
+    state[Key.SENTENCE], state[Key.REFERENCE] = (examples or [""])[0], ""
     _new_sentence(example=bool(examples))
 
 
@@ -94,14 +111,14 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
     of ``direction``'s source language, and switching the direction opens on its first."""
     state = st.session_state
     examples = EXAMPLES.get(direction.source, [])
-    if "next_reference" in state:  # asked for by a button of the compare view
-        state.reference = state.pop("next_reference")
+    if Key.NEXT_REFERENCE in state:  # asked for by a button of the compare view
+        state[Key.REFERENCE] = state.pop(Key.NEXT_REFERENCE)
     shown_for = state.get(Key.EXAMPLES_OF)
     if shown_for != direction.source:
         state[Key.EXAMPLES_OF] = direction.source
         # A new visitor sees a translation before typing anything (unless the corpus page
         # sent a sentence); a new direction, its own first example.
-        if shown_for is not None or "sentence" not in state:
+        if shown_for is not None or Key.SENTENCE not in state:
             _open_on(examples)
     # One row, so that the pictures below start higher up the screen.
     cols = st.columns([2, 3, 3])
@@ -109,13 +126,13 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
         _("Examples"),
         [OWN, *examples],
         format_func=keeping_language(lambda e: _(e) if e == OWN else e),
-        key="example",
+        key=Key.EXAMPLE,
         on_change=_example,
     )
     sentence = cols[1].text_input(
         _("{language} sentence").format(language=language_name(direction.source)),
         placeholder=_("e.g. {example}").format(example=examples[-1]) if examples else "",
-        key="sentence",
+        key=Key.SENTENCE,
         max_chars=MAX_CHARS,
         on_change=_new_sentence,
         args=(False,),
@@ -125,7 +142,7 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
         placeholder=_("{language}; both models are then force-decoded on it").format(
             language=language_name(direction.target)
         ),
-        key="reference",
+        key=Key.REFERENCE,
         max_chars=MAX_CHARS,
     )
     return sentence, reference
@@ -138,8 +155,8 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
     sides = []
     for checkpoint in (choice.left, choice.right):
         trace = translate(checkpoint, sentence, choice.beam, reference.strip())
-        if isinstance(trace, str):
-            st.warning(f"{checkpoint.name}: {trace}")
+        if isinstance(trace, Refused):
+            st.warning(f"{checkpoint.name}: {trace.message}")
             return None
         sides.append(Side(checkpoint.name, load(checkpoint), trace))
     return sides
@@ -155,7 +172,7 @@ def notes_ui(sides: list[Side]) -> list[Side]:
         st.caption(note)
     if not any(side.trace.pieces for side in sides):
         return sides
-    if st.toggle(_("Show subword pieces"), key="pieces"):
+    if st.toggle(_("Show subword pieces"), key=Key.PIECES):
         st.caption(_(PIECES))
         return [side._replace(trace=side.trace.pieces or side.trace) for side in sides]
     st.caption(_(WORDS))
@@ -167,14 +184,14 @@ def step_ui(steps: int) -> int:
     each run shows the next step."""
     state = st.session_state
     asked = Playback(
-        state.get("step", 1),
-        state.get("playing", False),
-        state.pop("restart", False),
-        state.pop("to_last", False),
+        state.get(Key.STEP, 1),
+        state.get(Key.PLAYING, False),
+        state.pop(Key.RESTART, False),
+        state.pop(Key.TO_LAST, False),
     )
     shown = playback.before_run(asked, steps)
-    state.step, state.playing = shown.step, shown.playing
-    return st.slider(_("Step"), 1, steps, key="step") - 1 if steps > 1 else 0
+    state[Key.STEP], state[Key.PLAYING] = shown.step, shown.playing
+    return st.slider(_("Step"), 1, steps, key=Key.STEP) - 1 if steps > 1 else 0
 
 
 def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
@@ -186,38 +203,48 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     from the session state, which holds a widget's new value from the start of the run."""
     state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
-    playing = state.get("playing", False)
+    playing = state.get(Key.PLAYING, False)
     above = st.container()
     fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
     if view != View.STEPS:
-        fragment(view, choice, sides, steps)
+        fragment(view, choice, sides, steps, StepSwitches())  # that view has no switches
         _play_ui(above.columns([8, 1])[-1], steps, playing)
         return
-    finished, numbers = state.get("finished", False), state.get("numbers", False)
-    what_if = state.get("what_if", WhatIf.NOTHING)
-    attributed = state.get("attribution_on", False)
-    eflomal = state.get("eflomal_on", False)
-    fragment(view, choice, sides, steps, not finished, numbers, what_if, attributed, eflomal)
+    switches = step_switches()
+    fragment(view, choice, sides, steps, switches)
     with above:
         cols = st.columns([2, 2, 2, 2, 1])
-        cols[0].toggle(_("Show the finished translation"), key="finished")
-        cols[1].toggle(_("Show the numbers of this step"), key="numbers")
-        cols[2].toggle(_("Attribution beside attention"), key="attribution_on")
+        cols[0].toggle(_("Show the finished translation"), key=Key.FINISHED)
+        cols[1].toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
+        cols[2].toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
         with cols[3]:
             what_if_choice_ui()
         _play_ui(cols[-1], steps, playing)
         aligner_view.switch_ui()
         pieces = any(side.trace.pieces for side in sides)
-        st.caption(how_to_read(not finished, bool(state.get("gold")), pieces))
+        st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces))
         for col, side in zip(st.columns(2), sides, strict=True):
             with col:
                 model_header_ui(side)
 
 
+def step_switches() -> StepSwitches:
+    """The switches as the session state holds them: read before their widgets are drawn, above
+    the fragment but after it on the page's run."""
+    state = st.session_state
+    return StepSwitches(
+        reveal=not state.get(Key.FINISHED, False),
+        numbers=state.get(Key.NUMBERS, False),
+        what_if=state.get(Key.WHAT_IF, WhatIf.NOTHING),
+        attributed=state.get(Key.ATTRIBUTION_ON, False),
+        eflomal=state.get(Key.EFLOMAL_ON, False),
+    )
+
+
 def _play_ui(where, steps: int, playing: bool) -> None:
     where.button(
         _("⏸ Pause") if playing else _("▶ Play"),
-        key="play",
+        key=Key.PLAY,
         on_click=_play_pressed,
         args=(steps,),
     )
@@ -227,64 +254,64 @@ def _play_pressed(steps: int) -> None:
     """Play or Pause pressed, before the run it starts: that run draws the fragment with its
     timer started or stopped."""
     state = st.session_state
-    pressed = playback.toggled(Playback(state.get("step", 1), state.get("playing", False)), steps)
-    state.playing, state.restart = pressed.playing, pressed.restart
+    pressed = playback.toggled(
+        Playback(state.get(Key.STEP, 1), state.get(Key.PLAYING, False)), steps
+    )
+    state[Key.PLAYING], state[Key.RESTART] = pressed.playing, pressed.restart
 
 
 def _stepping(
-    view: View,
-    choice: Choice,
-    sides: list[Side],
-    steps: int,
-    reveal: bool = True,
-    numbers: bool = False,
-    what_if: WhatIf = WhatIf.NOTHING,
-    attributed: bool = False,
-    eflomal: bool = False,
+    view: View, choice: Choice, sides: list[Side], steps: int, switches: StepSwitches
 ) -> None:
     bind_language()  # a step change reruns this fragment alone
     step = step_ui(steps)
     if view == View.STEPS:
-        gold = st.session_state.get("gold")
-        sentence, reference = st.session_state.sentence, st.session_state.reference
-        cols = st.columns(2)
-        aligned = _eflomal_ui(sides) if eflomal else None
-        golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
-        shown = [
-            column(side, step, reveal, links, list(aligned[k].symmetric) if aligned else None)
-            for k, (side, links) in enumerate(zip(sides, golds, strict=True))
-        ]
-        # Both heatmaps first, then both steps' bars, then what lies below them: the page
-        # is drawn in the order it is looked at, every piece of it built beforehand.
-        slots = []
-        for k, (col, side, c) in enumerate(zip(cols, sides, shown, strict=True)):
-            with col:
-                slots.append(heatmap_ui(k, side, c))
-        for col, slot, side, c in zip(cols, slots, sides, shown, strict=True):
-            output_ui(slot, c)
-            with col:
-                step_detail_ui(side, c)
-        if aligned:
-            aligner_view.agreement_ui(sides, aligned, golds)
-        if numbers:
-            for col, side, c in zip(cols, sides, shown, strict=True):
-                with col:
-                    numbers_ui(side, c.step)
-        what_if_ui(what_if, choice, sides, step, sentence)
-        if attributed:
-            attribution_view_ui(choice, sides, step)
+        _steps_ui(choice, sides, step, switches)
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
-    playing = st.session_state.playing
-    done = playback.after_run(Playback(st.session_state.step, playing), steps)[0]
+    state = st.session_state
+    playing = state[Key.PLAYING]
+    done = playback.after_run(Playback(state[Key.STEP], playing), steps)[0]
     if playing and not done.playing:  # the last step: stop, and the fragment's timer with it
-        st.session_state.playing = False
+        state[Key.PLAYING] = False
         st.rerun()
+
+
+def _steps_ui(choice: Choice, sides: list[Side], step: int, switches: StepSwitches) -> None:
+    """The step-by-step view at ``step`` (0-based), as ``switches`` say."""
+    state = st.session_state
+    gold, sentence, reference = state.get(Key.GOLD), state[Key.SENTENCE], state[Key.REFERENCE]
+    cols = st.columns(2)
+    aligned = _eflomal_ui(sides) if switches.eflomal else None
+    golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
+    shown = [
+        column(side, step, switches.reveal, links, list(aligned[k].symmetric) if aligned else None)
+        for k, (side, links) in enumerate(zip(sides, golds, strict=True))
+    ]
+    # Both heatmaps first, then both steps' bars, then what lies below them: the page
+    # is drawn in the order it is looked at, every piece of it built beforehand.
+    slots = []
+    for k, (col, side, c) in enumerate(zip(cols, sides, shown, strict=True)):
+        with col:
+            slots.append(heatmap_ui(k, side, c))
+    for col, slot, side, c in zip(cols, slots, sides, shown, strict=True):
+        output_ui(slot, c)
+        with col:
+            step_detail_ui(side, c)
+    if aligned:
+        aligner_view.agreement_ui(sides, aligned, golds)
+    if switches.numbers:
+        for col, side, c in zip(cols, sides, shown, strict=True):
+            with col:
+                numbers_ui(side, c.step)
+    what_if_ui(switches.what_if, choice, sides, step, sentence)
+    if switches.attributed:
+        attribution_view_ui(choice, sides, step)
 
 
 def _eflomal_ui(sides: list[Side]):
     """eflomal's alignment of each side, or None after saying why there is none."""
-    if st.session_state.get("pieces"):
+    if st.session_state.get(Key.PIECES):
         st.caption(
             _("eflomal aligns words: switch off “{switch}” to see its links.").format(
                 switch=_("Show subword pieces")
@@ -292,8 +319,8 @@ def _eflomal_ui(sides: list[Side]):
         )
         return None
     aligned = aligner_view.align_sides(sides)
-    if isinstance(aligned, str):
-        st.warning(aligned)
+    if isinstance(aligned, Refused):
+        st.warning(aligned.message)
         return None
     return aligned
 
@@ -332,7 +359,7 @@ def sentence_page_ui(choice: Choice) -> None:
         format_func=keeping_language(_),
         horizontal=True,
         label_visibility="collapsed",
-        key="view",
+        key=Key.VIEW,
     )
     if view in STEPPING:
         stepping_ui(view, choice, sides)

@@ -17,6 +17,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain, step_charts
 
 from .cache import Side
+from .pages import element_key
 
 NUMBERS = N_(
     "The step in numbers, as the model computed it. For each source token: its score e, "
@@ -106,7 +107,7 @@ def heatmap_ui(side: int, s: Side, c: Column):
     slot = st.empty()
     st.plotly_chart(
         c.heatmap,
-        key=f"heatmap-{side}",
+        key=element_key("heatmap", side),
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
     return slot

@@ -25,7 +25,7 @@ from attnviz.store.checkpoint import file_sha256
 from . import aligner_view
 from .cache import Choice, Side, available, load, translate
 from .i18n import session_language
-from .pages import Key
+from .pages import Key, element_key
 
 ROLES = (N_("natural"), N_("taught"))
 
@@ -88,7 +88,7 @@ def heatmaps_ui(sides: list[Side], eflomal: list | None, gold: list) -> None:
         fig = charts.heatmap(side.trace, title=f"{side.name} ({_(role)})", gold=gold[k])
         if eflomal is not None:
             fig = charts.with_eflomal(fig, list(eflomal[k].symmetric))
-        col.plotly_chart(fig, key=f"taught-heatmap-{k}")
+        col.plotly_chart(fig, key=element_key("taught-heatmap", k))
 
 
 def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
@@ -97,7 +97,7 @@ def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
     fig = charts.shift_heatmap(shift, title)
     if eflomal is not None:
         fig = charts.with_eflomal(fig, list(eflomal[0].symmetric))
-    st.plotly_chart(fig, key="taught-difference")
+    st.plotly_chart(fig, key=Key.TAUGHT_DIFFERENCE)
     st.caption(
         _(
             "Red: the taught model attends more; blue: less. Hover a cell for how much of its "
@@ -116,7 +116,7 @@ def output_note(pair: Teaching, shift: Shift, sentence: str, reference: str, bea
             name=pair.natural.name, said=said
         )
     own = translate(pair.taught, sentence, beam, "")
-    if not isinstance(own, str) and own.text != shift.natural.text:
+    if not isinstance(own, Refused) and own.text != shift.natural.text:
         note += _(" On its own, {name} writes “{said}”.").format(
             name=pair.taught.name, said=explain.markdown_text(own.text)
         )
@@ -142,10 +142,10 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         Side(pair.taught.name, load(pair.taught), shift.taught),
     ]
     eflomal = aligner_view.align_sides(sides)
-    if isinstance(eflomal, str):
-        st.warning(eflomal)
+    if isinstance(eflomal, Refused):
+        st.warning(eflomal.message)
         eflomal = None
-    gold = st.session_state.get("gold")
+    gold = st.session_state.get(Key.GOLD)
     golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
     heatmaps_ui(sides, eflomal, golds)
     difference_ui(pair, shift, eflomal)

@@ -16,6 +16,7 @@ from attnviz.plots import history_charts
 
 from .cache import Choice, load
 from .live_view import live_view_ui
+from .pages import Key, element_key
 
 PLAY_SECONDS = 0.8
 OLDER = N_(
@@ -46,22 +47,22 @@ def moment_ui(epochs: list[float]) -> float:
     if len(epochs) == 1:
         return epochs[0]
     state = st.session_state
-    at = epochs.index(state.moment) + 1 if state.get("moment") in epochs else 1
+    at = epochs.index(state[Key.MOMENT]) + 1 if state.get(Key.MOMENT) in epochs else 1
     shown = playback.before_run(
-        Playback(at, state.get("moment_playing", False), state.pop("moment_restart", False)),
+        Playback(at, state.get(Key.MOMENT_PLAYING, False), state.pop(Key.MOMENT_RESTART, False)),
         len(epochs),
     )
-    state.moment, state.moment_playing = epochs[shown.step - 1], shown.playing
+    state[Key.MOMENT], state[Key.MOMENT_PLAYING] = epochs[shown.step - 1], shown.playing
     cols = st.columns([5, 1])
     epoch = cols[0].select_slider(
         _("Training time"),
         epochs,
-        key="moment",
+        key=Key.MOMENT,
         format_func=keeping_language(lambda e: _("epoch {epoch:g}").format(epoch=e)),
     )
-    if cols[1].button(_("⏸ Pause") if shown.playing else _("▶ Play"), key="moment_play"):
+    if cols[1].button(_("⏸ Pause") if shown.playing else _("▶ Play"), key=Key.MOMENT_PLAY):
         pressed = playback.toggled(Playback(epochs.index(epoch) + 1, shown.playing), len(epochs))
-        state.moment_playing, state.moment_restart = pressed.playing, pressed.restart
+        state[Key.MOMENT_PLAYING], state[Key.MOMENT_RESTART] = pressed.playing, pressed.restart
         st.rerun()
     return epoch
 
@@ -69,13 +70,13 @@ def moment_ui(epochs: list[float]) -> float:
 def keep_playing_ui(epochs: list[float]) -> None:
     """While playing, show the next snapshot after a pause."""
     state = st.session_state
-    if "moment" not in state:
+    if Key.MOMENT not in state:
         return
-    step = epochs.index(state.moment) + 1
+    step = epochs.index(state[Key.MOMENT]) + 1
     done, again = playback.after_run(
-        Playback(step, state.get("moment_playing", False)), len(epochs)
+        Playback(step, state.get(Key.MOMENT_PLAYING, False)), len(epochs)
     )
-    state.moment_playing = done.playing
+    state[Key.MOMENT_PLAYING] = done.playing
     if again:
         time.sleep(PLAY_SECONDS)
         st.rerun()
@@ -92,7 +93,9 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
     title = f"{name} · " + _("epoch {epoch:g}").format(epoch=snap["epoch"])
     if probe.gold is not None:
         title += f" · AER {probe_aer(matrix, probe.gold):.0f}%"
-    st.plotly_chart(history_charts.snapshot_heatmap(matrix, probe, title), key=f"history-{k}")
+    st.plotly_chart(
+        history_charts.snapshot_heatmap(matrix, probe, title), key=element_key("history", k)
+    )
 
 
 def history_ui(histories: dict[str, History]) -> list[float]:
@@ -107,7 +110,7 @@ def history_ui(histories: dict[str, History]) -> list[float]:
         range(len(probes)),
         index=most_changed(list(histories.values())),  # where there is most to see
         format_func=keeping_language(lambda k: _label(probes[k])),
-        key="probe",
+        key=Key.PROBE,
     )
     epochs = moments(list(histories.values()))
     epoch = moment_ui(epochs)

@@ -10,11 +10,13 @@ import streamlit as st
 from attnviz.data.text import language_name
 from attnviz.decoding import steer
 from attnviz.decoding.trace import Trace
+from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 
 from .cache import Checkpoint, Choice, Side, steered
+from .pages import Key, element_key
 
 
 class WhatIf(StrEnum):
@@ -46,7 +48,9 @@ ATTENTION = N_(
 def what_if_choice_ui() -> WhatIf:
     """Which what-if to show at the current step (outside the stepping fragment: it does not
     change with the step)."""
-    return st.selectbox(_("What if…"), list(WhatIf), format_func=keeping_language(_), key="what_if")
+    return st.selectbox(
+        _("What if…"), list(WhatIf), format_func=keeping_language(_), key=Key.WHAT_IF
+    )
 
 
 def what_if_ui(kind: WhatIf, choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
@@ -59,7 +63,7 @@ def what_if_ui(kind: WhatIf, choice: Choice, sides: list[Side], step: int, sente
         _attention_ui(choice, sides, step, sentence)
 
 
-def _model_ui(label: str, sides: list[Side], key: str) -> int:
+def _model_ui(label: str, sides: list[Side], key: Key) -> int:
     """Which of the two models (0 left, 1 right), picked by name."""
     names = [s.name for s in sides]
     return st.radio(label, [0, 1], format_func=names.__getitem__, horizontal=True, key=key)
@@ -67,17 +71,17 @@ def _model_ui(label: str, sides: list[Side], key: str) -> int:
 
 def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     st.caption(_(WORD))
-    base = _model_ui(_("Continue the output of"), sides, "what_if_base")
+    base = _model_ui(_("Continue the output of"), sides, Key.WHAT_IF_BASE)
     trace = sides[base].trace
     own = trace.tgt_tokens[min(step, len(trace.tgt_tokens) - 1)]
     words = steer.words_offered(trace, step)
     cols = st.columns([2, 2])
     picked = cols[0].selectbox(
-        _("Instead of “{own}”, write").format(own=own), words, key="what_if_word"
+        _("Instead of “{own}”, write").format(own=own), words, key=Key.WHAT_IF_WORD
     )
     target = language_name(choice.direction.target)
     typed = cols[1].text_input(
-        _("…or type a {language} word").format(language=target), key="what_if_typed", max_chars=60
+        _("…or type a {language} word").format(language=target), key=Key.WHAT_IF_TYPED, max_chars=60
     )
     word = typed.strip() or picked
     if not word:
@@ -90,14 +94,14 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
 
 def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     st.caption(_(ATTENTION))
-    k = _model_ui(_("Edit the attention of"), sides, "what_if_model")
+    k = _model_ui(_("Edit the attention of"), sides, Key.WHAT_IF_MODEL)
     side, other = sides[k], sides[1 - k]
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)
     cols = st.columns(2)
     edits = steer.edits_offered(side.trace, other.trace, step)
     how = cols[0].selectbox(
-        _("Edit"), edits, format_func=keeping_language(lambda e: _(EDITS[e])), key="what_if_edit"
+        _("Edit"), edits, format_func=keeping_language(lambda e: _(EDITS[e])), key=Key.WHAT_IF_EDIT
     )
     source, words = 0, own.src_tokens
     if how != steer.Edit.OTHER:
@@ -105,12 +109,12 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
             _("Source word"),
             range(len(words)),
             format_func=lambda i: f"{i + 1}:{words[i]}",
-            key="what_if_source",
+            key=Key.WHAT_IF_SOURCE,
         )
     edit = steer.attention_edit(own, step, how, source, other.trace)
     edited = steered(_checkpoint(choice, k), sentence, 1, None, edit)
-    if isinstance(edited, str):
-        st.warning(edited)
+    if isinstance(edited, Refused):
+        st.warning(edited.message)
         return
     st.caption(_("Compared with the model's own greedy translation.") if choice.beam > 1 else "")
     cols = st.columns(2)
@@ -122,7 +126,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
             st.dataframe(frame.set_axis([_(c) for c in frame.columns], axis=1), hide_index=True)
             st.plotly_chart(
                 charts.heatmap(trace, step=t, title=f"{side.name}, {label}"),
-                key=f"what-if-att-{key}",
+                key=element_key("what-if-att", key),
             )
     st.caption(
         _(
@@ -144,11 +148,11 @@ def _checkpoint(choice: Choice, k: int) -> Checkpoint:
     return choice.left if k == 0 else choice.right
 
 
-def _outcomes_ui(sides: list[Side], outcomes: list, given: int) -> None:
+def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int) -> None:
     for k, (col, side, outcome) in enumerate(zip(st.columns(2), sides, outcomes, strict=True)):
         with col:
-            if isinstance(outcome, str):
-                st.warning(f"{side.name}: {outcome}")
+            if isinstance(outcome, Refused):
+                st.warning(f"{side.name}: {outcome.message}")
                 continue
             own, given_text = side.trace.text, outcome.text
             st.markdown(
@@ -164,7 +168,7 @@ def _outcomes_ui(sides: list[Side], outcomes: list, given: int) -> None:
             title = _("{name} from the prefix").format(name=side.name)
             fig = charts.heatmap(outcome, step=given, title=title)
             fig.add_hline(y=given + 0.5, line_dash="dash", line_color="#ff7f0e")
-            st.plotly_chart(fig, key=f"what-if-word-{k}")
+            st.plotly_chart(fig, key=element_key("what-if-word", k))
     st.caption(
         _(
             "The framed row is the word you chose. Compare how each model continues and where "
