@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Dashboard replicas on this machine's loopback ports behind Debian's nginx, balanced with the
+# sticky cookie of deploy/nginx.conf; with --load, a class of benchmarks/class_load.py through
+# nginx, after which everything stops.
+#
+#   deploy/run_replicas.sh                           # serve on http://127.0.0.1:8500 until Ctrl-C
+#   deploy/run_replicas.sh --load [class_load.py options]    # e.g. --sessions 200, --sweep ...
+#   REPLICAS=1 deploy/run_replicas.sh --load ...             # the same through one replica
+#
+# Environment: REPLICAS (2), PROXY_PORT (8500), FIRST_PORT (8501: replicas on FIRST_PORT,
+# FIRST_PORT+1, ...), APP (dashboard.py; benchmarks/minimal_app.py for the floor),
+# ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx with apt-get if it is missing. nginx runs
+# from a temporary folder as the user who starts it; its config is deploy/nginx.conf with these
+# ports written in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPLICAS=${REPLICAS:-2}
+PROXY_PORT=${PROXY_PORT:-8500}
+FIRST_PORT=${FIRST_PORT:-8501}
+APP=${APP:-dashboard.py}
+OPENING="He bought a red car and a small house."  # what minimal_app.py opens on, as the dashboard
+
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    sudo=$([ "$(id -u)" = 0 ] && echo "" || echo sudo)
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends nginx
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+
+run=$(mktemp -d /tmp/attnviz-replicas.XXXXXX)
+mkdir -p "$run/tmp"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# One cookie secret for every replica, so that what one signs (the XSRF cookie) another accepts
+# should a visitor ever move.
+secret=$(python -c 'import secrets; print(secrets.token_hex(16))')
+ports=()
+for i in $(seq 0 $((REPLICAS - 1))); do
+    port=$((FIRST_PORT + i))
+    ports+=("$port")
+    STREAMLIT_SERVER_COOKIE_SECRET=$secret python -m streamlit run "$APP" \
+        --server.headless true --server.address 127.0.0.1 --server.port "$port" \
+        --browser.gatherUsageStats false -- "$OPENING" >"$run/replica-$port.log" 2>&1 &
+    pids+=("$!")
+done
+replica_pids=$(IFS=,; echo "${pids[*]}")
+warm=$(printf 'http://127.0.0.1:%s,' "${ports[@]}")  # class_load warms each replica directly
+
+# deploy/nginx.conf, its `# replica` lines replaced by ours, listening on PROXY_PORT.
+awk -v ports="${ports[*]}" '
+    /# replica$/ {
+        if (!done) {
+            n = split(ports, p, " ")
+            for (i = 1; i <= n; i++) print "        server 127.0.0.1:" p[i] ";  # replica"
+            done = 1
+        }
+        next
+    }
+    { print }' deploy/nginx.conf |
+    sed "s/listen 127\.0\.0\.1:8500;/listen 127.0.0.1:$PROXY_PORT;/" >"$run/nginx.conf"
+cp deploy/proxy_headers.conf "$run/"
+"$NGINX" -e "$run/error.log" -p "$run" -c "$run/nginx.conf" -g 'daemon off;' &
+pids+=("$!")
+
+python - "$PROXY_PORT" "${ports[@]}" <<'PY'
+import sys, time, urllib.request
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+for port in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front of them
+    for _ in range(480):
+        try:
+            opener.open(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+            break
+        except OSError:
+            time.sleep(0.25)
+    else:
+        sys.exit(f"nothing answers on port {port}")
+PY
+echo "nginx on http://127.0.0.1:$PROXY_PORT in front of ${REPLICAS} replica(s) of $APP" \
+    "on ports ${ports[*]} (pids $replica_pids); logs in $run"
+
+if [ "${1:-}" = "--load" ]; then
+    shift
+    page=$([ "$(basename "$APP")" = minimal_app.py ] && echo minimal || echo dashboard)
+    python benchmarks/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
+        --pids "$replica_pids" --warm "$warm" "$@"
+else
+    wait
+fi
