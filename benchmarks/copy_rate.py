@@ -34,7 +34,7 @@ def main() -> None:
         "--precision",
         default="auto",
         choices=("auto", "fp32", "int8", "bf16"),
-        help="decoding weights: auto (int8 on x86, as the command line decodes) or fp32 (as "
+        help="decoding weights: auto (the fastest here, as the command line decodes) or fp32 (as "
         "the dashboard decodes)",
     )
     ap.add_argument(

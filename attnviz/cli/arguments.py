@@ -372,8 +372,8 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
     """``--precision``; ``default`` None means fp32 with --gold, else auto (evaluate)."""
     help_text = (
         "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
-        "layer's bytes, bf16 halves the output layer's; auto: int8 on an x86 CPU, bf16 on a GPU "
-        "with native bf16, else fp32"
+        "layer's bytes, bf16 halves the output layer's; auto: whichever of fp32, bf16 and int8 "
+        "decodes fastest here, timed once per machine (ATTNVIZ_DECODING pins it)"
     )
     if default != "auto":  # align, evaluate --gold: links are read off attention
         help_text += (

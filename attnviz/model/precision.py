@@ -5,19 +5,30 @@ fp32's exponent range with an 8-bit mantissa; on CPUs with AVX-512 BF16 or AMX i
 products run several times faster than fp32.
 
 Decoding one sentence is bound by reading weights: each step reads the decoder's GRU and
-output layer (V x H, the largest), to make one token. "int8" (the default on an x86 CPU)
-stores the GRUs, encoder and decoder, and the output layer in a quarter of fp32's bytes:
-over 90% of the weights a step reads. The small attention and deep-output matrices, the
-embeddings, the GRU gates and the attention softmax stay fp32. "bf16" halves the output layer's
-bytes (for GPUs: on a CPU, a bf16 product with one row is slower than fp32).
+output layer (V x H, the largest), to make one token. "int8" (CPU only) stores the GRUs,
+encoder and decoder, and the output layer in a quarter of fp32's bytes: over 90% of the
+weights a step reads. The small attention and deep-output matrices, the embeddings, the GRU
+gates and the attention softmax stay fp32. "bf16" halves the output layer's bytes. Which is
+fastest depends on the machine (fbgemm's int8 kernels, native bf16, a GPU), so "auto" does not
+guess: :func:`probe_decoding` times a model of the shipped size at each precision the device
+can decode in, once per process and once per machine (the result is kept in a small file), and
+"auto" takes the fastest.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
+import json
 import os
+import platform
+import tempfile
+import threading
+import time
 import warnings
+from dataclasses import dataclass
+from pathlib import Path
 
 # oneDNN keeps up to 1,024 compiled products, one per shape, each with its own bf16 copy of
 # the weights: over length-bucketed batches, whose shapes keep changing, a bf16 training run
@@ -60,16 +71,187 @@ def resolve_training(precision: str, device: torch.device | str = "cpu") -> str:
 
 
 def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
-    """``"auto"`` -> ``"int8"`` on an x86 CPU (fbgemm's int8 kernels), ``"bf16"`` on a GPU
-    with native bf16, else ``"fp32"``."""
+    """``"auto"`` -> the fastest precision on ``device``, as :func:`probe_decoding` measured it
+    (or as the environment variable ``ATTNVIZ_DECODING`` pins it); any other value as given."""
     if precision not in DECODING:
         raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
     if precision != "auto":
         return precision
+    pinned = os.environ.get("ATTNVIZ_DECODING", "")
+    if pinned:
+        if pinned not in DECODING[1:]:
+            raise ValueError(f"ATTNVIZ_DECODING must be one of {DECODING[1:]}, not {pinned!r}")
+        return pinned
+    return probe_decoding(device).fastest
+
+
+def decoding_choices(device: torch.device | str = "cpu") -> tuple[str, ...]:
+    """The precisions ``device`` can decode in: int8 on a CPU with fbgemm's kernels, bf16 on a
+    CPU (natively or emulated) or a GPU with native bf16, and fp32 everywhere."""
     device = torch.device(device)
     if device.type == "cpu":
-        return "int8" if "fbgemm" in torch.backends.quantized.supported_engines else "fp32"
-    return "bf16" if native_bf16(device) else "fp32"
+        int8 = "fbgemm" in torch.backends.quantized.supported_engines
+        return ("fp32", "bf16", "int8") if int8 else ("fp32", "bf16")
+    return ("fp32", "bf16") if native_bf16(device) else ("fp32",)
+
+
+PROBE_STEPS = 12  # decoding steps of one timed translation
+PROBE_ROUNDS = 5  # timed translations per precision, in turn; the fastest of each counts
+THREAD_CLOCK_COARSE = time.get_clock_info("thread_time").resolution > 1e-6  # Windows: 16 ms
+PROBE_SECONDS = 1.0  # no round starts after this long (two always run): a first load stays short
+# bf16 and int8 move the attention weights a little (by up to a few hundredths), so they are
+# taken only where they save at least this share of fp32's time, not for a tie within noise.
+PROBE_MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What :func:`probe_decoding` measured on one device."""
+
+    ms: dict[str, float]  # precision -> milliseconds of a PROBE_STEPS-step greedy decoding
+    fastest: str  # the precision "auto" decodes in there
+    machine: str  # the device and torch version measured: the cache file's key
+
+
+# The CPU features that decide which kernels the products run on; two CPUs of one model name
+# (a virtual machine's) may show different ones.
+SPEED_FLAGS = frozenset({"avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8"})
+
+
+def _machine(device: torch.device) -> str:
+    """What the speed of decoding depends on besides the model: the processor and torch."""
+    if device.type == "cuda":
+        name = torch.cuda.get_device_name(device)
+    else:
+        name = platform.processor() or platform.machine()
+        try:
+            with open("/proc/cpuinfo") as f:
+                models = (ln.partition(":")[2].strip() for ln in f if ln.startswith("model name"))
+                name = next(models, name)
+        except OSError:
+            pass
+        name += f" [{' '.join(sorted(_cpu_flags() & SPEED_FLAGS))}]"
+    return f"{device.type}: {name}; torch {torch.__version__}"
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "attnviz" / "decoding-precision.json"
+
+
+def _read_cache(machine: str) -> Probe | None:
+    try:
+        entry = json.loads(_cache_file().read_text())[machine]
+        probe = Probe({k: float(v) for k, v in entry["ms"].items()}, entry["fastest"], machine)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return probe if probe.fastest in DECODING[1:] else None
+
+
+def _write_cache(probe: Probe) -> None:
+    """Add ``probe`` to the machine's cache file, atomically; a file that cannot be written
+    only means the next process measures again."""
+    path = _cache_file()
+    try:
+        entries = json.loads(path.read_text()) if path.exists() else {}
+        entries = entries if isinstance(entries, dict) else {}
+    except (OSError, ValueError):
+        entries = {}
+    entries[probe.machine] = {"ms": probe.ms, "fastest": probe.fastest}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
+            json.dump(entries, f, indent=1)
+        os.replace(f.name, path)
+    except OSError:
+        pass
+
+
+_probes: dict[str, Probe] = {}
+_probe_lock = threading.Lock()
+
+
+def probe_decoding(device: torch.device | str = "cpu") -> Probe:
+    """How fast each precision ``device`` can decode in (:func:`decoding_choices`) runs a
+    model of the shipped size here, and the fastest: measured once per process and machine.
+
+    The first call in a process reads the machine's cache file (``decoding-precision.json``
+    under ``$XDG_CACHE_HOME/attnviz``, else ``~/.cache/attnviz``), keyed by processor and
+    torch version; if it holds no entry for them, an untrained model (embed 192, hidden 384,
+    8,000 pieces, tied embeddings, general attention: the shipped size) is stored at each
+    precision and timed over ``PROBE_ROUNDS`` greedy translations of ``PROBE_STEPS`` steps,
+    taken in turn, the fastest translation of each counting (about a third of a second in
+    all). On a CPU the probe runs on one thread (the process's thread count is set back after)
+    and counts that thread's CPU time, not wall time: on a busy machine two threads wait on
+    each other whenever another process holds a core, and time lost to other processes would
+    rank the precisions by luck. Delete the file to measure again."""
+    device = torch.device(device)
+    machine = _machine(device)
+    with _probe_lock:
+        if machine not in _probes:
+            probe = _read_cache(machine)
+            if probe is None:
+                probe = _measure(device, machine)
+                _write_cache(probe)
+            _probes[machine] = probe
+        return _probes[machine]
+
+
+def _measure(device: torch.device, machine: str) -> Probe:
+    """Time the precisions of :func:`decoding_choices` (see :func:`probe_decoding`)."""
+    from .networks import ModelConfig, Seq2Seq  # networks imports this module
+
+    config = ModelConfig(
+        8000, 8000, "general", embed=192, hidden=384, layers=1, dropout=0.0, scaled=True,
+        tie_embeddings=True,
+    )  # fmt: skip
+    with torch.random.fork_rng(devices=[]):  # the caller's random numbers stay as they were
+        torch.manual_seed(0)
+        base = Seq2Seq(config).to(device).eval()
+        models = {p: for_decoding(copy.deepcopy(base), p) for p in decoding_choices(device)}
+    src = torch.arange(4, 4 + PROBE_STEPS, device=device)[None]  # (1, S)
+    src_lens = torch.tensor([PROBE_STEPS])
+    best = dict.fromkeys(models, float("inf"))
+    threads = torch.get_num_threads()
+    start = time.perf_counter()
+    try:
+        if device.type == "cpu":
+            torch.set_num_threads(1)
+        for r in range(1 + PROBE_ROUNDS):  # the first round warms up, counting only if fastest
+            if r >= 2 and time.perf_counter() - start > PROBE_SECONDS:
+                break
+            for precision, model in models.items():
+                best[precision] = min(best[precision], _time_greedy(model, src, src_lens))
+    finally:
+        torch.set_num_threads(threads)
+    ms = {p: round(t * 1e3, 3) for p, t in best.items()}
+    return Probe(ms, fastest_of(ms), machine)
+
+
+def fastest_of(ms: dict[str, float]) -> str:
+    """The precision of the least time in ``ms`` (precision -> time; fp32 among them), or fp32
+    where none saves ``PROBE_MARGIN`` of fp32's time."""
+    fastest = min(ms, key=ms.__getitem__)
+    return fastest if ms[fastest] <= (1 - PROBE_MARGIN) * ms["fp32"] else "fp32"
+
+
+@torch.inference_mode()
+def _time_greedy(model: nn.Module, src: torch.Tensor, src_lens: torch.Tensor) -> float:
+    """Seconds of one greedy translation of ``src``, PROBE_STEPS steps, by ``model``'s own
+    encoder and steps: on a GPU, wall time; on a CPU, this thread's CPU time (where the clock
+    counts microseconds; else wall time)."""
+    cuda = src.device.type == "cuda"
+    sync = torch.cuda.synchronize if cuda else lambda: None
+    clock = time.perf_counter if cuda or THREAD_CLOCK_COARSE else time.thread_time
+    sync()
+    t0 = clock()
+    memory, state = model.encode(src, src_lens)
+    y = src[:, 0]
+    for _ in range(PROBE_STEPS):
+        step = model.step(y, state, memory)
+        y, state = step.logits.argmax(-1), step.state
+    sync()
+    return clock() - t0
 
 
 def autocast(precision: str, device: torch.device | str = "cpu"):

@@ -1,0 +1,110 @@
+"""The decoding precision "auto" takes: measured once per process and machine, never guessed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from attnviz.model import precision
+from attnviz.model.precision import (
+    DECODING,
+    Probe,
+    decoding_choices,
+    fastest_of,
+    probe_decoding,
+    resolve_decoding,
+)
+
+
+@pytest.fixture
+def machine(tmp_path, monkeypatch):
+    """A process that has measured nothing yet, on a machine whose cache is ``tmp_path``."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("ATTNVIZ_DECODING", raising=False)
+    monkeypatch.setattr(precision, "_probes", {})
+    return tmp_path / "attnviz" / "decoding-precision.json"
+
+
+def fake_measure(ms: dict[str, float], calls: list[str]):
+    def measure(device, machine):
+        calls.append(machine)
+        return Probe(ms, fastest_of(ms), machine)
+
+    return measure
+
+
+def test_fastest_of_takes_the_least_time():
+    assert fastest_of({"fp32": 10.0, "bf16": 8.7, "int8": 5.1}) == "int8"
+    assert fastest_of({"fp32": 10.0, "bf16": 4.0, "int8": 5.1}) == "bf16"
+    assert fastest_of({"fp32": 3.0, "bf16": 8.7, "int8": 5.1}) == "fp32"
+
+
+def test_fastest_of_keeps_fp32_when_the_others_save_less_than_the_margin():
+    almost = 10.0 * (1 - precision.PROBE_MARGIN) + 0.01
+    assert fastest_of({"fp32": 10.0, "int8": almost}) == "fp32"
+    assert fastest_of({"fp32": 10.0, "int8": almost - 0.02}) == "int8"
+
+
+def test_the_probe_times_every_precision_the_cpu_decodes_in(machine):
+    probe = probe_decoding("cpu")
+    assert set(probe.ms) == set(decoding_choices("cpu")) and "fp32" in probe.ms
+    assert all(0 < t < 60_000 for t in probe.ms.values())
+    assert probe.fastest == fastest_of(probe.ms) == resolve_decoding("auto", "cpu")
+    assert json.loads(machine.read_text())[probe.machine]["fastest"] == probe.fastest
+
+
+def test_the_probe_leaves_the_callers_random_numbers_and_threads_alone(machine):
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        torch.manual_seed(3)
+        expected = torch.rand(4)
+        torch.manual_seed(3)
+        probe_decoding("cpu")
+        assert torch.equal(torch.rand(4), expected) and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
+
+
+def test_auto_is_measured_once_per_process(machine, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "int8": 3.0}, calls))
+    assert [resolve_decoding("auto") for _ in range(3)] == ["int8"] * 3
+    assert len(calls) == 1
+
+
+def test_a_new_process_reads_the_machines_measurement(machine, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "bf16": 3.0}, calls))
+    assert resolve_decoding("auto") == "bf16"
+    monkeypatch.setattr(precision, "_probes", {})  # a new process on the same machine
+    assert resolve_decoding("auto") == "bf16" and len(calls) == 1
+
+
+def test_another_machines_measurement_or_a_corrupt_file_is_measured_again(machine, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "int8": 3.0}, calls))
+    machine.parent.mkdir(parents=True)
+    machine.write_text(json.dumps({"another CPU": {"ms": {"fp32": 1.0}, "fastest": "bf16"}}))
+    assert resolve_decoding("auto") == "int8" and len(calls) == 1
+    assert set(json.loads(machine.read_text())) == {"another CPU", calls[0]}  # both kept
+    monkeypatch.setattr(precision, "_probes", {})
+    machine.write_text("{not json")
+    assert resolve_decoding("auto") == "int8" and len(calls) == 2
+
+
+@pytest.mark.parametrize("given", DECODING[1:])
+def test_a_precision_given_is_taken_as_it_is_without_measuring(machine, monkeypatch, given):
+    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 1.0}, calls := []))
+    assert resolve_decoding(given) == given and not calls and not machine.exists()
+
+
+def test_the_environment_pins_auto(machine, monkeypatch):
+    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 1.0}, calls := []))
+    monkeypatch.setenv("ATTNVIZ_DECODING", "bf16")
+    assert resolve_decoding("auto") == "bf16" and not calls
+    monkeypatch.setenv("ATTNVIZ_DECODING", "fast")
+    with pytest.raises(ValueError, match="fp32"):
+        resolve_decoding("auto")
