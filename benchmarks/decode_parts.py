@@ -52,7 +52,10 @@ def main() -> None:
     decoding = resolve_decoding(a.decoding)
 
     torch.manual_seed(0)
-    config = ModelConfig(9955, 17741, a.attention, 256, 256, 2, 0.2, False, a.input_feeding)
+    config = ModelConfig(
+        9955, 17741, a.attention, embed=256, hidden=256, layers=2, dropout=0.2,
+        bidirectional=False, input_feeding=a.input_feeding,
+    )  # fmt: skip
     model = Seq2Seq(config)
     with torch.no_grad():
         model.generator.bias[EOS_ID] = float("-inf")  # decode all 15 steps, as the peer does

@@ -288,10 +288,8 @@ class Batch(NamedTuple):
 
 def pad(seqs: list[list[int]]) -> torch.Tensor:
     """Right-pad id lists with ``<pad>`` into a (len(seqs), longest) tensor."""
-    out = torch.full((len(seqs), max(map(len, seqs))), PAD_ID, dtype=torch.long)
-    for i, s in enumerate(seqs):
-        out[i, : len(s)] = torch.tensor(s, dtype=torch.long)
-    return out
+    longest = max(map(len, seqs))
+    return torch.tensor([[*s, *[PAD_ID] * (longest - len(s))] for s in seqs], dtype=torch.long)
 
 
 def encode_source(tokens: list[str], vocab: Vocab) -> list[int]:

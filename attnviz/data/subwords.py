@@ -10,6 +10,7 @@ becomes ``<unk>``. How a decoding over pieces is read as words is :mod:`attnviz.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import itertools
@@ -83,6 +84,11 @@ class Pieces:
         except Exception as e:  # sentencepiece raises RuntimeError or OSError on a bad proto
             raise ValueError(f"not a sentencepiece model: {e}") from e
         self.vocab = Vocab(self.sp.id_to_piece(i) for i in range(self.sp.get_piece_size()))
+        # A sentence is split several times on its way to a Trace (its length checked, the
+        # model fed, its words read back), and an output joined twice (its text, its word
+        # view): the last few of each are kept, per model.
+        self._split = functools.lru_cache(maxsize=64)(self._encode_words)
+        self._join = functools.lru_cache(maxsize=64)(self._join_pieces)
 
     def split(self, words: list[str]) -> tuple[list[str], list[int]]:
         """The pieces of ``words`` and, for each piece, the index of its word.
@@ -91,17 +97,22 @@ class Pieces:
         starting a new piece with ``▁``: faster than encoding them as a list, which sentencepiece
         hands to a thread pool. An empty word, or one holding whitespace, has the words encoded
         one by one instead."""
+        pieces, owner = self._split(tuple(words))
+        return list(pieces), list(owner)
+
+    def _encode_words(self, words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """:meth:`split`, uncached, as tuples."""
         # U+2581 typed by a user would read as a word boundary; it is a plain character here.
         words = [w.replace(WORD_START, "_") for w in words]
         if all(w and not any(c.isspace() for c in w) for w in words):
             pieces = self.sp.encode(" ".join(words), out_type=str)
             starts = [p.startswith(WORD_START) for p in pieces]
             if sum(starts) == len(words) and (not pieces or starts[0]):
-                return pieces, [i - 1 for i in itertools.accumulate(starts)]
+                return tuple(pieces), tuple(i - 1 for i in itertools.accumulate(starts))
         per_word = self.sp.encode(words, out_type=str)
-        return [p for word in per_word for p in word], [
+        return tuple(p for word in per_word for p in word), tuple(
             i for i, word in enumerate(per_word) for _ in word
-        ]
+        )
 
     def encode(self, words: list[str]) -> list[str]:
         """The pieces of ``words``."""
@@ -115,6 +126,11 @@ class Pieces:
         word its next piece spells; byte pieces are decoded as UTF-8, invalid sequences as
         U+FFFD.
         """
+        words, owner = self._join(tuple(pieces))
+        return list(words), list(owner)
+
+    def _join_pieces(self, pieces: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """:meth:`join`, uncached, as tuples."""
         owner, groups = [], []
         for piece in pieces:
             special = piece in SPECIALS
@@ -128,8 +144,8 @@ class Pieces:
                 groups.append([])
             groups[-1].append(piece)
             owner.append(len(groups) - 1)
-        words = [self.sp.decode_pieces(g).strip() or g[0] for g in groups]
-        return words, owner
+        words = tuple(self.sp.decode_pieces(g).strip() or g[0] for g in groups)
+        return words, tuple(owner)
 
     def is_byte(self, piece: str) -> bool:
         """True for a byte-fallback piece (a character never seen in training)."""

@@ -125,40 +125,50 @@ def _run(
     src: torch.Tensor,
     src_lens: torch.Tensor,
     limits: torch.Tensor,
-    choose: Callable[[int, torch.Tensor], torch.Tensor],
+    choose: Callable[[int, torch.Tensor], torch.Tensor | None],
     topk: int,
     edits: dict[int, torch.Tensor] | None = None,
 ) -> list[Decoded]:
     """Step until every sentence has produced <eos> or reached its limit (B,) of steps;
-    ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k);
-    ``edits`` maps a step to the attention weights (B, S) that replace the model's there.
+    ``choose(t, top_ids)`` picks the next ids (B,), given the ``topk`` best (B, k), or returns
+    None for the best of each; ``edits`` maps a step to the attention weights (B, S) that
+    replace the model's there.
 
     For one sentence, passes over the V logits are a step's main cost after the output layer
     itself, so a step makes two (log-softmax, top-k; the mask writes two logits in place) and
-    greedy search takes the top-1 rather than making a third."""
+    greedy search takes the top-1 and its log-probability from the top-k rather than making a
+    third. Which sentences are done is kept in Python, from one read of the ids a step: a
+    handful of tensor operations a step cost more than the ids' copy."""
     topk = max(1, min(topk, model.config.tgt_vocab))
     memory, state = model.encode(src, src_lens)
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
-    done = torch.zeros(B, dtype=torch.bool, device=src.device)
     rec = _records()
-    limits = limits.to(src.device)
-    first_limit, finished = int(limits.min()), 0
-    for t in range(int(limits.max())):
+    caps = limits.tolist()
+    done = [False] * B
+    done_mask: torch.Tensor | None = None  # (B,) True at finished rows, once there is one
+    for t in range(max(caps)):
         step = model.step(y, state, memory, edits.get(t) if edits else None)
         logp = next_log_probs(step.logits)  # (B, V)
         top_logp, top_i = logp.topk(topk, dim=-1)  # (B, k)
         y = choose(t, top_i)
-        if finished:  # finished sentences go on with <pad>
-            y = y.masked_fill(done, PAD_ID)
-        _record(rec, y, logp.gather(1, y[:, None]).squeeze(1), top_logp, top_i, step)
-        done |= y == EOS_ID
-        if t + 1 >= first_limit:
-            done |= limits <= t + 1
+        if y is None:  # the best token, whose log-probability the top-k holds
+            y, y_logp = top_i[:, 0], top_logp[:, 0]
+        else:
+            y_logp = logp.gather(1, y[:, None]).squeeze(1)
+        if done_mask is not None:  # finished sentences go on with <pad>
+            y = y.masked_fill(done_mask, PAD_ID)
+        _record(rec, y, y_logp, top_logp, top_i, step)
+        ended = [
+            not was and (i == EOS_ID or t + 1 >= cap)
+            for was, i, cap in zip(done, y.tolist(), caps, strict=True)
+        ]
+        if any(ended):
+            done = [was or end for was, end in zip(done, ended, strict=True)]
+            if all(done):
+                break
+            done_mask = torch.tensor(done, device=src.device)
         state = step.state
-        finished = int(done.sum())
-        if finished == B:
-            break
     return _unpack(rec, src_lens)
 
 
@@ -180,8 +190,8 @@ def greedy(
     """
     P = 0 if prefix is None else prefix.size(1)
 
-    def choose(t: int, top_ids: torch.Tensor) -> torch.Tensor:
-        return prefix[:, t] if t < P else top_ids[:, 0]
+    def choose(t: int, top_ids: torch.Tensor) -> torch.Tensor | None:
+        return prefix[:, t] if t < P else None
 
     return _run(model, src, src_lens, limits, choose, topk, edits)
 

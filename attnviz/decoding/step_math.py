@@ -47,12 +47,12 @@ def step_math(translator, trace: Trace, t: int, topk: int = 5) -> StepMath:
     model, tgt_vocab = translator.model, translator.tgt_vocab
     dev = translator.device
     src, src_lens = translator.source_batch([trace.src_tokens[:-1]])
-    fed = [BOS_ID, *translator.written_ids(trace)[:t]]
     with torch.inference_mode():
+        fed = torch.tensor([[BOS_ID, *translator.written_ids(trace)[:t]]], device=dev).T  # (t+1, 1)
         memory, state = model.encode(src, src_lens)
         for k, y in enumerate(fed):
             edit = torch.from_numpy(trace.weights[k]).to(dev)[None] if k in trace.edited else None
-            step = model.step(torch.tensor([y], device=dev), state, memory, edit)
+            step = model.step(y, state, memory, edit)
             state = step.state
         att = model.decoder.attention
         query = step.query.float()  # (1, H)

@@ -285,10 +285,7 @@ class Translator:
             query=d.query,
             context=d.context,
             probs=d.probs,
-            candidates=[
-                [Candidate(self.tgt_vocab.itos[i], float(p)) for i, p in zip(ids, ps, strict=True)]
-                for ids, ps in zip(d.top_ids, d.top_probs, strict=True)
-            ],
+            candidates=self._candidates(d),
             replaced=replaced,
             mode=mode,
             attention=self.attention,
@@ -302,6 +299,15 @@ class Translator:
             return trace
         trace = words_trace(trace, self.subwords, words, tgt_words)
         return copy_numbers(trace, self.text.detokenize) if replace_unk and not tgt_words else trace
+
+    def _candidates(self, d: decode.Decoded) -> list[list[Candidate]]:
+        """The top-k tokens of each step of ``d`` with their probabilities, read out of the
+        arrays in one pass each (Python ints and floats, not numpy scalars one by one)."""
+        itos = self.tgt_vocab.itos
+        return [
+            [Candidate(itos[i], p) for i, p in zip(ids, ps, strict=True)]
+            for ids, ps in zip(d.top_ids.tolist(), d.top_probs.tolist(), strict=True)
+        ]
 
     def _beam(self, d: decode.Decoded) -> list[BeamStep] | None:
         """The hypotheses beam search kept at each step of ``d``; None for the other searches."""
