@@ -148,7 +148,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("checkpoints", nargs="*", default=CHECKPOINTS)
-    ap.add_argument("--precision", nargs="+", default=["fp32", "auto"])
+    ap.add_argument("--precision", nargs="+", choices=precisions.DECODING, default=["fp32", "auto"])
     ap.add_argument("--threads", type=int, default=1, help="CPU threads (the dashboard's: 1)")
     ap.add_argument("--repeats", type=int, default=200)
     ap.add_argument("--json", action="store_true")
