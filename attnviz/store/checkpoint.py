@@ -261,9 +261,8 @@ def load(
 
     ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.precision`):
     "auto" picks whichever of fp32, bf16 and int8 decodes fastest on this machine, timed once
-    (:func:`attnviz.model.precision.probe_decoding`; int8, the GRUs and the output layer, on the
-    x86 CPUs measured so far, several times faster than fp32 for one sentence); "fp32" keeps
-    every weight as trained.
+    (:func:`attnviz.model.precision.probe_decoding`; int8 on the x86 CPUs measured so far);
+    "fp32" keeps every weight as trained.
     """
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path, check_model)
