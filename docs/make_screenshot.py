@@ -37,7 +37,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
         page = browser.new_page(viewport={"width": 1500, "height": 1250})
         page.goto(url)
-        page.wait_for_function(DRAWN, arg=EXAMPLES[0].split()[0], timeout=120_000)
+        page.wait_for_function(DRAWN, arg=EXAMPLES["en"][0].split()[0], timeout=120_000)
         page.wait_for_timeout(1500)
         page.mouse.move(800, 600)  # over the page, not the sidebar, so that the wheel scrolls it
         page.mouse.wheel(0, 640)
