@@ -80,7 +80,7 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
         out=args.out,
         model=_model(args, argv),
         text=from_options(TextConfig, args),
-        data=from_options(DataConfig, args),
+        data=_data(args, argv),
         train=from_options(TrainConfig, args),
         storage="fp16" if args.half else "fp32",
         device=args.device,
@@ -108,6 +108,19 @@ def _model(args, argv: list[str]) -> ModelConfig:
     check_options(parent, given, args.init_from)
     model_fields = {f.name for f in fields(ModelConfig)}
     return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
+
+
+def _data(args, argv: list[str]) -> DataConfig:
+    """The data configuration the options give; with --init-from and no --source-column typed,
+    the column the checkpoint read its source from (a Chinese → English model goes on reading
+    cmn.txt's second column, not English as Chinese)."""
+    data = from_options(DataConfig, args)
+    if not args.init_from or "source_column" in typed_train_options(argv[1:]):
+        return data
+    from ..store.checkpoint import load
+
+    parent = load(args.init_from, precision="fp32").data
+    return replace(data, source_column=parent.source_column) if parent else data
 
 
 def _priors(args, argv: list[str]) -> int:

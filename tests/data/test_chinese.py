@@ -134,3 +134,19 @@ def test_eflomal_priors_of_the_reversed_columns_align_a_chinese_pair(
     assert main(["align", str(model), "--source", "eflomal", "--priors", str(priors)]) == 0
     links = capsys.readouterr().out.split()
     assert {"0-0", "3-4", "4-5"} <= set(links)
+
+
+def test_init_from_a_chinese_model_reads_its_source_column_unless_told(chinese_trained, tmp_path):
+    """Continuing a zh → en model on cmn.txt without --source-column still reads Chinese as the
+    source (the checkpoint's column), where column 1 would feed it English as Chinese."""
+    from attnviz import load
+    from attnviz.cli.main import main
+
+    parent = chinese_trained("bahdanau")
+    child = tmp_path / "child.safetensors"
+    argv = ["train", "--data", str(parent.parent / "cmn.txt"), "--init-from", str(parent),
+            "--out", str(child), "--epochs", "1", "--lr", "1e-4"]  # fmt: skip
+    assert main(argv) == 0
+    tr = load(child, precision="fp32")
+    assert tr.card["corpus"]["source_column"] == 2
+    assert tr.translate("我爱吃苹果。").text == "I love to eat apples."
