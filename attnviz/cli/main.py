@@ -10,6 +10,7 @@ import shlex
 import sys
 from dataclasses import asdict, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..analysis.aer import PAIR_FORMAT, parse_pair, read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig, read_sources
@@ -18,6 +19,9 @@ from ..model.networks import ModelConfig
 from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
 from .arguments import parser, typed_train_options
+
+if TYPE_CHECKING:
+    from ..decoding.translator import Translator
 
 TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and tatoeba.org"}
 
@@ -75,12 +79,13 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
         {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
     )
     command = shlex.join(a for a in argv if a != "--resume")
+    parent = _parent(args)
     return TrainingRun(
         corpus=args.data,
         out=args.out,
-        model=_model(args, argv),
+        model=_model(args, argv, parent),
         text=from_options(TextConfig, args),
-        data=_data(args, argv),
+        data=_data(args, argv, parent),
         train=from_options(TrainConfig, args),
         storage="fp16" if args.half else "fp32",
         device=args.device,
@@ -93,34 +98,38 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
     )
 
 
-def _model(args, argv: list[str]) -> ModelConfig:
+def _parent(args) -> Translator | None:
+    """The --init-from checkpoint, loaded once for the options read against it."""
+    if not args.init_from:
+        return None
+    from ..store.checkpoint import load
+
+    return load(args.init_from, precision="fp32")
+
+
+def _model(args, argv: list[str], parent: Translator | None) -> ModelConfig:
     """The model's configuration, its vocabulary sizes left to the data; with --init-from, the
     checkpoint's, with the options typed applied once checked against it."""
-    if not args.init_from:
+    if parent is None:
         if args.attention is None:
             raise ValueError("--attention is required (unless --init-from gives it)")
         return from_options(ModelConfig, args)
-    from ..store.checkpoint import load
     from ..training.lineage import check_options
 
-    parent = load(args.init_from, precision="fp32")
     given = typed_train_options(argv[1:])
     check_options(parent, given, args.init_from)
     model_fields = {f.name for f in fields(ModelConfig)}
     return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
 
 
-def _data(args, argv: list[str]) -> DataConfig:
+def _data(args, argv: list[str], parent: Translator | None) -> DataConfig:
     """The data configuration the options give; with --init-from and no --source-column typed,
     the column the checkpoint read its source from (a Chinese → English model goes on reading
     cmn.txt's second column, not English as Chinese)."""
     data = from_options(DataConfig, args)
-    if not args.init_from or "source_column" in typed_train_options(argv[1:]):
+    if parent is None or parent.data is None or "source_column" in typed_train_options(argv[1:]):
         return data
-    from ..store.checkpoint import load
-
-    parent = load(args.init_from, precision="fp32").data
-    return replace(data, source_column=parent.source_column) if parent else data
+    return replace(data, source_column=parent.data.source_column)
 
 
 def _priors(args, argv: list[str]) -> int:
