@@ -26,7 +26,7 @@ CHINESE_PAIR = N_(
 )
 PAIRS = N_(
     "*-pieces* models read and write subword pieces, one vocabulary for both languages: they "
-    "carry names and numbers through, keep their place in long sentences and rarely leave "
+    "carry numbers and most names through, keep their place in long sentences and rarely leave "
     "English in the French. *-words* "
     "models read whole words: as good on short everyday sentences, a word they do not know "
     "is copied through `<unk>` (names, numbers, and English too), and they lose their place in "
