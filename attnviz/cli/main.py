@@ -80,12 +80,13 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
     )
     command = shlex.join(a for a in argv if a != "--resume")
     parent = _parent(args)
+    given = typed_train_options(argv[1:]) if parent else {}
     return TrainingRun(
         corpus=args.data,
         out=args.out,
-        model=_model(args, argv, parent),
+        model=_model(args, parent, given),
         text=from_options(TextConfig, args),
-        data=_data(args, argv, parent),
+        data=_data(args, parent, given),
         train=from_options(TrainConfig, args),
         storage="fp16" if args.half else "fp32",
         device=args.device,
@@ -107,27 +108,26 @@ def _parent(args) -> Translator | None:
     return load(args.init_from, precision="fp32")
 
 
-def _model(args, argv: list[str], parent: Translator | None) -> ModelConfig:
+def _model(args, parent: Translator | None, given: dict[str, object]) -> ModelConfig:
     """The model's configuration, its vocabulary sizes left to the data; with --init-from, the
-    checkpoint's, with the options typed applied once checked against it."""
+    checkpoint's, with the options typed (``given``) applied once checked against it."""
     if parent is None:
         if args.attention is None:
             raise ValueError("--attention is required (unless --init-from gives it)")
         return from_options(ModelConfig, args)
     from ..training.lineage import check_options
 
-    given = typed_train_options(argv[1:])
     check_options(parent, given, args.init_from)
     model_fields = {f.name for f in fields(ModelConfig)}
     return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
 
 
-def _data(args, argv: list[str], parent: Translator | None) -> DataConfig:
+def _data(args, parent: Translator | None, given: dict[str, object]) -> DataConfig:
     """The data configuration the options give; with --init-from and no --source-column typed,
     the column the checkpoint read its source from (a Chinese → English model goes on reading
     cmn.txt's second column, not English as Chinese)."""
     data = from_options(DataConfig, args)
-    if parent is None or parent.data is None or "source_column" in typed_train_options(argv[1:]):
+    if parent is None or parent.data is None or "source_column" in given:
         return data
     return replace(data, source_column=parent.data.source_column)
 
