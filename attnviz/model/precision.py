@@ -23,7 +23,6 @@ import functools
 import json
 import os
 import platform
-import tempfile
 import threading
 import time
 import warnings
@@ -38,6 +37,8 @@ os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "64")
 
 import torch
 from torch import nn
+
+from ..files import atomic_write
 
 TRAINING = ("auto", "fp32", "bf16")
 DECODING = ("auto", "fp32", "bf16", "int8")
@@ -158,13 +159,8 @@ def _write_cache(probe: Probe) -> None:
     except (OSError, ValueError):
         entries = {}
     entries[probe.machine] = {"ms": probe.ms, "fastest": probe.fastest}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
-            json.dump(entries, f, indent=1)
-        os.replace(f.name, path)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        atomic_write(path, json.dumps(entries, indent=1).encode("utf-8"))
 
 
 _probes: dict[str, Probe] = {}

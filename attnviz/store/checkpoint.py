@@ -6,11 +6,8 @@ Writes go to a temporary file that is renamed into place, so a crash leaves the 
 
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -26,6 +23,7 @@ from ..data.subwords import Subwords
 from ..data.text import TextConfig
 from ..data.vocab import Vocab
 from ..decoding.translator import Translator
+from ..files import atomic_write
 from ..i18n import N_, Text
 from ..model.networks import ModelConfig, Seq2Seq
 from ..model.precision import for_decoding, resolve_decoding
@@ -49,42 +47,6 @@ class CheckpointError(Exception):
 
 
 INVALID = N_("{path}: missing or invalid configuration ({error})")
-
-
-def atomic_write(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
-
-    The temporary file has an unpredictable name and is created exclusively (a planted file
-    or symlink is never followed); the file and then its folder are fsynced, so the rename
-    survives a power cut; temporaries that killed writes of the same file left are cleared.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), 0o666 & ~_umask())  # mkstemp's 0600, as open() would not
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        folder = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    """The process's file-creation mask (reading it means setting it: set it back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def file_sha256(path: str | Path) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..analysis.eflomal_priors import KINDS, Priors, check_meta, from_lines
-from .checkpoint import atomic_write
+from ..files import atomic_write
 
 FORMAT = "attnviz-eflomal-priors/1"
 MAX_BYTES = 1 << 30  # the most text a priors file may unpack to: a bigger one is refused

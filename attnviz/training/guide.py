@@ -34,7 +34,7 @@ from ..analysis.eflomal_priors import PriorsConfig
 from ..analysis.symmetrize import grow_diag_final_and
 from ..data.corpus import Corpus, Example, Link, owned_links
 from ..data.text import TextConfig
-from ..store.checkpoint import atomic_write
+from ..files import atomic_write
 
 EFLOMAL = "eflomal"
 FLOOR = 1e-9  # the attention weight below which a linked position costs no more
