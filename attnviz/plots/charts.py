@@ -442,7 +442,9 @@ EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the
 def eflomal_markers(x: list[str], y: list[str], links: list[tuple[int, int]]) -> dict:
     """A statistical aligner's (column, row) links as open green circles over a heatmap with
     labels ``x`` and ``y`` (a cross of :func:`gold_markers` fits inside one): a scatter trace."""
-    marker = dict(symbol="circle-open", size=20, line=dict(width=2.5, color=EFLOMAL_COLOR))
+    # An open symbol is stroked in marker.color (plotly ignores line.color for it): without
+    # it, the circles take the colorway's next colour, the gold crosses' orange.
+    marker = dict(symbol="circle-open", size=20, color=EFLOMAL_COLOR, line=dict(width=2.5))
     return _link_markers(x, y, links, _("eflomal link"), marker)
 
 
