@@ -114,6 +114,7 @@ def free_port() -> int:
 # The dashboard in Streamlit's AppTest
 
 SENTENCE = "The red cat sees a dog."
+TAUGHT = "zz-student"  # the taught model of tests/ui's taught_folder: a name that says nothing
 
 
 def open_dashboard(folder, monkeypatch, **environ: str) -> AppTest:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from attnviz.plots.charts import EFLOMAL_COLOR
 from attnviz_ui.sentence_page import EXAMPLES
 
-from ..helpers import ROOT, free_port
+from ..helpers import ROOT, TAUGHT, free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
@@ -92,6 +93,11 @@ def _serve(folder: Path, logs: Path):
 @pytest.fixture(scope="module")
 def server(chromium, checkpoints, tmp_path_factory):
     yield from _serve(checkpoints, tmp_path_factory.mktemp("logs"))
+
+
+@pytest.fixture(scope="module")
+def taught_server(chromium, taught_folder, tmp_path_factory):
+    yield from _serve(taught_folder, tmp_path_factory.mktemp("logs"))
 
 
 @pytest.fixture(scope="module")
@@ -195,5 +201,69 @@ def test_typing_the_classroom_sentence_into_the_chinese_pair(two_direction_serve
         page.wait_for_function(DRAWN, arg="我", timeout=60_000)
         assert all(ticks[:5] == ["1:我", "2:爱", "3:吃", "4:苹果", "5:。"]
                    for ticks in page.evaluate(TICKS)[:2])  # fmt: skip
+        assert page.locator('[data-testid="stException"]').count() == 0
+        browser.close()
+
+
+# Every heatmap on the page, as drawn: its title, its source (x) and output (y) labels, and the
+# links it marks (a scatter trace's name, its marks drawn and their colours, and the cells they
+# sit on).
+HEATMAPS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(p => p.querySelector('.heatmaplayer'))
+    .map(p => ({
+      title: [...p.querySelectorAll('.gtitle')].map(t => t.textContent).join(''),
+      x: [...p.querySelectorAll('.xtick text')].map(t => t.textContent),
+      y: [...p.querySelectorAll('.ytick text')].map(t => t.textContent),
+      marks: p._fullData.filter(d => d.type === 'scatter').map((d, k) => ({
+        name: d.name,
+        drawn: p.querySelectorAll('.scatterlayer .trace')[k].querySelectorAll('.point').length,
+        strokes: [...new Set([...p.querySelectorAll('.scatterlayer .trace')[k]
+          .querySelectorAll('.point')].map(q => getComputedStyle(q).stroke))],
+        cells: d.x.map((x, i) => x + ' ' + d.y[i]),
+      })),
+    }))"""
+# The run is over: three heatmaps on the sentence typed (its first word), nothing left stale
+# from the sentence before, the script no longer running.
+TAUGHT_DRAWN = """(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p =>
+    p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]
+    .some(t => t.textContent === '1:' + first)).length >= 3
+  && !document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')"""
+METRICS = """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map(m => [
+    m.querySelector('[data-testid="stMetricLabel"]').textContent.trim(),
+    m.querySelector('[data-testid="stMetricValue"]').textContent.trim()])"""
+EFLOMAL_RGB = "rgb({}, {}, {})".format(*bytes.fromhex(EFLOMAL_COLOR[1:]))
+TOY_SENTENCE = "The horse sees a car."  # of the toy corpus the tiny models learned
+
+
+def test_natural_vs_taught_draws_both_models_their_difference_and_eflomal(taught_server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(taught_server)
+        box = page.get_by_label("English sentence")
+        box.wait_for(timeout=60_000)
+        page.get_by_test_id("stMain").get_by_text("Natural vs taught", exact=True).click()
+        page.get_by_text(f"{TAUGHT} minus bahdanau").wait_for(timeout=90_000)  # the opening
+        box.fill(TOY_SENTENCE)
+        box.press("Enter")
+        page.wait_for_function(TAUGHT_DRAWN, arg="The", timeout=90_000)
+        natural, taught, difference = page.evaluate(HEATMAPS)
+        assert [natural["title"], taught["title"], difference["title"]] == [
+            "bahdanau (natural)", f"{TAUGHT} (taught)", f"{TAUGHT} minus bahdanau"
+        ]  # fmt: skip
+        words = [*TOY_SENTENCE[:-1].split(), ".", "<eos>"]
+        typed = [f"{i}:{w}" for i, w in enumerate(words, 1)]
+        assert natural["x"] == taught["x"] == difference["x"] == typed
+        # Both are force-decoded on one output, so their rows, and the difference's, line up.
+        assert len(natural["y"]) > 2 and natural["y"] == taught["y"] == difference["y"]
+        # eflomal's links of that one sentence pair, drawn as circles on all three.
+        (links,) = natural["marks"]
+        assert links["name"] == "eflomal link" and links["cells"]
+        assert links["drawn"] == len(links["cells"])
+        assert links["strokes"] == [EFLOMAL_RGB]  # green circles, as the caption says
+        assert taught["marks"] == difference["marks"] == [links]
+        metrics = dict(page.evaluate(METRICS))
+        for name in ("bahdanau", TAUGHT):
+            assert 0 <= int(metrics[f"{name}: attention vs eflomal (AER)"]) <= 100
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()

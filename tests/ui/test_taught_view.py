@@ -5,56 +5,12 @@ ranks sentences by how far natural attention strays from taught."""
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
-from attnviz.analysis.eflomal_aligner import build_priors
-from attnviz.data.corpus import read_corpus
-from attnviz.store.priors_file import save_priors
-from attnviz.training.config import TrainConfig, TrainingRun
-from attnviz.training.train import train
-
-from ..helpers import heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
+from ..helpers import TAUGHT, heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
 from ..helpers import type_sentence as typed
 from ..synthetic import corpus
-
-TAUGHT = "zz-student"  # a name that says nothing: the cards tell the pair
-ONE_EPOCH = TrainConfig(
-    epochs=1, batch_size=64, lr=0.005, bleu_sentences=20, test_beam=0, join_fraction=0.0,
-    probe_sentences=0, precision="fp32", guide_weight=0.5,
-)  # fmt: skip
-
-
-def _word_links(pairs) -> str:
-    """The toy pairs' links over the whitespace words the corpus file has: its final full stop
-    is attached to the last word, so the full stop's link is that word's."""
-    lines = []
-    for en, fr, links in pairs:
-        last_src, last_tgt = len(en.split()) - 2, len(fr.split()) - 2
-        words = {(min(i, last_src), min(j, last_tgt)) for i, j in links}
-        lines.append(" ".join(f"{i}-{j}" for i, j in sorted(words)))
-    return "\n".join(lines) + "\n"
-
-
-@pytest.fixture(scope="module")
-def taught_folder(trained, synthetic_pairs, corpus_file, tmp_path_factory):
-    """Tiny bahdanau (natural) and luong checkpoints, a child of bahdanau taught for one epoch
-    from the toy's links, and eflomal's priors of their corpus."""
-    work, folder = tmp_path_factory.mktemp("teaching"), tmp_path_factory.mktemp("taught")
-    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
-    shutil.copy(trained("general")[0], folder / "luong.safetensors")
-    links = work / "links.txt"
-    links.write_text(_word_links(synthetic_pairs))
-    run = TrainingRun(
-        corpus_file, work / "taught.safetensors", init_from=folder / "bahdanau.safetensors",
-        guide=links, train=ONE_EPOCH,
-    )  # fmt: skip
-    train(run, log=lambda *_: None)
-    shutil.copy(work / "taught.safetensors", folder / f"{TAUGHT}.safetensors")
-    save_priors(build_priors(read_corpus(corpus_file)), folder / "eflomal-priors.txt.gz")
-    return folder
 
 
 @pytest.fixture
