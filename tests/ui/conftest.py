@@ -65,7 +65,7 @@ def _word_links(pairs) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # trained once for the AppTest and the browser tests
 def taught_folder(trained, synthetic_pairs, corpus_file, tmp_path_factory):
     """Tiny bahdanau (natural) and luong checkpoints, a child of bahdanau taught for one epoch
     from the toy's links (named ``TAUGHT``, which says nothing: its card tells the pair), and
