@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnviz.analysis import eflomal_aligner
+from attnviz.analysis.aer import Gold, score
 from attnviz.analysis.eflomal_aligner import (
     Alignment,
     EflomalAligner,
@@ -50,16 +51,22 @@ def adjective_priors(tmp_path_factory):
     return build_priors(read_corpus(path), data=SPLIT, command="python -m attnviz priors")
 
 
+def _aer(alignments: list[Alignment], held_out) -> float:
+    """AER of the symmetric links of ``alignments`` against the toy's gold links."""
+    golds = [Gold(frozenset(gold), frozenset(gold)) for _, _, gold in held_out]
+    return score(golds, [set(a.symmetric) for a in alignments]).aer
+
+
 def test_eflomal_recovers_the_toy_alignment_of_unseen_sentences(toy_priors):
+    # eflomal samples from the system's randomness: about one set of priors in 75 leaves one
+    # adjective unlinked, six of the 42 sentences one link short (AER 1.0); a broken aligner
+    # or lost priors are tens of points away, so the bound is on AER, not on exact sentences
     priors, held_out = toy_priors
-    aligner = EflomalAligner(priors)
-    golds = [set(gold) for _, _, gold in held_out]
-    together = aligner.link_many([(s.split(), t.split()) for s, t, _ in held_out])
-    right = [set(a.symmetric) == gold for a, gold in zip(together, golds, strict=True)]
-    assert sum(right) >= 0.9 * len(held_out)
+    together = EflomalAligner(priors).link_many([(s.split(), t.split()) for s, t, _ in held_out])
+    assert _aer(together, held_out) <= 3.0
     # alone, a sentence has only the priors to go on: word order is not a diagonal's
     alone = [EflomalAligner(priors).link(s.split(), t.split()) for s, t, _ in held_out[:10]]
-    assert sum(set(a.symmetric) == gold for a, gold in zip(alone, golds, strict=False)) >= 9
+    assert _aer(alone, held_out[:10]) <= 3.0  # wrong priors: 5.8 (reversed) to 51 (adjectives)
 
 
 def test_forward_links_each_target_word_once_and_reverse_each_source_word(toy_priors):
