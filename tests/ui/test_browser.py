@@ -40,11 +40,12 @@ except ModuleNotFoundError as error:
     if error.name != "playwright":  # a broken install, not a missing one
         raise
     _missing("Playwright for Python")
-DRAWN = (  # both heatmaps show the sentence typed (its first word), not the opening example
-    "(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => "
+HEATMAPS_ON = (  # how many heatmaps show the sentence typed (its first word)
+    "[...document.querySelectorAll('.js-plotly-plot')].filter(p => "
     "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
-    ".some(t => t.textContent === '1:' + first)).length >= 2"
+    ".some(t => t.textContent === '1:' + first)).length"
 )
+DRAWN = f"(first) => {HEATMAPS_ON} >= 2"  # both models', not the opening example's
 BARS_DRAWN = (  # both models' step bars (HTML), a bar per source token of the sentence
     "(n) => [...document.querySelectorAll('.attnviz-bars')]"
     ".filter(b => b.querySelectorAll('[title*=\"raw score\"]').length === n).length >= 2"
@@ -224,9 +225,7 @@ HEATMAPS = """() => [...document.querySelectorAll('.js-plotly-plot')]
     }))"""
 # The run is over: three heatmaps on the sentence typed (its first word), nothing left stale
 # from the sentence before, the script no longer running.
-TAUGHT_DRAWN = """(first) => [...document.querySelectorAll('.js-plotly-plot')].filter(p =>
-    p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]
-    .some(t => t.textContent === '1:' + first)).length >= 3
+TAUGHT_DRAWN = f"""(first) => {HEATMAPS_ON} >= 3
   && !document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"]')"""
 METRICS = """() => [...document.querySelectorAll('[data-testid="stMetric"]')].map(m => [
     m.querySelector('[data-testid="stMetricLabel"]').textContent.trim(),
