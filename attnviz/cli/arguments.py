@@ -89,6 +89,17 @@ def _train_command(sub) -> None:
         "that has settled on the source <eos> does not leave it by itself when what made it "
         "is gone: see docs/alignment.md)",
     )
+    t.add_argument(
+        "--add-pieces",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --init-from: grow the checkpoint's sentencepiece BPE models by up to N "
+        "pieces each, so that the words of the training split they split, most frequent first "
+        "(a word's case variants counted together), read as one piece; each new embedding row "
+        "starts as its lower-case twin's where that is one piece, every other new row as the "
+        "mean of the rows of the pieces it replaces (see docs/checkpoints.md)",
+    )
     for config in CONFIGS:
         add_options(t, config)
     _run_options(t)

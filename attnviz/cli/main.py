@@ -93,6 +93,7 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
         resume=args.resume,
         init_from=args.init_from,
         fresh_attention=args.fresh_attention,
+        add_pieces=args.add_pieces,
         guide=Path(args.guide_links) if args.guide_links else args.guide,
         probes=tuple(_probes(args)),
         about={"corpus": corpus, "command": f"python -m attnviz {command}"},

@@ -14,9 +14,11 @@ import functools
 import hashlib
 import io
 import itertools
+from collections import Counter
 from collections.abc import Iterable
 
 import sentencepiece as spm
+from sentencepiece import sentencepiece_model_pb2
 
 from .vocab import SPECIALS, Vocab
 
@@ -72,6 +74,52 @@ def train_pieces(
         minloglevel=2,
     )
     return out.getvalue()
+
+
+def wanted_words(sentences: Iterable[list[str]]) -> list[str]:
+    """The words of letters in tokenized ``sentences``, most frequent first, a word's case
+    variants counted together: "Really" starts a sentence far more rarely than "really" is
+    written, and should read as the same word."""
+    counts = Counter(w for words in sentences for w in words if w.isalpha())
+    folded = Counter()
+    for word, n in counts.items():
+        folded[word.lower()] += n
+    return sorted(counts, key=lambda w: (-folded[w.lower()], -counts[w], w))
+
+
+def with_words(proto: bytes, words: Iterable[str], limit: int) -> bytes:
+    """The BPE model ``proto`` grown by up to ``limit`` pieces, so that each of ``words`` it
+    splits, taken in order until the limit, is read as one piece.
+
+    A word of k pieces gets the chain of its prefixes (its first two pieces joined, the first
+    three, ..., the whole word), for sentencepiece's BPE reaches a piece only by joining two it
+    has. Every new piece scores below all the model's own, so a word is first split as before
+    and only then joined further: other words keep their pieces, but for the few that begin
+    like a new prefix. Words that hold a byte or special piece are passed over. The model's
+    pieces keep their ids; the new ones follow in the order added.
+    """
+    model = sentencepiece_model_pb2.ModelProto()
+    model.ParseFromString(proto)
+    if model.trainer_spec.model_type != model.trainer_spec.BPE:
+        raise ValueError("only a BPE sentencepiece model grows by joining pieces")
+    sp = spm.SentencePieceProcessor(model_proto=proto)
+    have = {p.piece for p in model.pieces}
+    added: list[str] = []
+    for word in words:
+        ids = sp.encode(word)
+        if len(ids) < 2 or any(sp.is_byte(i) or sp.is_control(i) or sp.is_unknown(i) for i in ids):
+            continue
+        pieces = [sp.id_to_piece(i) for i in ids]
+        chain = ("".join(pieces[:k]) for k in range(2, len(pieces) + 1))
+        new = [p for p in chain if p not in have]
+        if len(added) + len(new) > limit:
+            break
+        added += new
+        have.update(new)
+    lowest = min(p.score for p in model.pieces)
+    for i, piece in enumerate(added):
+        model.pieces.add(piece=piece, score=lowest - 1 - i, type=model.pieces[0].NORMAL)
+    return model.SerializeToString()
 
 
 class Pieces:
@@ -187,6 +235,18 @@ class Subwords:
         return cls(
             train_pieces(src, vocab_size, model_type, character_coverage(langs[0])),
             train_pieces(tgt, vocab_size, model_type, character_coverage(langs[1])),
+        )
+
+    def grown(self, pairs: list[tuple[list[str], list[str]]], limit: int) -> Subwords:
+        """These models grown by up to ``limit`` pieces each (:func:`with_words`): the words of
+        the tokenized (source, target) ``pairs`` they split, most frequent first (both sides'
+        for a joint model)."""
+        src, tgt = zip(*pairs, strict=True) if pairs else ((), ())
+        if self.joint:
+            return Subwords(with_words(self.src.proto, wanted_words([*src, *tgt]), limit))
+        return Subwords(
+            with_words(self.src.proto, wanted_words(src), limit),
+            with_words(self.tgt.proto, wanted_words(tgt), limit),
         )
 
     def sha256(self) -> str:

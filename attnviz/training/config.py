@@ -136,6 +136,8 @@ class TrainingRun:
     resume: bool = False  # go on from OUT.state, the training state of the last epoch done
     init_from: str | Path | None = None  # a checkpoint whose weights the run starts from
     fresh_attention: bool = False  # with init_from: the attention's score from new weights
+    # with init_from: grow the parent's sentencepiece models by up to this many pieces each
+    add_pieces: int = 0
     # guided alignment (see .guide): "eflomal", or a Path to Pharaoh links; None: natural
     guide: str | Path | None = None
     probes: tuple[Probe, ...] = ()  # more probes for the history (pairs with gold, say)
@@ -148,6 +150,8 @@ class TrainingRun:
             raise ValueError("a run needs a model configuration, unless init_from gives it")
         if self.fresh_attention and not self.init_from:
             raise ValueError("fresh_attention renews a parent's attention: it needs init_from")
+        if self.add_pieces < 0 or (self.add_pieces and not self.init_from):
+            raise ValueError("add_pieces grows a parent's pieces: it needs init_from and N >= 0")
         if isinstance(self.guide, str) and self.guide != "eflomal":
             raise ValueError(f"guide is 'eflomal' or a Path to a links file, not {self.guide!r}")
         if self.init_from or self.model is None:

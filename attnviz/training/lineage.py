@@ -2,11 +2,11 @@
 what it may change, and the lineage its card records.
 
 The new run keeps the parent's architecture (but for untying what it tied, and Bahdanau's
-bridge: :func:`parent_weights`), text settings, vocabularies and sentencepiece models, and
-starts from its weights; it brings its own corpus (or the same one), split, dropout and
-schedule, with a fresh optimizer. Its training history goes on from the parent's,
-so the Training page shows one timeline: epochs are counted on from the parent's best epoch,
-the one whose weights the new run starts from.
+bridge: :func:`parent_weights`), text settings, vocabularies and sentencepiece models (or
+grows them, ``--add-pieces``: :func:`with_rows`), and starts from its weights; it brings its
+own corpus (or the same one), split, dropout and schedule, with a fresh optimizer. Its training
+history goes on from the parent's, so the Training page shows one timeline: epochs are counted
+on from the parent's best epoch, the one whose weights the new run starts from.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from pathlib import Path
 
+import torch
+
 from ..analysis.history import History
 from ..data.corpus import DataConfig
+from ..data.subwords import WORD_START, Pieces, Subwords
 from ..data.vocab import SPECIALS
 from ..decoding.translator import Translator
 from ..model.networks import ModelConfig, Seq2Seq
@@ -29,6 +32,8 @@ CHANGEABLE = {"dropout"}
 # keeps the backward half of its weights.
 TIES = ("tie_embeddings", "tie_output", "untied_specials")
 ATTENTION = "decoder.attention."  # the weights of the attention's score (Seq2Seq's names)
+# Weights with a row per piece: the embeddings and the output layer (Seq2Seq's names).
+VOCABULARY_ROWS = ("encoder.embed.", "decoder.embed.", "decoder.generator.")
 # DataConfig's fields that make the vocabularies.
 VOCABULARY = ("min_freq", "max_vocab", "subwords", "subword_model", "joint_subwords")
 
@@ -75,11 +80,16 @@ def _may_change(parent: Translator, name: str, value: object) -> bool:
     return name in TIES and value is False and (config.tie_embeddings or config.tie_output)
 
 
-def starting_weights(parent: Translator, model: Seq2Seq, fresh_attention: bool) -> dict:
-    """What a child ``model`` starts from: the parent's weights (:func:`parent_weights`), and
-    with ``fresh_attention`` its own new weights for the attention's score, so that where the
-    attention looks is learned again while the rest is kept."""
+def starting_weights(
+    parent: Translator, model: Seq2Seq, fresh_attention: bool, subwords: Subwords | None = None
+) -> dict:
+    """What a child ``model`` starts from: the parent's weights (:func:`parent_weights`), with
+    a row for each piece ``subwords`` (the parent's grown, ``--add-pieces``) added
+    (:func:`grown_rows`), and with ``fresh_attention`` its own new weights for the attention's
+    score, so that where the attention looks is learned again while the rest is kept."""
     weights = parent_weights(parent, model.config)
+    if subwords is not None and subwords is not parent.subwords:
+        weights = with_rows(weights, parent.subwords, subwords)
     if not fresh_attention:
         return weights
     own = model.state_dict()
@@ -105,6 +115,35 @@ def parent_weights(parent: Translator, config: ModelConfig) -> dict:
     if old.bridge != config.bridge:  # the backward half of [forward end; backward end]
         state["encoder.bridge.weight"] = state["encoder.bridge.weight"][:, config.hidden // 2 :]
     return state
+
+
+def with_rows(state: dict, old: Subwords, new: Subwords) -> dict:
+    """``state`` with the rows of its embeddings and output layer grown from ``old``'s pieces
+    to ``new``'s (see :func:`grown_rows`)."""
+    grown = dict(state)
+    for name, rows in state.items():
+        side = "src" if name.startswith("encoder.") else "tgt"
+        if not (name.startswith(VOCABULARY_ROWS) and rows.size(0) == len(old.side(side).vocab)):
+            continue
+        embedding = not name.startswith("decoder.generator")
+        grown[name] = grown_rows(rows, old.side(side), new.side(side), twin=embedding)
+    return grown
+
+
+def grown_rows(rows: torch.Tensor, old: Pieces, new: Pieces, twin: bool) -> torch.Tensor:
+    """``rows`` (one per piece of ``old``) with one more for each piece ``new`` adds: the mean
+    of the rows of the pieces ``old`` splits it into, or with ``twin``, where ``old`` has the
+    new piece in lower case as one piece, that piece's row (an embedding: "▁Really" starts
+    reading as "▁really" does)."""
+    extra = []
+    for piece in new.vocab.itos[len(old.vocab) :]:
+        lower = old.vocab.stoi.get(piece.lower()) if twin else None
+        if lower is None:
+            ids = old.sp.encode(piece.replace(WORD_START, " ").strip())
+            extra.append(rows[ids].mean(0))
+        else:
+            extra.append(rows[lower])
+    return torch.cat([rows, torch.stack(extra)]) if extra else rows
 
 
 def child_configs(

@@ -75,29 +75,35 @@ def prepare(
     parent: Translator | None = None,
     guide: str | Path | None = None,
     out: str | Path = ".",
+    add_pieces: int = 0,
 ) -> Prepared:
     """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
     with ``data.subwords``, the sentencepiece models that split its words into pieces), or take
-    those of ``parent``, the model a run continues from. With ``guide`` ("eflomal" or a links
-    file, see :mod:`.guide`), every pair carries its teacher's links (eflomal's cached beside
-    ``out``)."""
+    those of ``parent``, the model a run continues from, grown by up to ``add_pieces`` pieces
+    from the words of the training split (:meth:`Subwords.grown`). With ``guide`` ("eflomal"
+    or a links file, see :mod:`.guide`), every pair carries its teacher's links (eflomal's
+    cached beside ``out``)."""
     corpus = read_corpus(path, data.source_column)
     if not corpus.pairs:
         raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
     teacher = teacher_links(corpus, text, guide, out, log) if guide else None
     examples = with_links(tokenize_pairs(corpus.pairs, text), teacher)
+    in_train = [
+        (e.src_tokens, e.tgt_tokens)
+        for e in examples
+        if split_of(e.src, data.valid_percent, data.test_percent) == "train"
+    ]
+    if not in_train:
+        raise ValueError(f"{path}: the training split is empty")
     subwords = parent.subwords if parent else None
+    if add_pieces:
+        if not subwords:
+            raise ValueError("--add-pieces grows a parent's sentencepiece pieces; it has none")
+        subwords = subwords.grown(in_train, add_pieces)
     if subwords:
         examples = to_pieces(examples, subwords)
     elif data.subwords and not parent:
-        in_train = [
-            (e.src_tokens, e.tgt_tokens)
-            for e in examples
-            if split_of(e.src, data.valid_percent, data.test_percent) == "train"
-        ]
-        if not in_train:
-            raise ValueError(f"{path}: the training split is empty")
         subwords = Subwords.train(
             in_train,
             data.subwords,
@@ -110,10 +116,10 @@ def prepare(
     if not splits["train"]:
         raise ValueError(f"{path}: the training split is empty")
     train = splits["train"]
-    if parent:
-        src_vocab, tgt_vocab = parent.src_vocab, parent.tgt_vocab
-    elif subwords:
+    if subwords:
         src_vocab, tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
+    elif parent:
+        src_vocab, tgt_vocab = parent.src_vocab, parent.tgt_vocab
     else:
         src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
         tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
@@ -229,7 +235,7 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
     dev = group.device(run.device)
     parent = checkpoint.load(run.init_from, precision="fp32") if run.init_from else None
     run = _resolved(run, dev, parent)
-    p = prepare(run.corpus, run.text, run.data, log, parent, run.guide, run.out)
+    p = prepare(run.corpus, run.text, run.data, log, parent, run.guide, run.out, run.add_pieces)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
     run = replace(run, model=_sized(run.model, p))
     history, offset = _history(run, p, parent)
@@ -239,8 +245,14 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
         model = Seq2Seq(run.model).to(dev)
     card = {**_card(p, run, dev), "world_size": group.world_size}
     if parent:
-        model.load_state_dict(lineage.starting_weights(parent, model, run.fresh_attention))
+        weights = lineage.starting_weights(parent, model, run.fresh_attention, p.subwords)
+        model.load_state_dict(weights)
         card["lineage"] = lineage.lineage(parent, run.init_from)
+        if run.add_pieces:  # how many pieces each side's model grew by
+            card["vocab"]["added_pieces"] = {
+                "source": len(p.src_vocab) - len(parent.src_vocab),
+                "target": len(p.tgt_vocab) - len(parent.tgt_vocab),
+            }
         settings["init_from"] = card["lineage"][-1]["sha256"]
     opt, first = optimizer(model, run.train.lr), 0
     if run.resume:
@@ -268,6 +280,8 @@ def _resolved(run: TrainingRun, dev: torch.device, parent: Translator | None) ->
     if parent is None:
         return replace(run, train=config)
     model, data = lineage.child_configs(parent, run.model, run.data)
+    if run.add_pieces:  # the grown vocabularies decide the sizes
+        model = replace(model, src_vocab=None, tgt_vocab=None)
     return replace(run, model=model, text=parent.text, data=data, train=config)
 
 

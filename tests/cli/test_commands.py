@@ -354,6 +354,29 @@ def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
     assert "--attention is required" in capsys.readouterr().err
 
 
+def test_init_from_with_added_pieces_reads_frequent_split_words_whole(
+    small_corpus, tmp_path, capsys
+):
+    from attnviz import load
+
+    parent = tmp_path / "parent.safetensors"
+    options = ["--epochs", "1", "--test-beam", "1"]
+    assert _train(small_corpus, parent, *options, "--subwords", "330") == 0
+    child = tmp_path / "child.safetensors"
+    argv = ["train", "--data", str(small_corpus), "--out", str(child), "--add-pieces", "10"]
+    assert main([*argv, "--attention", "general"]) == 2  # it grows a parent's pieces
+    assert "add_pieces" in capsys.readouterr().err and not child.exists()
+    assert main([*argv, "--init-from", str(parent), *options]) == 0
+    before, after = load(parent, precision="fp32"), load(child, precision="fp32")
+    added = after.src_vocab.itos[len(before.src_vocab) :]
+    assert after.src_vocab.itos[: len(before.src_vocab)] == before.src_vocab.itos
+    assert 0 < len(added) <= 10 and after.model.config.src_vocab == len(after.src_vocab)
+    assert after.card["vocab"]["added_pieces"]["source"] == len(added)
+    whole = [p for p in added if after.subwords.src.encode([p.lstrip("\u2581")]) == [p]]
+    assert whole and all(len(before.subwords.src.encode([p.lstrip("\u2581")])) > 1 for p in whole)
+    assert after.translate("the cat sees a dog .").text  # the grown model translates
+
+
 @pytest.fixture(scope="module")
 def cli_priors(corpus_file, tmp_path_factory):
     """Priors from the corpus the `trained` models learned, as `attnviz priors` makes them."""

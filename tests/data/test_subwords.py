@@ -207,3 +207,37 @@ def test_a_number_the_model_garbled_is_copied_from_the_source_it_attends_to():
     assert copy_numbers(elsewhere, " ".join) is elsewhere
     given = hand_trace(weights, src, out, pieces=pieces, owners=owners, prefix=2)
     assert copy_numbers(given, " ".join) is given  # a prefix the user gave is kept
+
+
+def test_words_wanted_most_are_the_most_frequent_with_their_case_variants_counted_together():
+    from attnviz.data.subwords import wanted_words
+
+    sentences = [["Really", "?"], ["really", "red"], ["really", "big"], ["big", "dog", "2"]]
+    # "really" and "Really" share three uses; within them the more frequent form goes first.
+    assert wanted_words(sentences) == ["really", "Really", "big", "dog", "red"]
+
+
+def test_a_grown_model_reads_the_most_wanted_split_words_whole_and_keeps_the_rest(subwords):
+    from attnviz.data.subwords import wanted_words, with_words
+
+    old = subwords.src
+    vocabulary = sorted({w for en, _, _ in corpus(500, seed=3) for w in en.split()})
+    split = [w for w in vocabulary if w.isalpha() and len(old.encode([w])) > 1]
+    assert len(split) >= 4
+    # The toy corpus is lower case: "Zebra" spells its "Z" in bytes, and is passed over.
+    wanted = [split[1], "Zebra", split[0], *split[2:]]
+    new = Pieces(with_words(old.proto, wanted, limit=8))
+    added = new.vocab.itos[len(old.vocab) :]
+    assert new.vocab.itos[: len(old.vocab)] == old.vocab.itos  # old ids are kept
+    assert 0 < len(added) <= 8 and not any("Z" in p for p in added)
+    whole = [w for w in wanted if new.encode([w]) == ["\u2581" + w]]
+    assert whole[:2] == [split[1], split[0]]  # the most wanted first
+    assert whole == [w for w in wanted if w != "Zebra"][: len(whole)]
+    prefixes = tuple(added)
+    kept = [w for w in vocabulary if w not in whole and not ("\u2581" + w).startswith(prefixes)]
+    assert kept and all(new.encode([w]) == old.encode([w]) for w in kept)
+    assert new.join(new.encode(whole))[0] == whole  # they still read back as the same words
+    pairs = [(en.split(), fr.split()) for en, fr, _ in corpus(100, seed=3)]
+    unigram = Subwords.train(pairs, vocab_size=300, model_type="unigram")
+    with pytest.raises(ValueError, match="BPE"):
+        with_words(unigram.src.proto, wanted_words([["a", "b"]]), 2)

@@ -121,3 +121,34 @@ def test_importing_attnviz_bounds_onednns_cache_of_products_unless_told_otherwis
     cache = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
     code = f"import os, attnviz; print(os.environ['{cache}'])"
     assert fresh_python(code, drop=cache, **({cache: outside} if outside else {})) == seen
+
+
+def test_a_grown_vocabulary_starts_each_new_row_from_its_twin_or_from_its_old_pieces():
+    from attnviz import ModelConfig, Seq2Seq
+    from attnviz.data.subwords import Subwords
+    from attnviz.training.lineage import with_rows
+
+    from ..synthetic import corpus
+
+    pairs = [(en.split(), fr.split()) for en, fr, _ in corpus(200, seed=5)]
+    old = Subwords.train([*pairs, *[(["Tom", "runs"], ["Tom", "court"])] * 5], vocab_size=300)
+    parent = Seq2Seq(ModelConfig(len(old.src.vocab), len(old.tgt.vocab), "general", 8, 16))
+    # "The" was never a training word, so it is split, while "the" is one piece: its twin.
+    assert len(old.src.encode(["The"])) > 1 and old.src.encode(["the"]) == ["\u2581the"]
+    new = old.grown([(["The", "horses", "sleep"], ["Les", "chevaux", "dorment"])] * 3, 6)
+    state = with_rows(parent.state_dict(), old, new)
+    for side, names in [("src", ["encoder.embed.weight"]), ("tgt", ["decoder.generator.bias"])]:
+        assert all(state[n].size(0) == len(new.side(side).vocab) > len(old.side(side).vocab)
+                   for n in names)  # fmt: skip
+    rows, before = state["encoder.embed.weight"], parent.state_dict()["encoder.embed.weight"]
+    torch.testing.assert_close(rows[: len(old.src.vocab)], before)  # old rows untouched
+    the = new.src.vocab.stoi["\u2581The"]
+    torch.testing.assert_close(rows[the], before[old.src.vocab.stoi["\u2581the"]])  # its twin
+    out, out_before = (
+        state["decoder.generator.weight"],
+        parent.state_dict()["decoder.generator.weight"],
+    )
+    for i in range(len(old.tgt.vocab), len(new.tgt.vocab)):  # the output layer: the mean
+        word = new.tgt.vocab.itos[i].lstrip("\u2581")
+        parts = [old.tgt.vocab.stoi[p] for p in old.tgt.encode([word])]
+        torch.testing.assert_close(out[i], out_before[parts].mean(0))
