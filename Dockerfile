@@ -14,7 +14,10 @@ RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 # torch first, from PyTorch's CPU index: PyPI's Linux wheel pulls in CUDA (gigabytes) that a CPU
 # server never uses. requirements.txt then finds torch==2.13.0 satisfied (2.13.0+cpu).
-RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0
+# TORCH_INDEX: another index with the same wheel, for a builder that cannot reach PyTorch's
+# (deploy/test_image.sh serves one from a local wheel).
+ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
+RUN pip install --index-url "$TORCH_INDEX" torch==2.13.0
 COPY requirements.txt .
 RUN pip install -r requirements.txt \
     && python -c "import torch; assert torch.version.cuda is None, torch.version.cuda"
