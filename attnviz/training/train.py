@@ -89,23 +89,16 @@ def prepare(
     log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
     teacher = teacher_links(corpus, text, guide, out, log) if guide else None
     examples = with_links(tokenize_pairs(corpus.pairs, text), teacher)
-    in_train = [
-        (e.src_tokens, e.tgt_tokens)
-        for e in examples
-        if split_of(e.src, data.valid_percent, data.test_percent) == "train"
-    ]
-    if not in_train:
-        raise ValueError(f"{path}: the training split is empty")
     subwords = parent.subwords if parent else None
     if add_pieces:
         if not subwords:
             raise ValueError("--add-pieces grows a parent's sentencepiece pieces; it has none")
-        subwords = subwords.grown(in_train, add_pieces)
+        subwords = subwords.grown(_training_words(examples, data, path), add_pieces)
     if subwords:
         examples = to_pieces(examples, subwords)
     elif data.subwords and not parent:
         subwords = Subwords.train(
-            in_train,
+            _training_words(examples, data, path),
             data.subwords,
             data.subword_model,
             data.joint_subwords,
@@ -129,6 +122,21 @@ def prepare(
         + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
     )
     return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords, teacher)
+
+
+def _training_words(
+    examples: list[Example], data: DataConfig, path: str | Path
+) -> list[tuple[list[str], list[str]]]:
+    """The (source, target) words of the training split's pairs, which the sentencepiece
+    models are trained or grown on."""
+    words = [
+        (e.src_tokens, e.tgt_tokens)
+        for e in examples
+        if split_of(e.src, data.valid_percent, data.test_percent) == "train"
+    ]
+    if not words:
+        raise ValueError(f"{path}: the training split is empty")
+    return words
 
 
 def hardware(device: torch.device) -> str:
