@@ -98,7 +98,7 @@ def _train_command(sub) -> None:
         "pieces each, so that the words of the training split they split, most frequent first "
         "(a word's case variants counted together), read as one piece; each new embedding row "
         "starts as its lower-case twin's where that is one piece, every other new row as the "
-        "mean of the rows of the pieces it replaces (see docs/checkpoints.md)",
+        "mean of the rows of the pieces it replaces (see docs/training.md)",
     )
     for config in CONFIGS:
         add_options(t, config)

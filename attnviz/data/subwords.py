@@ -241,7 +241,7 @@ class Subwords:
         """These models grown by up to ``limit`` pieces each (:func:`with_words`): the words of
         the tokenized (source, target) ``pairs`` they split, most frequent first (both sides'
         for a joint model)."""
-        src, tgt = zip(*pairs, strict=True) if pairs else ((), ())
+        src, tgt = [s for s, _ in pairs], [t for _, t in pairs]
         if self.joint:
             return Subwords(with_words(self.src.proto, wanted_words([*src, *tgt]), limit))
         return Subwords(
