@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
+from attnviz.analysis.aer import Gold, parse_pharaoh, score
 from attnviz.analysis.history import FIRST_EPOCH_POINTS
 from attnviz.cli.main import main
 from attnviz.model.precision import resolve_decoding
@@ -406,14 +407,19 @@ def test_align_source_eflomal_recovers_the_toy_alignment(trained, cli_priors, mo
     pairs = corpus(30, seed=5)
     stdin = "".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs[:15]) + "no separator\n"
     stdin += "".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs[15:])
-    argv = ["align", str(trained("bahdanau")[0]), "--source", "eflomal", "--priors"]
-    code, out, err = _run(monkeypatch, capsys, [*argv, str(cli_priors)], stdin)
-    lines = out.split("\n")[:-1]
-    assert code == 0 and len(lines) == 31 and lines[15] == "" and "line 16:" in err
-    del lines[15]
-    found = [{tuple(map(int, x.split("-"))) for x in line.split()} for line in lines]
-    right = sum(f == set(links) for f, (_, _, links) in zip(found, pairs, strict=True))
-    assert right >= 27  # the toy's alignment is known; attention's argmax gets far fewer
+    gold = [Gold(set(links), set(links)) for _, _, links in pairs]
+
+    def aer(*options: str) -> float:
+        argv = ["align", str(trained("bahdanau")[0]), *options]
+        code, out, err = _run(monkeypatch, capsys, argv, stdin)
+        lines = out.split("\n")[:-1]
+        assert code == 0 and len(lines) == 31 and lines[15] == "" and "line 16:" in err
+        del lines[15]
+        return score(gold, [parse_pharaoh(line)[0] for line in lines]).aer
+
+    # eflomal samples, seeded from /dev/urandom: 95 runs here found every link (AER 0), one CI
+    # run missed links in 5 of 30 sentences; attention's argmax: AER 44, no sentence right
+    assert aer("--source", "eflomal", "--priors", str(cli_priors)) <= 10 < aer()
 
 
 @pytest.mark.parametrize("direction", ["forward", "reverse"])
