@@ -14,7 +14,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import attribution_charts, charts
 from attnviz.store.catalog import Checkpoint
 
-from .cache import Choice, Side, load, translate
+from .cache import Choice, Side, load_fp32, translate
 from .i18n import session_language, shown
 from .pages import Key, element_key
 
@@ -51,7 +51,7 @@ def attribution_of(
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
         return Refused(_(TOO_LONG).format(n=IG_MAX_WORDS))
     return attribution.attribute(
-        load(checkpoint), (trace.pieces or trace) if pieces else trace, method
+        load_fp32(checkpoint), (trace.pieces or trace) if pieces else trace, method
     )
 
 
@@ -141,7 +141,7 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
                     )
 
                 results[checkpoint.name] = compare_models.attribution_agreement(
-                    load(checkpoint), items, method, beam, progress
+                    load_fp32(checkpoint), items, method, beam, progress
                 )
             bar.empty()
             st.session_state[Key.CORPUS_ATTRIBUTION] = (key, results)

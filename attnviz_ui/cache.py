@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import sys
@@ -14,6 +15,7 @@ import torch
 import attnviz
 from attnviz.errors import InputError, Refused
 from attnviz.i18n import shown
+from attnviz.model.precision import resolve_decoding
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 
 from .i18n import session_language
@@ -42,26 +44,34 @@ class Side(NamedTuple):
     trace: attnviz.Trace
 
 
-def _fp32(path: str) -> attnviz.Translator:
-    """fp32, so that the attention shown is the trained model's own: int8 decoding would move
-    the attention weights a little, to save a small part of a page's time."""
-    return attnviz.load(path, precision="fp32")
-
-
 @st.cache_resource
-def _models() -> Models:
-    """The server's one cache of models: one per checkpoint file, failures included. The
-    server decodes on one intra-op thread, as live training runs do (attnviz.training.live):
-    a sentence is many tiny operations that gain nothing from more, and threads that spin
-    waiting for each other stall every operation whenever the browser drawing the page, or
-    another session, holds a core."""
+def _models(precision: str) -> Models:
+    """The server's one cache of models at ``precision``: one per checkpoint file, failures
+    included. The server decodes on one intra-op thread, as live training runs do
+    (attnviz.training.live): a sentence is many tiny operations that gain nothing from more,
+    and threads that spin waiting for each other stall every operation whenever the browser
+    drawing the page, or another session, holds a core."""
     torch.set_num_threads(1)
-    return Models(_fp32)
+    return Models(functools.partial(attnviz.load, precision=precision))
+
+
+def precision() -> str:
+    """The precision the page decodes in: the fastest that keeps the attention shown the
+    trained model's own (the output layer alone below fp32: see attnviz.model.precision), as
+    measured once per machine, or as ATTNVIZ_DECODING pins it (read on every run). Cached
+    decodings are keyed by it."""
+    return resolve_decoding("auto", exact_attention=True)
 
 
 def load(checkpoint: Checkpoint) -> attnviz.Translator:
-    """The Translator of ``checkpoint``, shared by every session; raises its CheckpointError."""
-    return _models().get(checkpoint)
+    """The Translator of ``checkpoint`` at :func:`precision`, shared by every session; raises
+    its CheckpointError."""
+    return _models(precision()).get(checkpoint)
+
+
+def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
+    """``checkpoint``'s Translator with every weight fp32, as attribution's gradients need."""
+    return _models("fp32").get(checkpoint)
 
 
 def direction_of(checkpoint: Checkpoint) -> Direction:
@@ -75,13 +85,14 @@ def translate(
 ) -> attnviz.Trace | Refused:
     """A Trace, or the refusal of an InputError in the session's language; cached per input,
     so moving the step slider never decodes again."""
-    return _translate(checkpoint, sentence, beam, reference, session_language())
+    return _translate(checkpoint, sentence, beam, reference, session_language(), precision())
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
 def _translate(
-    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, stored: str
 ) -> attnviz.Trace | Refused:
+    """``language`` and ``stored`` (the models' precision) only key the cache."""
     tr = load(checkpoint)
     try:
         if reference:
@@ -130,11 +141,13 @@ def steered(
 ) -> attnviz.Trace | Refused:
     """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
     refusal of an InputError; cached per input like :func:`translate`."""
-    return _steered(checkpoint, sentence, beam, prefix, edit, session_language())
+    return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), precision())
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _steered(checkpoint, sentence, beam, prefix, edit, language: str) -> attnviz.Trace | Refused:
+def _steered(
+    checkpoint, sentence, beam, prefix, edit, language: str, stored: str
+) -> attnviz.Trace | Refused:
     try:
         return load(checkpoint).translate(
             sentence,

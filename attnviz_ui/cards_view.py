@@ -12,6 +12,8 @@ from attnviz.plots import explain, history_charts
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
     """One block per (name, model)."""
     st.caption(_(explain.SINK))
+    if models:  # loaded at one precision: the page's
+        st.caption(explain.decoded(models[0][1].precision))
     for name, translator in models:
         card = translator.card
         st.subheader(name)

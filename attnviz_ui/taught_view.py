@@ -23,7 +23,7 @@ from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_
 from attnviz.store.checkpoint import file_sha256
 
 from . import aligner_view
-from .cache import Choice, Side, available, load, translate
+from .cache import Choice, Side, available, load, precision, translate
 from .i18n import session_language
 from .pages import Key, element_key
 
@@ -45,10 +45,11 @@ def teaching_of(chosen: Checkpoint) -> Teaching | None:
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def shift_of(
-    pair: Teaching, sentence: str, reference: str, beam: int, language: str
+    pair: Teaching, sentence: str, reference: str, beam: int, language: str, stored: str
 ) -> Shift | Refused:
     """Both models force-decoded on the reference (else on the natural model's translation)
-    and what teaching moved; or why not, in ``language``. Cached per input."""
+    and what teaching moved; or why not, in ``language``. Cached per input and per the
+    models' precision ``stored``."""
     natural, taught = load(pair.natural), load(pair.taught)
     try:
         target = shared_output(natural, sentence, reference, beam)
@@ -132,7 +133,9 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         taught = parent_digest(load(chosen).card) is not None
         st.info(explain.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
-    shift = shift_of(pair, sentence, reference.strip(), choice.beam, session_language())
+    shift = shift_of(
+        pair, sentence, reference.strip(), choice.beam, session_language(), precision()
+    )
     if isinstance(shift, Refused):
         st.warning(shift.message)
         return

@@ -118,9 +118,12 @@ TAUGHT = "zz-student"  # the taught model of tests/ui's taught_folder: a name th
 
 
 def open_dashboard(folder, monkeypatch, **environ: str) -> AppTest:
-    """The dashboard on the checkpoints in ``folder`` (and ``ATTNVIZ_*`` ``environ``), run once."""
+    """The dashboard on the checkpoints in ``folder`` (and ``ATTNVIZ_*`` ``environ``), run once;
+    it decodes in fp32 unless ``environ`` pins another precision (ATTNVIZ_DECODING), so that
+    what it shows compares with fp32 decodings on every machine."""
     from streamlit.testing.v1 import AppTest
 
+    environ.setdefault("ATTNVIZ_DECODING", "fp32")
     monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
     for name, value in environ.items():
         monkeypatch.setenv(name, value)

@@ -15,6 +15,7 @@ from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.networks import ModelConfig
+from ..model.precision import DECODING
 from ..options import add_options, typed
 from ..training.config import TrainConfig, TrainingRun
 
@@ -383,8 +384,9 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
     """``--precision``; ``default`` None means fp32 with --gold, else auto (evaluate)."""
     help_text = (
         "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
-        "layer's bytes, bf16 halves the output layer's; auto: whichever of fp32, bf16 and int8 "
-        "decodes fastest here, timed once per machine (ATTNVIZ_DECODING pins it)"
+        "layer's bytes, bf16 halves the output layer's, int8-output (CPU only) quarters the "
+        "output layer's; auto: whichever decodes fastest here, timed once per machine "
+        "(ATTNVIZ_DECODING pins it)"
     )
     if default != "auto":  # align, evaluate --gold: links are read off attention
         help_text += (
@@ -393,6 +395,4 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
             + ", so that links come from the trained model's own attention (int8 moves its "
             "weights by up to a few hundredths)"
         )
-    parser.add_argument(
-        "--precision", choices=("auto", "fp32", "bf16", "int8"), default=default, help=help_text
-    )
+    parser.add_argument("--precision", choices=DECODING, default=default, help=help_text)

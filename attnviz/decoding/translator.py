@@ -65,7 +65,7 @@ class Translator:
         self.card = card or {}  # the model card: corpus, training, scores
         self.data = data  # how the training data was prepared, when known
         self.subwords = subwords  # sentencepiece models under the words, or None
-        self.precision = precision  # how the weights are stored for decoding: fp32, bf16, int8
+        self.precision = precision  # how weights are stored for decoding (model.precision)
         self.history = None  # the training history (attnviz.analysis.history.History), once loaded
 
     @property

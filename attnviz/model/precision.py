@@ -8,11 +8,17 @@ Decoding one sentence is bound by reading weights: each step reads the decoder's
 output layer (V x H, the largest), to make one token. "int8" (CPU only) stores the GRUs,
 encoder and decoder, and the output layer in a quarter of fp32's bytes: over 90% of the
 weights a step reads. The small attention and deep-output matrices, the embeddings, the GRU
-gates and the attention softmax stay fp32. "bf16" halves the output layer's bytes. Which is
-fastest depends on the machine (fbgemm's int8 kernels, native bf16, a GPU), so "auto" does not
-guess: :func:`probe_decoding` times a model of the shipped size at each precision the device
-can decode in, once per process and once per machine (the result is kept in a small file), and
-"auto" takes the fastest.
+gates and the attention softmax stay fp32. "bf16" halves the output layer's bytes, and
+"int8-output" (CPU only) quarters them, the rest fp32. Which is fastest depends on the machine
+(fbgemm's int8 kernels, native bf16, a GPU), so "auto" does not guess: :func:`probe_decoding`
+times a model of the shipped size at each precision the device can decode in, once per process
+and once per machine (the result is kept in a small file), and "auto" takes the fastest.
+
+The precisions of :data:`EXACT_ATTENTION` store the output layer alone below fp32. The GRUs
+and the attention layer, which make the attention weights, stay fp32, so for a given output
+the weights are fp32's to the last bit; only the probabilities of the next token move (by up
+to about a hundredth), and with them, where two tokens nearly tie, the token chosen. The
+dashboard decodes in the fastest of these (:func:`resolve_decoding` with ``exact_attention``).
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ from torch import nn
 from ..files import atomic_write
 
 TRAINING = ("auto", "fp32", "bf16")
-DECODING = ("auto", "fp32", "bf16", "int8")
+DECODING = ("auto", "fp32", "bf16", "int8", "int8-output")
+EXACT_ATTENTION = ("fp32", "bf16", "int8-output")  # the output layer alone below fp32
 
 
 @functools.cache
@@ -71,9 +78,13 @@ def resolve_training(precision: str, device: torch.device | str = "cpu") -> str:
     return precision
 
 
-def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
+def resolve_decoding(
+    precision: str, device: torch.device | str = "cpu", exact_attention: bool = False
+) -> str:
     """``"auto"`` -> the fastest precision on ``device``, as :func:`probe_decoding` measured it
-    (or as the environment variable ``ATTNVIZ_DECODING`` pins it); any other value as given."""
+    (or as the environment variable ``ATTNVIZ_DECODING`` pins it); any other value as given.
+    With ``exact_attention``, "auto" takes the fastest of :data:`EXACT_ATTENTION` (and a pin
+    only where it names one of them)."""
     if precision not in DECODING:
         raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
     if precision != "auto":
@@ -82,17 +93,20 @@ def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
     if pinned:
         if pinned not in DECODING[1:]:
             raise ValueError(f"ATTNVIZ_DECODING must be one of {DECODING[1:]}, not {pinned!r}")
-        return pinned
-    return probe_decoding(device).fastest
+        if not exact_attention or pinned in EXACT_ATTENTION:
+            return pinned
+    probe = probe_decoding(device)
+    return probe.fastest_exact if exact_attention else probe.fastest
 
 
 def decoding_choices(device: torch.device | str = "cpu") -> tuple[str, ...]:
-    """The precisions ``device`` can decode in: int8 on a CPU with fbgemm's kernels, bf16 on a
-    CPU (natively or emulated) or a GPU with native bf16, and fp32 everywhere."""
+    """The precisions ``device`` can decode in: int8 and int8-output on a CPU with fbgemm's
+    kernels, bf16 on a CPU (natively or emulated) or a GPU with native bf16, and fp32
+    everywhere."""
     device = torch.device(device)
     if device.type == "cpu":
         int8 = "fbgemm" in torch.backends.quantized.supported_engines
-        return ("fp32", "bf16", "int8") if int8 else ("fp32", "bf16")
+        return ("fp32", "bf16", "int8", "int8-output") if int8 else ("fp32", "bf16")
     return ("fp32", "bf16") if native_bf16(device) else ("fp32",)
 
 
@@ -112,6 +126,11 @@ class Probe:
     ms: dict[str, float]  # precision -> milliseconds of a PROBE_STEPS-step greedy decoding
     fastest: str  # the precision "auto" decodes in there
     machine: str  # the device and torch version measured: the cache file's key
+
+    @property
+    def fastest_exact(self) -> str:
+        """The fastest precision of :data:`EXACT_ATTENTION`, by :func:`fastest_of`'s rule."""
+        return fastest_of({p: t for p, t in self.ms.items() if p in EXACT_ATTENTION})
 
 
 # The CPU features that decide which kernels the products run on; two CPUs of one model name
@@ -140,13 +159,16 @@ def _cache_file() -> Path:
     return Path(base) / "attnviz" / "decoding-precision.json"
 
 
-def _read_cache(machine: str) -> Probe | None:
+def _read_cache(machine: str, choices: tuple[str, ...]) -> Probe | None:
+    """The machine's measurement from the cache file, where it timed every one of ``choices``
+    (one written before a precision was added is measured again)."""
     try:
         entry = json.loads(_cache_file().read_text())[machine]
         probe = Probe({k: float(v) for k, v in entry["ms"].items()}, entry["fastest"], machine)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    return probe if probe.fastest in DECODING[1:] else None
+    complete = set(choices) <= set(probe.ms)
+    return probe if complete and probe.fastest in DECODING[1:] else None
 
 
 def _write_cache(probe: Probe) -> None:
@@ -185,7 +207,7 @@ def probe_decoding(device: torch.device | str = "cpu") -> Probe:
     machine = _machine(device)
     with _probe_lock:
         if machine not in _probes:
-            probe = _read_cache(machine)
+            probe = _read_cache(machine, decoding_choices(device))
             if probe is None:
                 probe = _measure(device, machine)
                 _write_cache(probe)
@@ -277,11 +299,12 @@ class Bf16Linear(nn.Module):
         return torch.nn.functional.linear(x.to(torch.bfloat16), self.weight).float() + self.bias
 
 
-def _int8(model: nn.Module) -> nn.Module:
-    """The GRUs and the output layer of ``model`` as PyTorch's dynamically quantized modules,
-    in place: int8 weights (one scale per output row for the output layer), the inputs of each
-    product quantized to 8 bits on the fly, products in int8 (fbgemm), the GRU's time loop in
-    C++. For a batch of rows (beam search, corpora) the product still reads the weights once.
+def _int8(model: nn.Module, output_only: bool = False) -> nn.Module:
+    """The GRUs and the output layer of ``model`` (the output layer alone with
+    ``output_only``) as PyTorch's dynamically quantized modules, in place: int8 weights (one
+    scale per output row for the output layer), the inputs of each product quantized to 8 bits
+    on the fly, products in int8 (fbgemm), the GRU's time loop in C++. For a batch of rows
+    (beam search, corpora) the product still reads the weights once.
 
     ``torch.ao.quantization`` is deprecated in favour of torchao, which has no recurrent layers;
     it is the only int8 GRU in PyTorch, and requirements.txt pins the torch it ships with.
@@ -292,11 +315,9 @@ def _int8(model: nn.Module) -> nn.Module:
         quantize_dynamic,
     )
 
-    spec = {
-        "encoder.rnn": default_dynamic_qconfig,
-        "decoder.rnn": default_dynamic_qconfig,
-        "decoder.generator": per_channel_dynamic_qconfig,
-    }
+    spec = {"decoder.generator": per_channel_dynamic_qconfig}
+    if not output_only:
+        spec |= {"encoder.rnn": default_dynamic_qconfig, "decoder.rnn": default_dynamic_qconfig}
     with warnings.catch_warnings():  # the deprecation notices, above
         warnings.simplefilter("ignore", DeprecationWarning)
         warnings.filterwarnings("ignore", "torch.quantize_per_tensor", UserWarning)
@@ -306,9 +327,9 @@ def _int8(model: nn.Module) -> nn.Module:
 def for_decoding(model: nn.Module, precision: str) -> nn.Module:
     """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
     place: "bf16" stores the output layer in bf16; "int8" (CPU only) the GRUs and the output
-    layer in int8."""
+    layer in int8; "int8-output" (CPU only) the output layer in int8."""
     if precision not in DECODING or precision == "auto":
-        raise ValueError(f"decoding precision must be fp32, bf16 or int8, not {precision!r}")
+        raise ValueError(f"decoding precision must be one of {DECODING[1:]}, not {precision!r}")
     _drop_dropout(model)
     generator = model.decoder.generator
     if precision != "fp32" and hasattr(generator, "untied"):  # tied embeddings: decoding
@@ -318,10 +339,10 @@ def for_decoding(model: nn.Module, precision: str) -> nn.Module:
             generator[-1] = Bf16Linear(generator[-1])
         else:
             model.decoder.generator = Bf16Linear(generator)
-    elif precision == "int8":
+    elif precision in ("int8", "int8-output"):
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
-        _int8(model)
+        _int8(model, output_only=precision == "int8-output")
     return model
 
 

@@ -237,6 +237,21 @@ def _languages_line(languages: dict, corpus: dict) -> str:
     return line
 
 
+DECODED_FP32 = N_("This server decodes with every weight in fp32, as trained.")
+DECODED_OUTPUT_BELOW_FP32 = N_(
+    "This server decodes with the output layer in {precision} and every other weight in fp32, "
+    "the fastest such choice on this machine: the attention weights are the trained model's "
+    "own, and the next word's probabilities move by about a hundredth."
+)
+
+
+def decoded(precision: str) -> str:
+    """What the precision a page decodes in changes, in the bound language."""
+    if precision == "fp32":
+        return _(DECODED_FP32)
+    return _(DECODED_OUTPUT_BELOW_FP32).format(precision=precision)
+
+
 SINK = N_(
     "An attention sink is a source token that takes a step's attention without being what the "
     "step translates: the source `<eos>` or the final full stop. The weights of every step must "

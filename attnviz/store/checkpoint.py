@@ -222,9 +222,9 @@ def load(
     """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
 
     ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.precision`):
-    "auto" picks whichever of fp32, bf16 and int8 decodes fastest on this machine, timed once
-    (:func:`attnviz.model.precision.probe_decoding`; int8 on the x86 CPUs measured so far);
-    "fp32" keeps every weight as trained.
+    "auto" picks whichever of fp32, bf16, int8 and int8-output decodes fastest on this machine,
+    timed once (:func:`attnviz.model.precision.probe_decoding`; int8 on the x86 CPUs measured so
+    far); "fp32" keeps every weight as trained.
     """
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path, check_model)

@@ -182,7 +182,7 @@ def test_an_output_projection_is_stored_and_decodes_at_every_precision(attention
         expected.weights,
         atol=1e-6,
     )
-    for precision in ("int8", "bf16"):
+    for precision in ("int8", "bf16", "int8-output"):
         trace = attnviz.load(path, precision=precision).translate(sentence)
         np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
     with pytest.raises(ValueError, match="drop it"):

@@ -10,6 +10,7 @@ import torch
 from attnviz.model import precision
 from attnviz.model.precision import (
     DECODING,
+    EXACT_ATTENTION,
     Probe,
     decoding_choices,
     fastest_of,
@@ -47,6 +48,35 @@ def test_fastest_of_keeps_fp32_when_the_others_save_less_than_the_margin():
     assert fastest_of({"fp32": 10.0, "int8": almost - 0.02}) == "int8"
 
 
+def test_exact_attention_takes_the_fastest_precision_that_stores_the_output_layer_alone(
+    machine, monkeypatch
+):
+    ms = {"fp32": 10.0, "bf16": 9.5, "int8": 3.0, "int8-output": 5.0}
+    monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
+    assert resolve_decoding("auto") == "int8"
+    assert resolve_decoding("auto", exact_attention=True) == "int8-output"
+    assert Probe({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m").fastest_exact == "fp32"
+    monkeypatch.setenv("ATTNVIZ_DECODING", "int8")  # a pin that would move the attention
+    assert resolve_decoding("auto", exact_attention=True) == "int8-output"
+    monkeypatch.setenv("ATTNVIZ_DECODING", "bf16")
+    assert resolve_decoding("auto", exact_attention=True) == "bf16" and len(calls) == 1
+    assert set(EXACT_ATTENTION) < set(DECODING) and "int8" not in EXACT_ATTENTION
+
+
+def test_a_measurement_made_before_a_precision_was_added_is_made_again(machine, monkeypatch):
+    four = ("fp32", "bf16", "int8", "int8-output")
+    monkeypatch.setattr(precision, "decoding_choices", lambda device: four)
+    ms = {"fp32": 9.0, "bf16": 8.0, "int8": 4.0, "int8-output": 3.0}
+    monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
+    machine.parent.mkdir(parents=True)
+    key = precision._machine(torch.device("cpu"))
+    old = {"ms": {"fp32": 9.0, "bf16": 8.0, "int8": 4.0}, "fastest": "int8"}  # no int8-output
+    machine.write_text(json.dumps({key: old}))
+    assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
+    monkeypatch.setattr(precision, "_probes", {})  # a new process reads the complete one
+    assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
+
+
 def test_the_probe_times_every_precision_the_cpu_decodes_in(machine):
     probe = probe_decoding("cpu")
     assert set(probe.ms) == set(decoding_choices("cpu")) and "fp32" in probe.ms
@@ -77,7 +107,8 @@ def test_auto_is_measured_once_per_process(machine, monkeypatch):
 
 def test_a_new_process_reads_the_machines_measurement(machine, monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "bf16": 3.0}, calls))
+    ms = {"fp32": 9.0, "bf16": 3.0, "int8": 4.0, "int8-output": 5.0}  # every choice timed
+    monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls))
     assert resolve_decoding("auto") == "bf16"
     monkeypatch.setattr(precision, "_probes", {})  # a new process on the same machine
     assert resolve_decoding("auto") == "bf16" and len(calls) == 1

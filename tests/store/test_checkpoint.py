@@ -79,6 +79,7 @@ def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision
         ("fp32", torch.float32),
         ("bf16", torch.bfloat16),
         ("int8", torch.qint8),
+        ("int8-output", torch.qint8),
     ):
         loaded = attnviz.load(tmp_path / "half.safetensors", precision=precision)
         assert loaded.precision == precision
@@ -96,6 +97,26 @@ def test_int8_decoding_quantizes_both_grus_and_the_output_layer(tmp_path):
     assert isinstance(model.encoder.rnn, dynamic.GRU)
     assert isinstance(model.decoder.rnn, dynamic.GRU)
     assert model.generator.weight().dtype == torch.qint8
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_int8_output_quantizes_the_output_layer_alone_so_attention_stays_fp32s(tmp_path, attention):
+    from torch.ao.nn.quantized import dynamic
+
+    _save(tiny_translator(attention, seed=1), tmp_path / "m.safetensors")
+    fp32, fast = (
+        attnviz.load(tmp_path / "m.safetensors", precision=p) for p in ("fp32", "int8-output")
+    )
+    assert fast.precision == "int8-output"
+    assert type(fast.model.encoder.rnn) is type(fast.model.decoder.rnn) is torch.nn.GRU
+    output = fast.model.generator
+    output = output[-1] if isinstance(output, torch.nn.Sequential) else output  # deep output
+    assert isinstance(output, dynamic.Linear) and output.weight().dtype == torch.qint8
+    sentence = "the red cat sees a big house ."
+    exact, moved = (tr.align(sentence, sentence.upper()) for tr in (fp32, fast))
+    np.testing.assert_array_equal(moved.weights, exact.weights)  # to the last bit
+    np.testing.assert_allclose(moved.probs, exact.probs, atol=0.05)
+    assert not np.array_equal(moved.probs, exact.probs)  # the output layer is int8
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import types
 import numpy as np
 import pytest
 
+import attnviz
 from attnviz.plots import charts
 from attnviz_ui import cache
 
@@ -253,6 +254,26 @@ def test_the_model_cards_say_what_a_sink_is_and_how_often_each_model_sinks(app):
     assert any("An attention sink is" in c.value for c in app.caption)
     lines = [m.value for m in app.markdown if "Attention sinks (test split" in m.value]
     assert len(lines) == 2 and all("first word's attention on the source" in s for s in lines)
+
+
+def test_with_an_int8_output_layer_the_page_shows_fp32s_attention_and_says_so(
+    checkpoints, monkeypatch
+):
+    at = open_dashboard(checkpoints, monkeypatch, ATTNVIZ_DECODING="int8-output")
+    reference = "Le chat rouge voit un chien."
+    type_sentence(at, SENTENCE, reference)
+    at.slider[0].set_value(at.slider[0].max).run()  # every row drawn
+    for name, fig in zip(("bahdanau", "luong"), heatmaps_on(at), strict=True):
+        path = checkpoints / f"{name}.safetensors"
+        exact, moved = (attnviz.load(path, precision=p) for p in ("fp32", "int8"))
+        shown = plotly_array(fig["data"][0]["z"])
+        np.testing.assert_array_equal(shown, exact.align(SENTENCE, reference).weights)
+        assert not np.array_equal(shown, moved.align(SENTENCE, reference).weights)
+    at.toggle(key="attribution_on").set_value(True).run()  # gradients: an fp32 twin
+    assert not at.exception and not at.warning, at.warning
+    at.radio(key="view").set_value("Model cards").run()
+    captions = [c.value for c in at.caption]
+    assert any("output layer in int8-output" in c for c in captions), captions
 
 
 def test_a_step_that_looks_most_at_a_sink_says_so_and_an_aligned_full_stop_does_not():
