@@ -17,6 +17,7 @@ from attnviz.store.catalog import Checkpoint
 from .cache import Choice, Side, load_fp32, translate
 from .i18n import session_language, shown
 from .pages import Key, element_key
+from .vega import vega_chart
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 TOO_LONG = N_(
@@ -117,7 +118,7 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
     cols[2].metric(_("Sentence: mean ρ · argmax agrees"), f"{mean} · {agree}")
-    st.altair_chart(
+    vega_chart(
         attribution_charts.attribution_bars(trace, att, t), key=element_key("attribution-bars", k)
     )
 

@@ -8,6 +8,8 @@ from attnviz.decoding.translator import Translator
 from attnviz.i18n import gettext as _
 from attnviz.plots import explain, history_charts
 
+from .vega import vega_chart
+
 
 def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
     """One block per (name, model)."""
@@ -19,7 +21,7 @@ def cards_view_ui(models: list[tuple[str, Translator]]) -> None:
         st.subheader(name)
         st.markdown(explain.card_summary(card, translator.model.config, translator.data))
         if history_charts.card_has_losses(card):
-            st.altair_chart(history_charts.card_loss_chart(card))
+            vega_chart(history_charts.card_loss_chart(card))
             st.caption(_("Validation loss per epoch; the red point is the epoch kept."))
         with st.expander(_("Full card")):
             st.json(card)

@@ -12,6 +12,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
 
 from .pages import Key, element_key
+from .vega import vega_chart
 
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
@@ -23,8 +24,8 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         fig = charts.heatmap(trace, step=t, title=_("{name}: alignment").format(name=name))
         col.plotly_chart(fig, key=element_key("compare-heatmap", side))
     for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
-        col.altair_chart(
-            charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name)
+        vega_chart(
+            charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name), col
         )
     st.caption(
         _(
@@ -32,7 +33,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
             "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
         )
     )
-    st.altair_chart(charts.coverage_chart(dict(shown)))
+    vega_chart(charts.coverage_chart(dict(shown)))
     st.caption(
         _(
             "Coverage: total attention each source word received. Near 0: the word may be left "

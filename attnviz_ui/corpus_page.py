@@ -18,6 +18,7 @@ from .attribution_view import corpus_agreement_ui
 from .cache import Choice, load
 from .i18n import shown
 from .pages import Key, Page, View
+from .vega import vega_chart
 
 SOURCES = [N_("Paste"), N_("Upload"), N_("Held-out split")]
 SENTENCES_HELP = N_(
@@ -226,7 +227,7 @@ def results_ui(
         st.caption(_(explain.STRAYS_HELP))
     lengths = compare_models.bleu_by_length(items, scores)
     if not lengths.empty:
-        st.altair_chart(charts.length_chart(lengths))
+        vega_chart(charts.length_chart(lengths))
         st.caption(
             _(
                 "Corpus BLEU by source length: attention models usually lose quality on long "

@@ -18,6 +18,7 @@ from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
 from .i18n import bind_language
 from .pages import Key
+from .vega import vega_chart
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
 REFRESH_SECONDS = 1.0
@@ -97,7 +98,7 @@ def progress_ui(run: Run) -> None:
         )
     with cols[1]:
         frame = history_charts.history_frame({s.name: history})
-        st.altair_chart(history_charts.curves_chart(frame, snap["epoch"]), key=Key.LIVE_CURVES)
+        vega_chart(history_charts.curves_chart(frame, snap["epoch"]), key=Key.LIVE_CURVES)
 
 
 def live_view_ui() -> None:

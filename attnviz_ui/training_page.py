@@ -17,6 +17,7 @@ from attnviz.plots import history_charts
 from .cache import Choice, load
 from .live_view import live_view_ui
 from .pages import Key, element_key
+from .vega import vega_chart
 
 PLAY_SECONDS = 0.8
 OLDER = N_(
@@ -125,7 +126,7 @@ def history_ui(histories: dict[str, History]) -> list[float]:
             "links; AER scores each output word's most-attended source word against them."
         )
     )
-    st.altair_chart(history_charts.curves_chart(history_charts.history_frame(histories), epoch))
+    vega_chart(history_charts.curves_chart(history_charts.history_frame(histories), epoch))
     st.caption(
         _(
             "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "

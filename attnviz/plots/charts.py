@@ -244,7 +244,7 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
     """One step's raw scores (left) beside their softmax weights (right), per source word."""
     frame = _source_frame(trace, step)
     order = list(frame["source"])
-    base = alt.Chart(frame).encode(
+    base = alt.Chart().encode(  # the data is the pair's, given once: see the hconcat below
         y=alt.Y("source:N", sort=order, title=None),
         tooltip=[
             alt.Tooltip("source:N", title=_("source")),
@@ -257,8 +257,8 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
         x=alt.X("weight:Q", title=_("weight softmax(e)_j"), scale=alt.Scale(domain=[0, 1]))
     )
     title = _("{name}: step {step}").format(name=name or trace.attention, step=step + 1)
-    return (
-        alt.hconcat(scores.properties(width=220), weights.properties(width=220))
+    return (  # data on the pair, not on each chart: Altair would hash each one's to merge them
+        alt.hconcat(scores.properties(width=220), weights.properties(width=220), data=frame)
         .properties(title=title)
         .configure_axis(labelFontSize=13, titleFontSize=14)
     )

@@ -20,6 +20,15 @@ from attnviz.training.train import train
 from ..helpers import TAUGHT, open_dashboard
 
 
+@pytest.fixture(autouse=True)
+def validated_charts(monkeypatch):
+    """The page draws its Altair charts unvalidated (attnviz_ui/vega.py); in these tests each
+    one is validated against Vega-Lite's JSON schema, and a spec that breaks it fails."""
+    from attnviz_ui import vega
+
+    monkeypatch.setattr(vega, "VALIDATE", True)
+
+
 @pytest.fixture(scope="module")
 def checkpoints(trained, tmp_path_factory):
     """A checkpoints folder as shipped: bahdanau and luong (general), tiny and trained."""
