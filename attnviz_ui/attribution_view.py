@@ -14,7 +14,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import attribution_charts, charts
 from attnviz.store.catalog import Checkpoint
 
-from .cache import Choice, Side, load_fp32, translate
+from .cache import Choice, Side, load_fp32, precision, translate
 from .i18n import session_language, shown
 from .pages import Key, element_key
 from .vega import vega_chart
@@ -42,10 +42,11 @@ def attribution_of(
     method: str,
     pieces: bool,
     language: str,
+    stored: str,
 ) -> attribution.Attribution | Refused:
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
-    per checkpoint, sentence, method and ``language`` (the language of a refusal's message);
-    or why not."""
+    per checkpoint, sentence, method, ``language`` (the language of a refusal's message) and
+    ``stored`` (the precision of the decoding shown); or why not."""
     trace = translate(checkpoint, sentence, beam, reference)
     if isinstance(trace, Refused):
         return trace
@@ -87,6 +88,7 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
                 method,
                 bool(state.get(Key.PIECES)),
                 session_language(),
+                precision(),
             )
         if isinstance(att, Refused):
             st.warning(f"{side.name}: {att.message}")
