@@ -63,15 +63,16 @@ def precision() -> str:
     return resolve_decoding("auto", exact_attention=True)
 
 
-def load(checkpoint: Checkpoint) -> attnviz.Translator:
-    """The Translator of ``checkpoint`` at :func:`precision`, shared by every session; raises
-    its CheckpointError."""
-    return _models(precision()).get(checkpoint)
+def load(checkpoint: Checkpoint, stored: str | None = None) -> attnviz.Translator:
+    """The Translator of ``checkpoint`` at precision ``stored`` (default :func:`precision`),
+    shared by every session; raises its CheckpointError. A cached decoding passes the
+    precision its key holds, so that the model it uses is the one the key names."""
+    return _models(stored or precision()).get(checkpoint)
 
 
 def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
     """``checkpoint``'s Translator with every weight fp32, as attribution's gradients need."""
-    return _models("fp32").get(checkpoint)
+    return load(checkpoint, "fp32")
 
 
 def direction_of(checkpoint: Checkpoint) -> Direction:
@@ -92,8 +93,8 @@ def translate(
 def _translate(
     checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, stored: str
 ) -> attnviz.Trace | Refused:
-    """``language`` and ``stored`` (the models' precision) only key the cache."""
-    tr = load(checkpoint)
+    """``language`` keys the cache (a refusal is worded in it); ``stored`` is the precision."""
+    tr = load(checkpoint, stored)
     try:
         if reference:
             return tr.align(sentence, reference)
@@ -149,7 +150,7 @@ def _steered(
     checkpoint, sentence, beam, prefix, edit, language: str, stored: str
 ) -> attnviz.Trace | Refused:
     try:
-        return load(checkpoint).translate(
+        return load(checkpoint, stored).translate(
             sentence,
             beam=beam,
             prefix=list(prefix) if prefix is not None else None,

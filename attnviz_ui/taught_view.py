@@ -50,7 +50,7 @@ def shift_of(
     """Both models force-decoded on the reference (else on the natural model's translation)
     and what teaching moved; or why not, in ``language``. Cached per input and per the
     models' precision ``stored``."""
-    natural, taught = load(pair.natural), load(pair.taught)
+    natural, taught = load(pair.natural, stored), load(pair.taught, stored)
     try:
         target = shared_output(natural, sentence, reference, beam)
         return forced_shift(natural, taught, sentence, target)
