@@ -7,7 +7,7 @@
 #
 #   DEADLINE=570 DEVICE=cuda benchmarks/retrain_16k.sh fra.txt WORK
 #
-# DEADLINE: seconds from the start by which both runs end. On an H200 in stop 49 (two runs
+# DEADLINE: seconds from the start by which both runs end. On an H200 on 2026-11-27 (two runs
 # sharing the GPU: 44 ms an update for Luong, 53 for Bahdanau) it gave 4 and 3 epochs; both
 # were then continued for two more with --init-from (lr 5e-4 falling linearly to 0, seed 1).
 set -uo pipefail
