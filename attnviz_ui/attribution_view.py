@@ -47,7 +47,7 @@ def attribution_of(
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
     per checkpoint, sentence, method, ``language`` (the language of a refusal's message) and
     ``stored`` (the precision of the decoding shown); or why not."""
-    trace = translate(checkpoint, sentence, beam, reference)
+    trace = translate(checkpoint, sentence, beam, reference, language, stored)
     if isinstance(trace, Refused):
         return trace
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>

@@ -82,11 +82,21 @@ def direction_of(checkpoint: Checkpoint) -> Direction:
 
 
 def translate(
-    checkpoint: Checkpoint, sentence: str, beam: int, reference: str
+    checkpoint: Checkpoint,
+    sentence: str,
+    beam: int,
+    reference: str,
+    language: str | None = None,
+    stored: str | None = None,
 ) -> attnviz.Trace | Refused:
-    """A Trace, or the refusal of an InputError in the session's language; cached per input,
-    so moving the step slider never decodes again."""
-    return _translate(checkpoint, sentence, beam, reference, session_language(), precision())
+    """A Trace, or the refusal of an InputError in ``language`` (default: the session's);
+    decoded at precision ``stored`` (default :func:`precision`) and cached per input, so
+    moving the step slider never decodes again. A cache keyed by language and precision
+    passes its own, so that what it computes is what its key names."""
+    return _translate(
+        checkpoint, sentence, beam, reference, language or session_language(),
+        stored or precision(),
+    )  # fmt: skip
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
