@@ -221,6 +221,8 @@ def _align(args) -> int:
             raise ValueError("--source attribution reads argmax links only (no --method, --shift)")
         links_of = _attribution_links
     tr = load(args.checkpoint, precision=args.precision)
+    if args.source == "attention":
+        _check_attention(tr, args.checkpoint, "--source attribution or --source eflomal")
     for n, line in enumerate(_lines(), 1):
         pair, links = parse_pair(line), []
         if pair is None:
@@ -232,6 +234,16 @@ def _align(args) -> int:
                 print(f"line {n}: {e}", file=sys.stderr)
         print(pharaoh(links), flush=True)
     return 0
+
+
+def _check_attention(tr, path: str, instead: str) -> None:
+    """Refuse to read links off the attention of a model that has none."""
+    if not tr.model.config.has_attention:
+        raise ValueError(
+            f"{path} has no attention to read links from: it is a fixed-context "
+            f"encoder-decoder (--attention none), whose every step reads one context vector. "
+            f"Use {instead} instead."
+        )
 
 
 def _align_eflomal(args) -> int:
@@ -304,6 +316,8 @@ def _evaluate(args) -> int:
         raise ValueError("--priors gives eflomal's AER: it needs --gold and --pairs")
     attention = args.gold or args.sinks  # read off attention: as the model was trained
     tr = load(args.checkpoint, precision=args.precision or ("fp32" if attention else "auto"))
+    if attention:
+        _check_attention(tr, args.checkpoint, "--data alone for its BLEU")
     if args.data:
         _evaluate_bleu(tr, args)
     if args.gold:

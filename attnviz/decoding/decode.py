@@ -24,10 +24,10 @@ class Decoded:
     probs: np.ndarray  # (T,) probability of each output token
     top_ids: np.ndarray  # (T, k) the k most probable next tokens at each step
     top_probs: np.ndarray  # (T, k) their probabilities
-    weights: np.ndarray  # (T, S) attention weights
-    scores: np.ndarray  # (T, S) raw attention scores
-    query: np.ndarray  # (T, H) the query scored at each step
-    context: np.ndarray  # (T, H) the context vector of each step
+    weights: np.ndarray | None  # (T, S) attention weights; None: a model without attention
+    scores: np.ndarray | None  # (T, S) raw attention scores; None without attention
+    query: np.ndarray | None  # (T, H) the query scored at each step; None without attention
+    context: np.ndarray  # (T, H) the context vector of each step (without attention: the one c)
     log_prob: float  # sum of the output tokens' log-probabilities
     beam_tokens: np.ndarray | None = None  # (T, K) ids of the hypotheses kept at each step
     beam_scores: np.ndarray | None = None  # (T, K) their cumulative log-probabilities
@@ -69,14 +69,16 @@ def _records(*extra: str) -> dict[str, list[torch.Tensor]]:
 def _record(rec, ids, logp, top_logp, top_ids, step: Step, rows=None, shape=()) -> None:
     """Append one step: the chosen ``ids`` and their ``logp``, the top-k, and what the model
     computed; for beam search, the ``rows`` of the step that the kept hypotheses extend, as
-    ``shape`` + (-1,)."""
+    ``shape`` + (-1,). What the step did not compute (a model without attention has no
+    weights, scores or query) is not recorded."""
 
     def pick(x: torch.Tensor) -> torch.Tensor:
         return x if rows is None else x[rows].view(*shape, -1)
 
     values = (ids, logp, top_ids, top_logp, step.weights, step.scores, step.query, step.context)
     for key, value in zip(STEP_KEYS, values, strict=True):
-        rec[key].append(value if key in ("ids", "logp") else pick(value))
+        if value is not None:
+            rec[key].append(value if key in ("ids", "logp") else pick(value))
 
 
 def _decoded(
@@ -84,14 +86,15 @@ def _decoded(
 ) -> Decoded:
     """The Decoded record of the steps ``pick`` indexes in ``arr`` (see :func:`_arrays`)."""
     logp = arr["logp"][pick]
+    attended = "weights" in arr  # a model without attention recorded no weights
     return Decoded(
         ids=ids,
         probs=np.exp(logp),
         top_ids=arr["top_ids"][pick],
         top_probs=np.exp(arr["top_logp"][pick]),
-        weights=arr["weights"][pick][:, :n_src],
-        scores=arr["scores"][pick][:, :n_src],
-        query=arr["query"][pick],
+        weights=arr["weights"][pick][:, :n_src] if attended else None,
+        scores=arr["scores"][pick][:, :n_src] if attended else None,
+        query=arr["query"][pick] if attended else None,
         context=arr["context"][pick],
         log_prob=float(logp.sum()),
         **beam,
@@ -110,13 +113,15 @@ def _unpack(records: dict[str, list[torch.Tensor]], src_lens: torch.Tensor) -> l
 
 
 def _arrays(records: dict[str, list[torch.Tensor]]) -> dict[str, np.ndarray]:
-    """Per-step tensors (B, ...) -> arrays (B, T, ...): fp32, or int64 for token ids."""
+    """Per-step tensors (B, ...) -> arrays (B, T, ...): fp32, or int64 for token ids; keys
+    with no steps recorded are left out."""
     return {
         k: torch.stack(v, 1)
         .to(torch.int64 if v[0].dtype == torch.int64 else torch.float32)
         .cpu()
         .numpy()
         for k, v in records.items()
+        if v
     }
 
 
@@ -255,7 +260,7 @@ def beam_search(
         _record(rec, token, chosen, top_logp, top_i, step, rows=prow, shape=(B, K))
         rec["parents"].append(parent)
         rec["scores_cum"].append(score)
-        weights = step.weights.float()[prow].view(B, K, -1)  # (B, K, S)
+        weights = None if step.weights is None else step.weights.float()[prow].view(B, K, -1)
         length, cover, was_done = _follow(length, cover, done, parent, weights)
         done = was_done | (token == EOS_ID) | (limits <= t + 1)
         state = step.state.select(prow)
@@ -285,10 +290,13 @@ def _extend(
 
 def _follow(length, cover, done, parent, weights) -> tuple[torch.Tensor, ...]:
     """The output lengths (B, K) and attention received per source token (B, K, S) of the
-    hypotheses that extend ``parent`` (B, K), whose step attended with ``weights`` (B, K, S),
-    and whether each extends a finished one (B, K), whose <pad> adds neither."""
+    hypotheses that extend ``parent`` (B, K), whose step attended with ``weights`` (B, K, S)
+    (None: no attention, and no coverage to follow), and whether each extends a finished one
+    (B, K), whose <pad> adds neither."""
     was_done = done.gather(1, parent)
     length = length.gather(1, parent) + (~was_done).float()
+    if weights is None:
+        return length, cover, was_done
     fresh = weights * (~was_done).unsqueeze(-1)
     cover = cover.gather(1, parent.unsqueeze(-1).expand_as(cover)) + fresh
     return length, cover, was_done

@@ -69,6 +69,10 @@ class Trace:
 
     Row t of ``weights`` is the attention the model paid to the source while producing output
     token t. Source and output tokens both end in ``<eos>`` when the model produced one.
+
+    A model without attention (``attention == "none"``, the fixed-context encoder-decoder)
+    has no weights, scores or query: they are None, and ``context`` is the one context c that
+    every step read, the same row T times.
     """
 
     source: str  # the sentence as the user gave it
@@ -76,8 +80,8 @@ class Trace:
     src_known: list[bool]  # (S,) False where a token is outside the source vocabulary
     tgt_tokens: list[str]  # (T,) output tokens, "<eos>" last if produced
     text: str  # detokenized output, for display
-    weights: np.ndarray  # (T, S) attention weights; each row sums to 1
-    scores: np.ndarray  # (T, S) raw attention scores before the softmax
+    weights: np.ndarray | None  # (T, S) attention weights; each row sums to 1
+    scores: np.ndarray | None  # (T, S) raw attention scores before the softmax
     probs: np.ndarray  # (T,) probability the model gave each output token
     candidates: list[list[Candidate]]  # (T, k) the most probable next tokens at each step
     replaced: list[int | None]  # (T,) source position copied in place of an <unk>, else None
@@ -93,6 +97,12 @@ class Trace:
     owners: Owners | None = None  # the word of this Trace that owns each token of ``pieces``
     prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
     edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
+
+    @property
+    def has_attention(self) -> bool:
+        """False for the fixed-context model: it reads one context c at every step, and has
+        no attention weights to show."""
+        return self.weights is not None
 
     @property
     def ended(self) -> bool:
@@ -139,13 +149,20 @@ class Trace:
         return "".join(p for p, o in mine if o == t).replace("\u2581", "")
 
     @property
-    def output_weights(self) -> np.ndarray:
-        """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's."""
+    def output_weights(self) -> np.ndarray | None:
+        """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's; None
+        without attention."""
+        if self.weights is None:
+            return None
         return self.weights[:-1] if self.ended else self.weights
 
     def __post_init__(self):
         T, S = len(self.tgt_tokens), len(self.src_tokens)
-        if self.weights.shape != (T, S) or self.scores.shape != (T, S):
+        if (self.weights is None) != (self.scores is None):
+            raise ValueError("a Trace has both weights and scores, or neither (no attention)")
+        if self.weights is not None and (
+            self.weights.shape != (T, S) or self.scores.shape != (T, S)
+        ):
             raise ValueError(
                 f"weights {self.weights.shape} and scores {self.scores.shape} must be ({T}, {S})"
             )

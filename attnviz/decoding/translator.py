@@ -137,6 +137,8 @@ class Translator:
             return self._decode([sentence], [self.tokenize_source(sentence)], options)[0]
         if attention and options.beam != 1:
             raise InputError("Attention edits work with greedy search only (beam 1).")
+        if attention and not self.model.config.has_attention:
+            raise InputError("This model has no attention to edit: every step reads one context.")
         tokens = [self.tokenize_source(sentence)]
         return self._decode([sentence], tokens, options, prefix=prefix, edits=attention)[0]
 
@@ -262,7 +264,8 @@ class Translator:
         src = [*src_tokens, EOS]
         out = self.tgt_vocab.decode(d.ids)
         replaced: list[int | None] = [None] * len(out)
-        if replace_unk:  # Luong et al. (2015b): copy the source word the <unk> attends to most
+        if replace_unk and d.weights is not None:
+            # Luong et al. (2015b): copy the source word the <unk> attends to most
             for t, i in enumerate(d.ids):
                 if i == UNK_ID:
                     j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>

@@ -119,14 +119,17 @@ def words_trace(
     def mean(matrix):
         return None if matrix is None else group_rows(matrix, tgt_owner, n_tgt, "mean")
 
+    def by_words(read, matrix):  # none without attention
+        return None if matrix is None else read(matrix, src_owner, tgt_owner, n_src, n_tgt)
+
     return Trace(
         source=trace.source,
         src_tokens=[*src_words, EOS],
         src_known=known,
         tgt_tokens=[*tgt_words, *([EOS] if ended else [])],
         text=trace.text,
-        weights=words_attention(trace.weights, src_owner, tgt_owner, n_src, n_tgt),
-        scores=words_scores(trace.scores, src_owner, tgt_owner, n_src, n_tgt),
+        weights=by_words(words_attention, trace.weights),
+        scores=by_words(words_scores, trace.scores),
         probs=np.exp(log_probs[:, 0]),
         candidates=[
             [Candidate(c.token.lstrip(WORD_START) or c.token, c.prob) for c in trace.candidates[t]]
@@ -156,7 +159,10 @@ def copy_numbers(trace: Trace, detokenize: Callable[[list[str]], str]) -> Trace:
     as "203", "31" as "311"); the source number it attends to is the one it was copying, so it
     takes that number's place, as an output ``<unk>`` takes the source word's
     (``Trace.replaced`` marks both). Only whole numbers on both sides, each copied once; a
-    given prefix is kept. ``detokenize`` writes the text of the new words."""
+    given prefix is kept. ``detokenize`` writes the text of the new words. A model without
+    attention points at no source number, and its numbers stay as it wrote them."""
+    if not trace.has_attention:
+        return trace
     out, replaced = list(trace.tgt_tokens), list(trace.replaced)
     for t in range(trace.prefix, len(out) - trace.ended):
         j = int(np.argmax(trace.weights[t, :-1]))  # never the source <eos>

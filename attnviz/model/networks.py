@@ -1,4 +1,5 @@
-"""GRU encoder-decoder translation models with Bahdanau or Luong attention.
+"""GRU encoder-decoder translation models with Bahdanau or Luong attention, or none: the
+fixed-context encoder-decoder of Cho et al. (2014) that attention was invented to fix.
 
 Shapes, batch-first everywhere: B batch, S source length, T target length, E embedding size,
 H hidden size, L layers, V target vocabulary.
@@ -18,6 +19,8 @@ from ..options import option
 from .attention import SCORES, Attended, Memory, make_attention
 
 BRIDGES = ("ends", "backward")  # how a bidirectional encoder starts the decoder
+NONE = "none"  # the fixed-context model: no attention, one context vector for every step
+ATTENTIONS = (*SCORES, NONE)
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,10 @@ class ModelConfig:
     tgt_vocab: int | None = None  # target vocabulary size, specials included
     attention: str = option(
         "bahdanau",
-        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t "
-        "(required, unless --init-from gives it)",
-        choices=SCORES,
+        "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t; "
+        "none: no attention, the encoder's final state is the one context c that every "
+        "decoder step reads (Cho et al., 2014) (required, unless --init-from gives it)",
+        choices=ATTENTIONS,
         no_default=True,
     )
     embed: int = option(256, "embedding size E, both sides")
@@ -88,8 +92,8 @@ class ModelConfig:
     )
 
     def __post_init__(self):
-        if self.attention not in SCORES:
-            raise ValueError(f"attention must be one of {SCORES}, not {self.attention!r}")
+        if self.attention not in ATTENTIONS:
+            raise ValueError(f"attention must be one of {ATTENTIONS}, not {self.attention!r}")
         sizes = [name for name in ("src_vocab", "tgt_vocab") if getattr(self, name) is not None]
         for name in (*sizes, "embed", "hidden", "layers", "attn_dim"):
             if type(getattr(self, name)) is not int:
@@ -124,7 +128,12 @@ class ModelConfig:
 
     @property
     def is_luong(self) -> bool:
-        return self.attention != "bahdanau"
+        return self.attention not in ("bahdanau", NONE)
+
+    @property
+    def has_attention(self) -> bool:
+        """False for the fixed-context model, which has no attention weights at all."""
+        return self.attention != NONE
 
 
 class DecoderState(NamedTuple):
@@ -144,16 +153,17 @@ class Step(NamedTuple):
 
     logits: torch.Tensor  # (B, V) scores of the next token, before log-softmax
     state: DecoderState  # state after the step
-    weights: torch.Tensor  # (B, S) attention weights; rows sum to 1, padding gets 0
-    scores: torch.Tensor  # (B, S) raw attention scores before the softmax; -inf at padding
-    query: torch.Tensor  # (B, H) what was scored against the keys: s_{t-1} or h_t
-    context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs
+    # The three below are None for the fixed-context model, which has no attention.
+    weights: torch.Tensor | None  # (B, S) attention weights; rows sum to 1, padding gets 0
+    scores: torch.Tensor | None  # (B, S) raw attention scores before the softmax; -inf at padding
+    query: torch.Tensor | None  # (B, H) what was scored against the keys: s_{t-1} or h_t
+    context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs; or the one c
     features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
 
 
 class Output(NamedTuple):
     logits: torch.Tensor  # (B, T, V)
-    weights: torch.Tensor  # (B, T, S)
+    weights: torch.Tensor | None  # (B, T, S); None without attention
 
 
 def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | None:
@@ -272,9 +282,10 @@ class Decoder(nn.Module):
             batch_first=True,
             dropout=c.dropout if c.layers > 1 else 0.0,
         )
-        query_dim = c.hidden
-        self.attention = make_attention(
-            c.attention, query_dim, c.hidden, c.attn_dim or c.hidden, c.scaled
+        self.attention = (
+            make_attention(c.attention, c.hidden, c.hidden, c.attn_dim or c.hidden, c.scaled)
+            if c.has_attention
+            else None
         )
         self.dropout = nn.Dropout(c.dropout)
         self.generator = nn.Linear(c.hidden, c.tgt_vocab)
@@ -288,10 +299,16 @@ class Decoder(nn.Module):
         state: DecoderState,
         memory: Memory,
         weights: torch.Tensor | None = None,
-    ) -> tuple[torch.Tensor, DecoderState, Attended, torch.Tensor]:
+    ) -> tuple[torch.Tensor, DecoderState, Attended, torch.Tensor | None]:
         """One step -> (features (B, H) for the generator, new state, attention (T = 1),
         the query (B, H) it scored); ``weights`` (B, S) replace the attention's own."""
         raise NotImplementedError
+
+    def memory(self, values: torch.Tensor, state: torch.Tensor, mask) -> Memory:
+        """What every step reads of the source, given the encoder's outputs (B, S, H), its
+        final state (L, B, H) and the :func:`padding_mask`: all the outputs, with their keys
+        projected once per sentence."""
+        return Memory(values, self.attention.keys(values), mask)
 
     def step(
         self,
@@ -345,6 +362,44 @@ class BahdanauDecoder(Decoder):
         return self.dropout(features), DecoderState(rnn, None), att, query
 
 
+class FixedContextDecoder(BahdanauDecoder):
+    """Cho et al. (2014), the encoder-decoder before attention: the encoder's final state is
+    the one context c, and every step reads the same c, in the GRU's input [y_{t-1}; c] and in
+    the deep output t_i from s_i, c, y_{i-1}. It is Bahdanau's decoder with each step's c_t
+    replaced by that one c, which is how Bahdanau et al. (2015) built RNNsearch on RNNencdec.
+
+    Its memory holds c as one value (B, 1, H) and no keys: there is nothing to score, and no
+    attention weights to show.
+    """
+
+    def memory(self, values, state, mask):
+        c = state[-1].unsqueeze(1)  # (B, 1, H): the top layer's final state
+        return Memory(c, c, None)
+
+    def _step(self, y_prev, state, memory, weights=None):
+        if weights is not None:
+            raise ValueError("a model without attention has no attention weights to replace")
+        emb = self.dropout(self.embed(y_prev))  # (B, E)
+        c = memory.values[:, 0]  # (B, H), the same at every step
+        out, rnn = self.rnn(torch.cat([emb, c], -1).unsqueeze(1), state.rnn)
+        features = torch.tanh(self.pre_output(torch.cat([out.squeeze(1), c, emb], -1)))
+        return self.dropout(features), DecoderState(rnn, None), None, None
+
+    def step(self, y_prev, state, memory, weights=None):
+        features, state, _, _ = self._step(y_prev, state, memory, weights)
+        c = memory.values[:, 0]
+        return Step(self.generator(features), state, None, None, None, c, features)
+
+    def features(self, tgt_in, state, memory):
+        # No step depends on an earlier step's attention, so the GRU runs over the whole
+        # target at once.
+        emb = self.dropout(self.embed(tgt_in))  # (B, T, E)
+        c = memory.values.expand(-1, tgt_in.size(1), -1)  # (B, T, H)
+        out, _ = self.rnn(torch.cat([emb, c], -1), state.rnn)  # (B, T, H)
+        features = torch.tanh(self.pre_output(torch.cat([out, c, emb], -1)))
+        return self.dropout(features), None
+
+
 class LuongDecoder(Decoder):
     """Luong et al. (2015): GRU step first, then attend with h_t; h~_t = tanh(W_c [c_t; h_t])."""
 
@@ -392,7 +447,12 @@ class Seq2Seq(nn.Module):
             raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
         self.config = config
         self.encoder = Encoder(config)
-        self.decoder = LuongDecoder(config) if config.is_luong else BahdanauDecoder(config)
+        if config.is_luong:
+            self.decoder = LuongDecoder(config)
+        elif config.has_attention:
+            self.decoder = BahdanauDecoder(config)
+        else:
+            self.decoder = FixedContextDecoder(config)
         if config.tie_embeddings:
             self._tie()
         elif config.tie_output:
@@ -427,11 +487,12 @@ class Seq2Seq(nn.Module):
         self.register_load_state_dict_pre_hook(fill)
 
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
-        """Run the encoder once per sentence: the memory to attend to and the first state."""
+        """Run the encoder once per sentence: the memory to attend to (for the fixed-context
+        model, the one context c) and the first state."""
         mask = padding_mask(src, src_lens)
         values, enc_state = self.encoder(src, src_lens, mask)
-        keys = self.decoder.attention.keys(values)  # (B, S, A), once per sentence
-        return Memory(values, keys, mask), self.decoder.init_state(enc_state)
+        memory = self.decoder.memory(values, enc_state, mask)
+        return memory, self.decoder.init_state(enc_state)
 
     def step(
         self,
@@ -445,7 +506,8 @@ class Seq2Seq(nn.Module):
     def features(
         self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Teacher forcing up to the generator: its inputs (B, T, H) and the weights (B, T, S).
+        """Teacher forcing up to the generator: its inputs (B, T, H) and the weights (B, T, S),
+        None without attention.
 
         Training applies :attr:`generator` to the non-padding positions only.
         """

@@ -154,6 +154,11 @@ class TrainingRun:
             raise ValueError("add_pieces grows a parent's pieces: it needs init_from and N >= 0")
         if isinstance(self.guide, str) and self.guide != "eflomal":
             raise ValueError(f"guide is 'eflomal' or a Path to a links file, not {self.guide!r}")
+        if self.model is not None and not self.model.has_attention and self.guide:
+            raise ValueError(
+                "guided alignment teaches attention where to look; a model with --attention "
+                "none has no attention"
+            )
         if self.init_from or self.model is None:
             return  # the parent's architecture and vocabularies: see .lineage
         if self.model.tie_embeddings and not self.data.joint_subwords:

@@ -307,6 +307,8 @@ def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[
     epoch, or a new one. Its probes: the parent's, or held-out pairs chosen here, then
     ``run.probes``."""
     history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
+    if not run.model.has_attention:
+        return history, offset  # curves only: no attention to record on probes
     if not history.probes:
         history.probes = choose_probes(
             [(e.src, e.tgt) for e in p.splits["valid"]], run.train.probe_sentences
@@ -536,6 +538,7 @@ class _Loop:
                 coverage=BETA,
             )
             log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+        if test_src and best.model.config.has_attention:
             sinks = corpus_sinks(best, test_src)  # the attention the dashboard shows: fp32
             self.card["attention_sinks"] = sinks.card("test")
             log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
