@@ -24,7 +24,7 @@ def update_ms(attention: str, device: str, updates: int = 40) -> float:
     config = ModelConfig(
         src_vocab=VOCAB, tgt_vocab=VOCAB, attention=attention, embed=192, hidden=384,
         dropout=0.3, output_projection=True, **extra,
-    )
+    )  # fmt: skip
     model = Seq2Seq(config).to(device)
     opt = torch.optim.Adam(model.parameters(), fused=True)
     src = torch.randint(4, VOCAB, (BATCH, SOURCE), device=device)

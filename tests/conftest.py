@@ -77,6 +77,16 @@ def trained(tmp_path_factory, corpus_file):
     return get
 
 
+@pytest.fixture(scope="session")
+def cli_priors(corpus_file, tmp_path_factory):
+    """Priors from the corpus the `trained` models learned, as `attnviz priors` makes them."""
+    from attnviz.cli.main import main
+
+    out = tmp_path_factory.mktemp("priors") / "priors.txt.gz"
+    assert main(["priors", "--data", str(corpus_file), "--out", str(out)]) == 0
+    return out
+
+
 # A tiny zh->en model of the Chinese toy, trained as a user would: cmn.txt's columns read the
 # other way round, Chinese words by jieba; enough epochs that it translates 我爱吃苹果。 (never in
 # its corpus) word for word.

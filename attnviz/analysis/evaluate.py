@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
 from sacrebleu.metrics import BLEU
 
 from ..data.text import normalize
@@ -65,8 +66,40 @@ def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tup
     """Corpus BLEU of ``hyps`` against every reference of each (normalized as the training
     text is), and sacreBLEU's signature."""
     metric = BLEU(lowercase=lowercase)
-    clean = [[normalize(r) for r in rs] for rs in refs]
-    return metric.corpus_score(hyps, reference_streams(clean)).score, str(metric.get_signature())
+    return metric.corpus_score(hyps, _streams(refs)).score, str(metric.get_signature())
+
+
+def _streams(refs: list[list[str]]) -> list[list[str | None]]:
+    """References normalized as the training text is, in sacreBLEU's streams."""
+    return reference_streams([[normalize(r) for r in rs] for rs in refs])
+
+
+@dataclass(frozen=True)
+class BleuStatistics:
+    """Each sentence's BLEU sufficient statistics, so that corpus BLEU of any subset or
+    resample is a sum and one formula, not a new pass over the text (what sacreBLEU's own
+    paired bootstrap does, through the same two methods of its ``BLEU``)."""
+
+    # (sentences, 10): hypothesis length, closest reference length, matched 1- to 4-grams,
+    # 1- to 4-grams in the hypothesis
+    counts: np.ndarray
+    metric: BLEU  # the metric that counted them: its smoothing turns sums into a score
+
+    def score(self, summed: np.ndarray) -> float:
+        """Corpus BLEU (0-100) of sentences whose counts sum to ``summed``, as
+        ``corpus_score`` computes it."""
+        return self.metric._compute_score_from_stats(summed.tolist()).score
+
+
+def bleu_statistics(
+    hyps: list[str], refs: list[list[str]], lowercase: bool = False
+) -> BleuStatistics:
+    """:class:`BleuStatistics` of ``hyps`` against their references, normalized as
+    :func:`bleu` normalizes them: summed over all sentences they give :func:`bleu`'s score."""
+    metric = BLEU(lowercase=lowercase)
+    counts = metric._extract_corpus_statistics(hyps, _streams(refs)) if hyps else []
+    width = 2 + 2 * metric.max_ngram_order
+    return BleuStatistics(np.array(counts, dtype=np.int64).reshape(len(hyps), width), metric)
 
 
 def all_forced_words(

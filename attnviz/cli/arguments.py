@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import attribution
+from ..analysis.by_length import PER_BUCKET
 from ..analysis.eflomal_aligner import DIRECTIONS
 from ..analysis.eflomal_priors import PriorsConfig
 from ..data.corpus import DataConfig
@@ -300,17 +301,32 @@ def _evaluate_command(sub) -> None:
     ev = sub.add_parser(
         "evaluate",
         help="test BLEU on the held-out split of a corpus; AER against gold alignments; "
-        "attention sinks",
+        "attention sinks; BLEU of several models by source length (--by-length)",
         description="With --data: sacreBLEU of the checkpoint on the held-out split of the "
         "corpus it was trained on, every reference of a source used. With --gold and --pairs: "
         "the alignment error rate of each way `align` reads links off attention (--method, "
         "with and without --shift), then of links read off attribution (--attribution). With "
         "--sinks: how often the attention argmax of a greedy translation sits on the source "
         "<eos> or on the final punctuation, for the first output token and for every step that "
-        "writes one (over the pieces a subword model reads).",
+        "writes one (over the pieces a subword model reads). With --by-length and --data, any "
+        "number of checkpoints of one corpus, split and direction are scored on the same "
+        "inputs, by source length in words (1-5, 6-10, ..., 56-60, 61+; Bahdanau et al. 2015, "
+        "Figure 2): the test sentences, and consecutive ones joined after a seeded shuffle to "
+        "make the long inputs, at most --per-bucket per bucket, each against its first "
+        "reference (joined ones against their parts' first references, joined). Each model "
+        "translates greedily (an input it refuses scores as an empty output); per bucket it "
+        "prints corpus BLEU with a 95% bootstrap interval and the share of the source's "
+        "content words that eflomal (with --priors) links to no output word.",
     )
-    ev.add_argument("checkpoint")
-    ev.add_argument("--data", help="the corpus the checkpoint was trained on")
+    ev.add_argument(
+        "checkpoints",
+        nargs="+",
+        metavar="CHECKPOINT",
+        help="the model to evaluate; with --by-length, one or more",
+    )
+    ev.add_argument(
+        "--data", help="the corpus the checkpoint was trained on (--by-length needs it)"
+    )
     ev.add_argument("--beam", type=int, nargs="+", default=[1], help="beam widths to score")
     _beam_options(ev)
     ev.add_argument("--split", choices=("test", "valid"), default="test")
@@ -343,9 +359,54 @@ def _evaluate_command(sub) -> None:
         "over, so it is by far the slowest; none given: attention only (default: saliency "
         "erasure)",
     )
-    _priors_option(ev, None)
+    ev.add_argument(
+        "--priors",
+        default=None,
+        help="eflomal's priors from the model's corpus, as `attnviz priors` writes them: with "
+        "--gold, eflomal's AER beside attention's; with --by-length, what finds the source "
+        f"words an output lost (default there: {PRIORS}, and when that file is missing or "
+        "was made from another corpus or split, that measure is left out with a note; priors "
+        "named here must match the models)",
+    )
     _steps_option(ev)
+    _by_length_options(ev)
     _precision_option(ev, None)
+
+
+def _by_length_options(ev: argparse.ArgumentParser) -> None:
+    ev.add_argument(
+        "--by-length",
+        action="store_true",
+        help="score every CHECKPOINT by source length on the test split of --data (see above)",
+    )
+    ev.add_argument(
+        "--per-bucket",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"with --by-length: inputs per length bucket, at most (default: {PER_BUCKET})",
+    )
+    ev.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="with --by-length: the shuffle before joining, the draw of each bucket's inputs "
+        "and the bootstrap (default: 0)",
+    )
+    ev.add_argument(
+        "--json",
+        default=None,
+        metavar="FILE",
+        help="with --by-length: also write the table as JSON, with each checkpoint's sha256 "
+        "(the dashboard reads checkpoints/why-attention.json)",
+    )
+    ev.add_argument(
+        "--chart",
+        default=None,
+        metavar="FILE.png",
+        help="with --by-length: also draw BLEU and source words lost against source length "
+        "to this PNG (needs kaleido and Chrome or Chromium)",
+    )
 
 
 def _inspect_commands(sub) -> None:
@@ -381,7 +442,8 @@ def _beam_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _precision_option(parser: argparse.ArgumentParser, default: str | None = "auto") -> None:
-    """``--precision``; ``default`` None means fp32 with --gold, else auto (evaluate)."""
+    """``--precision``; ``default`` None means fp32 with --gold, --sinks or --by-length, else
+    auto (evaluate)."""
     help_text = (
         "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
         "layer's bytes, bf16 halves the output layer's, int8-output (CPU only) quarters the "
@@ -391,8 +453,14 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
     if default != "auto":  # align, evaluate --gold: links are read off attention
         help_text += (
             ". Default: fp32"
-            + (" with --gold or --sinks, else auto" if default is None else "")
+            + (" with --gold or --sinks" if default is None else "")
             + ", so that links come from the trained model's own attention (int8 moves its "
             "weights by up to a few hundredths)"
+            + (
+                "; fp32 with --by-length too, so that its scores do not depend on this "
+                "machine's int8 kernels; else auto"
+                if default is None
+                else ""
+            )
         )
     parser.add_argument("--precision", choices=DECODING, default=default, help=help_text)

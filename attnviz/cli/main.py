@@ -1,6 +1,7 @@
 """Command line: ``python -m attnviz {train,priors,translate,align,evaluate,aer,info}``.
 
-The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands.
+The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands, and
+:mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length``.
 """
 
 from __future__ import annotations
@@ -307,7 +308,12 @@ def _attribution_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]
 
 def _evaluate(args) -> int:
     from ..store.checkpoint import load
+    from .by_length_command import check_options, evaluate_by_length
 
+    if args.by_length:
+        return evaluate_by_length(args)
+    check_options(args)
+    args.checkpoint = args.checkpoints[0]
     if bool(args.gold) != bool(args.pairs):
         raise ValueError("--gold and --pairs go together")
     if not (args.data or args.gold or args.sinks):

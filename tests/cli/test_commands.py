@@ -378,14 +378,6 @@ def test_init_from_with_added_pieces_reads_frequent_split_words_whole(
     assert after.translate("the cat sees a dog .").text  # the grown model translates
 
 
-@pytest.fixture(scope="module")
-def cli_priors(corpus_file, tmp_path_factory):
-    """Priors from the corpus the `trained` models learned, as `attnviz priors` makes them."""
-    out = tmp_path_factory.mktemp("priors") / "priors.txt.gz"
-    assert main(["priors", "--data", str(corpus_file), "--out", str(out)]) == 0
-    return out
-
-
 def _gold_files(tmp_path, pairs):
     (tmp_path / "pairs.txt").write_text("".join(f"{en} ||| {fr}\n" for en, fr, _ in pairs))
     (tmp_path / "gold.txt").write_text(

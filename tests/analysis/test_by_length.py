@@ -1,0 +1,259 @@
+"""Scores by source length: the buckets, the inputs joined to fill them, BLEU with its bootstrap
+interval, the source words an output loses, the refusals, and the result's JSON."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import sacrebleu
+
+from attnviz import load
+from attnviz.analysis.by_length import (
+    BUCKETS,
+    LengthInput,
+    LengthResult,
+    bucket_index,
+    bucket_scores,
+    check_comparable,
+    content_mask,
+    evaluate_by_length,
+    is_content,
+    length_inputs,
+    lost_aligner,
+    lost_counts,
+    lost_words,
+    source_words,
+)
+from attnviz.analysis.eflomal_aligner import EflomalAligner
+from attnviz.analysis.eflomal_priors import Priors, PriorsConfig
+from attnviz.analysis.evaluate import bleu, bleu_statistics
+from attnviz.data.corpus import DataConfig, held_out, read_corpus
+from attnviz.data.text import TextConfig
+from attnviz.store.checkpoint import file_sha256
+from attnviz.store.priors_file import load_priors
+
+from ..length_results import hand_length_result
+
+
+def test_buckets_are_five_words_wide_up_to_sixty_then_one_open_bucket():
+    assert [(b.low, b.high) for b in BUCKETS] == [
+        *((w, w + 4) for w in range(1, 60, 5)),
+        (61, None),
+    ]
+    assert [bucket_index(w) for w in (1, 5, 6, 10, 56, 60, 61, 500)] == [0, 0, 1, 1, 11, 11, 12, 12]
+    assert (BUCKETS[0].label, BUCKETS[-2].label, BUCKETS[-1].label) == ("1–5", "56–60", "61+")
+    with pytest.raises(ValueError, match="at least one word"):
+        bucket_index(0)
+
+
+@pytest.fixture(scope="module")
+def test_split(corpus_file):
+    return held_out(read_corpus(corpus_file), 2.0, 2.0)
+
+
+def test_joined_inputs_fill_every_bucket_the_test_split_can_reach(test_split):
+    sources, refs = test_split
+    inputs = length_inputs(sources, refs, per_bucket=7, seed=0)
+    counts = Counter(x.bucket for x in inputs)
+    # The toy's test sentences have 5 to 7 words, and only a few have 5: the first bucket
+    # holds those, as no two joined are that short; joining fills every longer bucket.
+    short = sum(len(s.split()) <= 5 for s in sources)
+    assert 0 < short < 7 and counts[0] == short
+    assert [counts[b] for b in range(1, len(BUCKETS))] == [7] * (len(BUCKETS) - 1)
+    assert [x.bucket for x in inputs] == sorted(x.bucket for x in inputs)
+    for x in inputs:
+        assert x.source == " ".join(sources[i] for i in x.parts)
+        assert x.reference == " ".join(refs[i][0] for i in x.parts)
+        assert x.words == len(x.source.split()) and len(set(x.parts)) == len(x.parts)
+    assert all(len(x.parts) == 1 for x in inputs if x.bucket < 2)  # the test sentences
+    assert all(len(x.parts) > 1 for x in inputs if x.bucket > 1)
+    assert len({x.parts for x in inputs}) == len(inputs)
+
+
+def test_the_seed_decides_the_inputs(test_split):
+    a, b, c = (length_inputs(*test_split, per_bucket=5, seed=s) for s in (1, 1, 2))
+    assert a == b and a != c
+
+
+def test_short_buckets_take_test_sentences_before_joined_ones():
+    sources = ["Go.", "Hi.", "Run!", "He ran.", "I am very cold this morning.", "We lost the game."]
+    refs = [[f"ref {k}", "other"] for k in range(len(sources))]
+    inputs = length_inputs(sources, refs, per_bucket=6, seed=0)
+    first = [x for x in inputs if x.bucket == 0]
+    singles = [x.parts for x in first if len(x.parts) == 1]
+    assert len(first) == 6 and sorted(singles) == [(0,), (1,), (2,), (3,), (5,)]
+    assert all(x.reference.startswith("ref") and "other" not in x.reference for x in inputs)
+    few = length_inputs(sources, refs, per_bucket=3, seed=0)
+    assert all(len(x.parts) == 1 for x in few if x.bucket == 0)
+    with pytest.raises(ValueError, match="per_bucket must be at least 1"):
+        length_inputs(sources, refs, per_bucket=0)
+
+
+def test_source_words_are_whitespace_words_and_jieba_words_for_chinese():
+    assert source_words("I'm cold, Tom.", "en") == ["I'm", "cold,", "Tom."]
+    assert source_words("我爱吃苹果。", "zh") == ["我", "爱", "吃", "苹果", "。"]
+
+
+def test_content_words_leave_out_punctuation_and_english_function_words():
+    words = ["The", "cat", "doesn't", "see", "me", ",", "I'm", "not", "—", "«Tom»", "is."]
+    assert [w for w in words if is_content(w, "en")] == ["cat", "doesn't", "see", "not", "«Tom»"]
+    # Other languages have no stopword list: every word but punctuation counts.
+    assert [w for w in ["le", "chat", "!", "?"] if is_content(w, "fr")] == ["le", "chat"]
+    assert [w for w in source_words("我爱吃苹果。", "zh") if is_content(w, "zh")] == [
+        "我",
+        "爱",
+        "吃",
+        "苹果",
+    ]
+
+
+def test_a_content_word_no_link_touches_is_lost():
+    words = ["the", "red", "cat", "sees", "a", "dog", "."]
+    assert content_mask(words, "en") == [False, True, True, True, False, True, False]
+    assert lost_words(words, [(1, 2), (2, 1), (3, 3), (5, 5)], "en") == [False] * 7
+    assert lost_words(words, [(0, 0), (2, 1), (6, 6)], "en") == [
+        False, True, False, True, False, True, False
+    ]  # fmt: skip
+    assert lost_words(words, [], "en") == content_mask(words, "en")
+
+
+def _aligner_without_priors() -> EflomalAligner:
+    meta = {"text": asdict(TextConfig()), "eflomal": {"config": asdict(PriorsConfig())}}
+    return EflomalAligner(Priors(meta, {}, {}, {}, {}, {}))
+
+
+def test_an_empty_output_loses_every_content_word():
+    inputs = [LengthInput("the red cat sees a dog .", "le chat rouge voit un chien .", (0,), 7)]
+    counts = lost_counts(inputs, [""], _aligner_without_priors(), "en")
+    assert counts.tolist() == [[4, 4]]
+    (scores, _) = bucket_scores(inputs, [""], lost=counts, resamples=50)
+    assert scores[1].lost == scores[1].lost_low == scores[1].lost_high == 100.0
+    assert scores[1].bleu == 0.0
+
+
+def test_a_perfect_output_scores_bleu_100_and_loses_no_word(test_split, cli_priors):
+    inputs = [x for x in length_inputs(*test_split, per_bucket=5, seed=0) if x.bucket != 2]
+    outputs = [x.reference for x in inputs]
+    aligner = EflomalAligner(load_priors(cli_priors))
+    lost = lost_counts(inputs, outputs, aligner, "en")
+    scores, signature = bucket_scores(inputs, outputs, lost=lost, resamples=100)
+    assert signature.startswith("nrefs:1|")
+    filled = [s for b, s in enumerate(scores) if b != 2]
+    assert all(s.bleu == s.bleu_low == s.bleu_high == 100.0 for s in filled)
+    assert scores[2].bleu is None and scores[2].lost is None  # an empty bucket
+    # eflomal samples: on the toy it links every word of a right translation but, rarely, one
+    assert all(s.lost <= 2 for s in filled) and sum(s.lost for s in filled) <= 5
+    exact = np.zeros_like(lost)
+    exact[:, 1] = lost[:, 1]
+    exact_scores = bucket_scores(inputs, outputs, lost=exact)[0]
+    assert all(s.lost == 0 for b, s in enumerate(exact_scores) if b != 2)
+
+
+def _damaged(text: str, k: int) -> str:
+    """Every third word dropped, starting at ``k % 3``: a translation with mistakes."""
+    return " ".join(w for i, w in enumerate(text.split()) if (i + k) % 3)
+
+
+def test_the_interval_holds_the_bleu_of_the_bucket_and_is_ordered(test_split):
+    inputs = length_inputs(*test_split, per_bucket=10, seed=0)
+    outputs = [_damaged(x.reference, k) for k, x in enumerate(inputs)]
+    scores, _ = bucket_scores(inputs, outputs, resamples=300, seed=3)
+    for b, s in enumerate(scores):
+        rows = [k for k, x in enumerate(inputs) if x.bucket == b]
+        direct = sacrebleu.corpus_bleu(
+            [outputs[k] for k in rows], [[inputs[k].reference for k in rows]]
+        )
+        assert s.bleu == round(direct.score, 2)
+        assert 0 < s.bleu_low < s.bleu < s.bleu_high < 100
+    assert bucket_scores(inputs, outputs, resamples=300, seed=3)[0] == scores
+    assert bucket_scores(inputs, outputs, resamples=300, seed=4)[0] != scores
+
+
+def test_summed_sentence_statistics_give_the_corpus_bleu():
+    hyps = ["le chat rouge .", "un chien voit", "", "la maison"]
+    refs = [["le chat rouge ."], ["le chien voit un chat"], ["la maison"], ["la maison", "une"]]
+    stats = bleu_statistics(hyps, refs)
+    assert stats.counts.shape == (4, 10)
+    assert stats.score(stats.counts.sum(0)) == pytest.approx(bleu(hyps, refs)[0])
+    assert stats.score(stats.counts[[0, 0]].sum(0)) == pytest.approx(100.0)
+
+
+def _fake(sha="a" * 64, test=2.0, src="en", column=1):
+    return SimpleNamespace(
+        card={"corpus": {"sha256": sha}},
+        data=DataConfig(test_percent=test, source_column=column),
+        text=TextConfig(src_lang=src, tgt_lang="fr" if src == "en" else "en"),
+    )
+
+
+@pytest.mark.parametrize(
+    "other, message",
+    [
+        (_fake(sha="b" * 64), "differ in corpus"),
+        (_fake(test=5.0), "differ in split"),
+        (_fake(src="zh", column=2), "differ in direction"),
+        (SimpleNamespace(card={}, data=None, text=TextConfig()), "does not record how its data"),
+    ],
+)
+def test_models_of_another_corpus_split_or_direction_are_refused(other, message):
+    check_comparable({"a": _fake(), "b": _fake()})
+    with pytest.raises(ValueError, match=message):
+        check_comparable({"a": _fake(), "b": other})
+
+
+def test_the_lost_measure_is_left_out_with_a_note_without_matching_priors():
+    aligner, note = lost_aligner(None, {"a": _fake()})
+    assert aligner is None and "not measured" in note
+    meta = {
+        "corpus": {"sha256": "c" * 64, "file": "cmn.txt"},
+        "split": {"valid_percent": 2.0, "test_percent": 2.0, "max_len": 50},
+        "text": asdict(TextConfig()),
+        "eflomal": {"config": asdict(PriorsConfig())},
+    }
+    aligner, note = lost_aligner(Priors(meta, {}, {}, {}, {}, {}), {"zh-en": _fake()})
+    assert aligner is None and "zh-en" in note and "another corpus" in note
+
+
+def test_the_result_round_trips_through_json():
+    result = hand_length_result({"encdec": "none", "luong": "general"}, lost=False)
+    again = LengthResult.from_json(json.loads(json.dumps(result.to_json())))
+    assert again == result and again.models[0].buckets[3].lost is None
+    with pytest.raises(ValueError, match="not a by-length result"):
+        LengthResult.from_json({"format": "attnviz-eflomal-priors/1"})
+    data = result.to_json()
+    del data["models"][0]["sha256"]
+    with pytest.raises(ValueError, match="missing or unknown fields"):
+        LengthResult.from_json(data)
+
+
+def test_models_are_scored_on_the_same_inputs(trained, corpus_file, cli_priors):
+    paths = {"encdec": trained("none")[0], "luong": trained("general")[0]}
+    models = {name: load(path, precision="fp32") for name, path in paths.items()}
+    aligner, note = lost_aligner(load_priors(cli_priors), models)
+    assert note is None
+    sha = {name: file_sha256(path) for name, path in paths.items()}
+    result = evaluate_by_length(
+        models, read_corpus(corpus_file), sha, aligner, per_bucket=5, resamples=200
+    )
+    assert [b.inputs for b in result.buckets] == [5] * len(BUCKETS)
+    assert result.corpus["sha256"] == file_sha256(corpus_file) and result.precision == "fp32"
+    assert [(m.name, m.attention, m.sha256) for m in result.models] == [
+        ("encdec", "none", sha["encdec"]),
+        ("luong", "general", sha["luong"]),
+    ]
+    for model in result.models:
+        for s in model.buckets:
+            assert s.bleu_low <= s.bleu <= s.bleu_high and 0 <= s.lost_low <= s.lost <= 100
+            assert s.lost <= s.lost_high
+    # Both learned the toy's 6-8 word sentences: they keep most of their words.
+    # The attention model has learned the toy's 5-7 word sentences, the tiny fixed-context one
+    # less well; neither has seen an input longer than 7 words, and both lose words there.
+    encdec, luong = result.models
+    assert luong.buckets[1].bleu > 90 and luong.buckets[1].lost < 10
+    assert encdec.buckets[1].bleu < luong.buckets[1].bleu
+    assert all(m.buckets[-1].lost > m.buckets[1].lost + 20 for m in result.models)
