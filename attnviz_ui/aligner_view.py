@@ -80,7 +80,7 @@ def aligner() -> EflomalAligner | Refused:
 
 def words(trace: Trace) -> tuple[list[str], list[str]]:
     """The source and output tokens a heatmap shows, without ``<eos>``."""
-    return list(trace.src_tokens[:-1]), list(trace.tgt_tokens[: len(trace.output_weights)])
+    return list(trace.src_tokens[:-1]), list(trace.output_tokens)
 
 
 def align_sides(sides: list[Side]) -> list[Alignment] | Refused:
@@ -114,6 +114,11 @@ def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> 
                     name=side.name, why=why
                 )
             )
+        if not side.trace.has_attention:
+            col.caption(
+                _("{name}: no attention to set beside eflomal's links.").format(name=side.name)
+            )
+            continue
         attention = set(trace_links(side.trace))
         col.metric(
             _("{name}: attention vs eflomal (AER)").format(name=side.name),

@@ -11,7 +11,8 @@ from attnviz.analysis.compare_models import Item
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import attribution_charts, charts
+from attnviz.plots import attribution_charts
+from attnviz.plots.context_charts import attention_picture
 from attnviz.store.catalog import Checkpoint
 
 from .cache import Choice, Side, load_fp32, precision, translate
@@ -30,6 +31,12 @@ CAPTION = N_(
     "log-probability (red: made it likelier; blue: less likely). Attention is where the "
     "decoder looked; the two need not agree (Jain & Wallace 2019). ρ: Spearman's rank "
     "correlation of the step's attention (without <eos>) and the size of its attribution."
+)
+
+WITHOUT_ATTENTION = N_(
+    "This model has no attention to set beside attribution: every step reads one context c. "
+    "Attribution still shows which source words each output word depends on through c, and "
+    "on long sentences it shows the words the one vector kept and the ones it let fade."
 )
 
 
@@ -102,8 +109,9 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     method = _(attribution.METHODS[att.method].label)
     st.subheader(_("{name}: attention and {method}").format(name=side.name, method=method))
     left, right = st.columns(2)
+    title = _("attention") if trace.has_attention else _("no attention, one context c")
     left.plotly_chart(
-        charts.heatmap(trace, step=t, title=_("attention")),
+        attention_picture(trace, step=t, title=title),
         key=element_key("attribution-attention", k),
     )
     right.plotly_chart(
@@ -112,6 +120,13 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     )
     if note := attribution_charts.delta_note(att):
         st.caption(note)
+    if not trace.has_attention:
+        st.caption(_(WITHOUT_ATTENTION))
+        vega_chart(
+            attribution_charts.attribution_bars(trace, att, t),
+            key=element_key("attribution-bars", k),
+        )
+        return
     rho, same = attribution_charts.step_agreement(trace, att, t)
     whole = attribution.agreement(trace, att)
     cols = st.columns(3)

@@ -34,6 +34,7 @@ class Choice(NamedTuple):
     right: Checkpoint
     beam: int  # 1: greedy search
     direction: Direction = Direction("en", "fr")  # what both models read and write
+    models: tuple[Checkpoint, ...] = ()  # every model of the direction, left and right among them
 
 
 class Side(NamedTuple):

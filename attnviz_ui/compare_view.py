@@ -10,23 +10,31 @@ from attnviz.analysis import diagnostics
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
+from attnviz.plots.context_charts import attention_picture
 
 from .pages import Key, element_key
 from .vega import vega_chart
 
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
-    """The two (name, trace) columns at ``step`` (0-based), then what can be said of both."""
+    """The two (name, trace) columns at ``step`` (0-based), then what can be said of both; a
+    model without attention shows its one context, and the figures of weights leave it out."""
     st.markdown(_(explain.DIFFERENCE))
     cols = st.columns(2)
     for side, (col, (name, trace)) in enumerate(zip(cols, shown, strict=True)):
         t = min(step, len(trace.tgt_tokens) - 1)
-        fig = charts.heatmap(trace, step=t, title=_("{name}: alignment").format(name=name))
+        fig = attention_picture(trace, step=t, title=_("{name}: alignment").format(name=name))
         col.plotly_chart(fig, key=element_key("compare-heatmap", side))
     for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
+        if not trace.has_attention:
+            col.info(_(explain.NO_ATTENTION).format(name=name))
+            continue
         vega_chart(
             charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name), col
         )
+    shown = [(name, trace) for name, trace in shown if trace.has_attention]
+    if not shown:
+        return
     st.caption(
         _(
             "Raw scores (left) and the softmax weights they become (right) at the current step. "
@@ -41,6 +49,8 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         )
     )
     _summary_ui(shown)
+    if len(shown) < 2:
+        return
     (left, a), (right, b) = shown
     if not diagnostics.comparable(a, b):
         st.info(

@@ -9,29 +9,36 @@ import streamlit as st
 from attnviz.analysis.align import pharaoh, trace_links
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts
+from attnviz.plots import charts, explain
+from attnviz.plots.context_charts import attention_picture
 
 from .pages import element_key
 
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
-    """(label, file name, maker) for each file; makers run only when their button is clicked."""
-    files = [
-        (_("Weights CSV"), f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
-        (
-            _("Weights JSON"),
-            f"{name}-weights.json",
-            lambda: json.dumps(charts.weights_json(trace), ensure_ascii=False),
-        ),
-        (_("Alignment (Pharaoh)"), f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
-    ]
+    """(label, file name, maker) for each file; makers run only when their button is clicked.
+    A model without attention has no weights or links to export, only its picture."""
+    files = (
+        []
+        if not trace.has_attention
+        else [
+            (_("Weights CSV"), f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
+            (
+                _("Weights JSON"),
+                f"{name}-weights.json",
+                lambda: json.dumps(charts.weights_json(trace), ensure_ascii=False),
+            ),
+            (_("Alignment (Pharaoh)"), f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
+        ]
+    )
     if images:
+        label = _("Heatmap {format}") if trace.has_attention else _("Context picture {format}")
         for fmt in ("png", "svg"):
             files.append(
                 (
-                    _("Heatmap {format}").format(format=fmt.upper()),
+                    label.format(format=fmt.upper()),
                     f"{name}.{fmt}",
-                    lambda f=fmt: charts.to_image(charts.heatmap(trace, title=name), f),
+                    lambda f=fmt: charts.to_image(attention_picture(trace, title=name), f),
                 )
             )
     return files
@@ -43,6 +50,8 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
     images = charts.can_export_images()
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")
+        if not trace.has_attention:
+            st.caption(_(explain.NO_ATTENTION).format(name=name))
         for col, (label, file_name, make) in zip(
             st.columns(5), _files(name, trace, images), strict=False
         ):

@@ -20,6 +20,7 @@ class View(StrEnum):
     """The one-sentence page's views, in the order its view switch shows them."""
 
     STEPS = N_("Step by step")
+    WHY = N_("Why attention")
     COMPARE = N_("Bahdanau vs Luong")
     TAUGHT = N_("Natural vs taught")
     BEAM = N_("Beam search")
@@ -62,6 +63,10 @@ class Key(StrEnum):
     ATTRIBUTION_ON = "attribution_on"  # "Attribution beside attention"
     ATTRIBUTION_METHOD = "attribution_method"  # the attribution method beside attention
     EFLOMAL_ON = "eflomal_on"  # eflomal's links on the heatmaps
+
+    # The one-sentence page: why attention
+    WHY_FURTHER = "why_further"  # the sentences that grow the typed one, one per line
+    WHY_LENGTH = "why_length"  # how many sentences are joined (1: the typed one alone)
 
     # The one-sentence page: what if…
     WHAT_IF = "what_if"  # which what-if: a what_if_view.WhatIf

@@ -36,6 +36,7 @@ from .step_view import (
 )
 from .taught_view import taught_view_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
+from .why_view import why_view_ui
 
 EXAMPLES = {  # by source language; the first is translated when the page opens, shown finished
     "en": [
@@ -222,7 +223,8 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
         _play_ui(cols[-1], steps, playing)
         aligner_view.switch_ui()
         pieces = any(side.trace.pieces for side in sides)
-        st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces))
+        fixed = not all(side.trace.has_attention for side in sides)
+        st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces, fixed))
         for col, side in zip(st.columns(2), sides, strict=True):
             with col:
                 model_header_ui(side)
@@ -363,6 +365,8 @@ def sentence_page_ui(choice: Choice) -> None:
     )
     if view in STEPPING:
         stepping_ui(view, choice, sides)
+    elif view == View.WHY:
+        why_view_ui(choice, sentence)
     elif view == View.TAUGHT:
         taught_view_ui(choice, sentence, reference)
     else:

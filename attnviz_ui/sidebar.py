@@ -32,6 +32,11 @@ PAIRS = N_(
     "is copied through `<unk>` (names, numbers, and English too), and they lose their place in "
     "long sentences. Any two can be compared side by side."
 )
+FIXED = N_(
+    "*encdec-* models have no attention: the encoder–decoder before attention, which writes "
+    "every word from one vector c. The view “Why attention” sets one beside the attention "
+    "models."
+)
 CAPTIONS = {ENGLISH_FRENCH: PAIRS, Direction("zh", "en"): CHINESE_PAIR}  # the shipped pairs
 
 
@@ -54,6 +59,8 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
     right = st.sidebar.selectbox(_("Right model"), names, default_index(names, wanted[1], 1))
     if caption := CAPTIONS.get(direction):
         st.sidebar.caption(_(caption))
+    if any(name.startswith("encdec") for name in names):
+        st.sidebar.caption(_(FIXED))
     search = st.sidebar.radio(
         _("Search"), [N_("greedy"), N_("beam")], format_func=keeping_language(_), horizontal=True
     )
@@ -64,7 +71,9 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
             "partial translations and picks the best complete one."
         )
     )
-    return Choice(found[names.index(left)], found[names.index(right)], beam, direction)
+    return Choice(
+        found[names.index(left)], found[names.index(right)], beam, direction, tuple(found)
+    )
 
 
 def direction_ui(directions: list[Direction]) -> Direction:

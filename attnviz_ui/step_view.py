@@ -15,6 +15,7 @@ from attnviz.decoding.step_math import step_math
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain, step_charts
+from attnviz.plots.context_charts import attention_picture
 
 from .cache import Side
 from .pages import element_key
@@ -27,6 +28,10 @@ NUMBERS = N_(
     "(red negative, blue positive; hover for a number), the context and what the output "
     "layer reads, and the next word's logits and probabilities."
 )
+ONE_CONTEXT = N_(
+    "It reads the one context c, as every step does: the encoder's final state, the whole "
+    "sentence in one vector. No source word is looked at more than another."
+)
 EDITED = N_(
     "This step's attention was edited: the weights are yours, not the softmax of the scores."
 )
@@ -38,14 +43,18 @@ def model_header_ui(s: Side) -> None:
     change should not wait for that."""
     trace = s.trace
     cols = st.columns([3, 1])
-    cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {trace.attention}")
+    label = explain.attention_label(trace.attention)
+    cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {label}")
     with cols[1].popover(_("Formula")):
         st.latex(formula_latex(s))
 
 
 def formula_latex(s: Side) -> str:
-    """The model's score formula and the softmax and context, as one LaTeX block."""
+    """The model's score formula and the softmax and context, as one LaTeX block; for a model
+    without attention, what its steps compute instead."""
     formula = explain.formula(s.trace.attention, s.translator.model.config.scaled)
+    if not s.trace.has_attention:
+        return formula
     return rf"\begin{{gathered}}{formula} \\[6pt] {explain.WEIGHTS}\end{{gathered}}"
 
 
@@ -75,18 +84,22 @@ def column(
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
     heading = html.escape(heading)
-    shaded = explain.shaded_tokens(trace.src_tokens, trace.weights[t])
-    bars = explain.weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
     candidates = explain.html_table(charts.candidates_frame(trace, t))
-    title = _("{name}: alignment").format(name=s.name)
-    fig = charts.heatmap(trace, step=t, title=title, gold=gold, reveal=reveal)
-    if eflomal is not None:
+    if trace.has_attention:
+        title = _("{name}: alignment").format(name=s.name)
+        looked = _sink_note(trace, t) + explain.shaded_tokens(trace.src_tokens, trace.weights[t])
+        looked += explain.weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
+    else:
+        title = _("{name}: no attention, one context c").format(name=s.name)
+        looked = "<br>" + html.escape(_(ONE_CONTEXT))
+    fig = attention_picture(trace, step=t, title=title, gold=gold, reveal=reveal)
+    if eflomal is not None and trace.has_attention:
         fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
     return Column(
         step=t,
         heatmap=fig,
         output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        detail=f"<b>{heading}</b>{_sink_note(trace, t)}{shaded}{bars}<br>{candidates}",
+        detail=f"<b>{heading}</b>{looked}<br>{candidates}",
     )
 
 
@@ -118,9 +131,10 @@ def output_ui(slot, c: Column) -> None:
     slot.html(c.output)
 
 
-def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
+def how_to_read(reveal: bool, gold: bool, pieces: bool, fixed: bool = False) -> str:
     """What the step view's pictures mean, said once above them: a step change redraws
-    everything in the columns, so they hold no words that do not change with the step."""
+    everything in the columns, so they hold no words that do not change with the step.
+    ``fixed``: a column shows a model without attention."""
     return (
         (_("In each column: the output so far") if reveal else _("In each column: the output"))
         + _(
@@ -144,6 +158,14 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool) -> str:
             " A step whose attention sits on `<eos>` or on the final full stop is a sink: the "
             "model writes that word without reading one (see the Model cards view)."
         )
+        + (
+            _(
+                " A model without attention has no heatmap: its picture joins every source word "
+                "to one context c, and c to every output word, as each step reads all of it."
+            )
+            if fixed
+            else ""
+        )
     )
 
 
@@ -157,6 +179,9 @@ def step_detail_ui(s: Side, c: Column) -> None:
 
 def numbers_ui(s: Side, t: int) -> None:
     """The step's numbers, over the model's own tokens (a subword model's pieces)."""
+    if not s.trace.has_attention:
+        st.info(_(explain.NO_ATTENTION).format(name=s.name))
+        return
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.trace, t)
     m = step_math(s.translator, own, piece)

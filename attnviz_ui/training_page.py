@@ -27,6 +27,12 @@ OLDER = N_(
 )
 
 
+NO_PROBES = N_(
+    "{name} recorded no attention during training: it has none (a fixed-context model), or "
+    "it was trained with `--probe-sentences 0`. Its curves are below."
+)
+
+
 def _label(probe: Probe) -> str:
     return f"{probe.source}  →  {probe.target}" + (_("  (gold)") if probe.gold else "")
 
@@ -86,6 +92,9 @@ def keep_playing_ui(epochs: list[float]) -> None:
 def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float) -> None:
     """One model's attention on ``probe`` at the last snapshot taken by ``epoch``."""
     j = history.find(probe)
+    if j is None and not history.probes:
+        st.info(_(NO_PROBES).format(name=name))
+        return
     if j is None:
         st.info(_("{name} did not record this sentence.").format(name=name))
         return
@@ -102,7 +111,7 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
 def history_ui(histories: dict[str, History]) -> list[float]:
     """A probe sentence picked, both models' attention on it at the moment picked, and the
     curves with that moment marked; the snapshots' epochs (none without probes)."""
-    probes = next(iter(histories.values())).probes
+    probes = next((h.probes for h in histories.values() if h.probes), [])
     if not probes:
         st.info(_("These runs recorded no probe sentences (`--probe-sentences 0`)."))
         return []

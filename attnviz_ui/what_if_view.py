@@ -14,6 +14,7 @@ from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, explain
+from attnviz.plots.context_charts import attention_picture
 
 from .cache import Checkpoint, Choice, Side, steered
 from .pages import Key, element_key
@@ -96,6 +97,9 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     st.caption(_(ATTENTION))
     k = _model_ui(_("Edit the attention of"), sides, Key.WHAT_IF_MODEL)
     side, other = sides[k], sides[1 - k]
+    if not side.trace.has_attention:
+        st.info(_(explain.NO_ATTENTION).format(name=side.name))
+        return
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)
     cols = st.columns(2)
@@ -125,7 +129,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
             frame = charts.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1))
             st.dataframe(frame.set_axis([_(c) for c in frame.columns], axis=1), hide_index=True)
             st.plotly_chart(
-                charts.heatmap(trace, step=t, title=f"{side.name}, {label}"),
+                attention_picture(trace, step=t, title=f"{side.name}, {label}"),
                 key=element_key("what-if-att", key),
             )
     st.caption(
@@ -166,7 +170,7 @@ def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int)
                 )
             )
             title = _("{name} from the prefix").format(name=side.name)
-            fig = charts.heatmap(outcome, step=given, title=title)
+            fig = attention_picture(outcome, step=given, title=title)
             fig.add_hline(y=given + 0.5, line_dash="dash", line_color="#ff7f0e")
             st.plotly_chart(fig, key=element_key("what-if-word", k))
     st.caption(

@@ -146,15 +146,16 @@ def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceS
     refs = [normalize(r) for r in item.references]
     bleu_score = metric.sentence_score(trace.text, refs).score if refs else None
     aer, links = None, frozenset()
-    if item.gold is not None:
+    attended = trace.has_attention  # a model without attention has no links to read
+    if item.gold is not None and attended:
         with contextlib.suppress(InputError):  # a pair the model refuses gets no links
             links = frozenset(forced_words(translator, item.source, item.references[0]).links())
         aer = score([item.gold], [set(links)]).aer
     d = diagnostics.summary(trace)
-    words = (tuple(trace.src_tokens[:-1]), tuple(trace.tgt_tokens[: len(trace.output_weights)]))
+    words = (tuple(trace.src_tokens[:-1]), tuple(trace.output_tokens))
     return SentenceScore(
         trace.text, None, bleu_score, aer, d.entropy, d.monotonicity, d.eos_mass, links,
-        words, frozenset(trace_links(trace)),
+        words, frozenset(trace_links(trace)) if attended else frozenset(),
     )  # fmt: skip
 
 

@@ -170,9 +170,9 @@ class Summary:
 def summary(trace: Trace) -> Summary:
     """The figures of one translation, over ``trace.output_weights``: a final ``<eos>`` step
     writes no word, and its attention (often spread, or parked on the source ``<eos>``) would
-    otherwise move every mean with the sentence's length."""
+    otherwise move every mean with the sentence's length. NaN without attention."""
     words = trace.output_weights
-    if not len(words):
+    if words is None or not len(words):  # no attention, or no word written
         return Summary(float("nan"), float("nan"), float("nan"))
     return Summary(
         float(entropy(words).mean()),

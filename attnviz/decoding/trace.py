@@ -149,6 +149,11 @@ class Trace:
         return "".join(p for p, o in mine if o == t).replace("\u2581", "")
 
     @property
+    def output_tokens(self) -> list[str]:
+        """The output tokens that write a word: all but a final ``<eos>``."""
+        return self.tgt_tokens[:-1] if self.ended else self.tgt_tokens
+
+    @property
     def output_weights(self) -> np.ndarray | None:
         """The rows of ``weights`` that wrote a word: all but a final ``<eos>`` step's; None
         without attention."""

@@ -103,7 +103,7 @@ def words_trace(
     n_src = len(src_words) + 1  # the source <eos>
     src_owner = [*src_owner, n_src - 1]
     ended = trace.ended
-    pieces = trace.tgt_tokens[:-1] if ended else trace.tgt_tokens
+    pieces = trace.output_tokens
     if tgt_words is None:
         tgt_words, tgt_owner = subwords.tgt.join(pieces)
     else:

@@ -30,21 +30,24 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
 
 def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:
     """One step's attention and attribution over the source words (no ``<eos>``), long form:
-    columns source, measure ("attention" or the method), value."""
+    columns source, measure ("attention" or the method), value; a model without attention
+    has attribution rows only."""
     words = labels(att.src_words)
     n = len(words)
+    attention = [] if trace.weights is None else [trace.weights[step, :n]]
     return pd.DataFrame(
         {
-            "source": words * 2,
-            "measure": ["attention"] * n + [att.method] * n,
-            "value": np.concatenate([trace.weights[step, :n], att.values[step]]),
+            "source": words * (1 + len(attention)),
+            "measure": ["attention"] * n * len(attention) + [att.method] * n,
+            "value": np.concatenate([*attention, att.values[step]]),
         }
     )
 
 
 def attribution_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
     """One step's attention bars (left) beside its attribution bars (right), per source word
-    in sentence order; attribution bars are red above 0 and blue below."""
+    in sentence order; attribution bars are red above 0 and blue below. A model without
+    attention has its attribution bars alone."""
     frame = step_frame(trace, att, step)
     order = list(dict.fromkeys(frame["source"]))
     x = alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45))
@@ -67,6 +70,8 @@ def attribution_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatCh
             tooltip=tooltip,
         )
     )
+    if not trace.has_attention:
+        return alt.hconcat(right.properties(height=200))
     return alt.hconcat(left.properties(height=200), right.properties(height=200))
 
 

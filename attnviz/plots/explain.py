@@ -14,10 +14,25 @@ from ..i18n import N_
 from ..i18n import gettext as _
 from ..model import attention
 from ..model.attention import formula as attention_formula
+from ..model.networks import NONE
 
 FORMULAS = {kind: attention.formula(kind) for kind in attention.SCORES}  # as attention.py says
 WEIGHTS = (
     r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
+)
+
+# What a model without attention (attention "none", the fixed-context encoder-decoder of Cho
+# et al., 2014) computes at every step instead of attending: c is the encoder's final state.
+FIXED_CONTEXT = (
+    r"c = \tanh(W_b[\overrightarrow{h}_S;\, \overleftarrow{h}_1]), \quad "
+    r"s_t = \mathrm{GRU}([y_{t-1};\, c],\, s_{t-1}), \quad "
+    r"t_t = \tanh(W_o[s_t;\, c;\, y_{t-1}])"
+)
+NO_ATTENTION = N_(
+    "{name} has no attention. It is the fixed-context encoder–decoder that attention was "
+    "invented to fix: the encoder squeezes the whole sentence into one vector c, and every "
+    "step reads that same c. There are no weights to show; its picture shows every source "
+    "word going into c, and every output word written from it."
 )
 
 QUERY = {
@@ -37,8 +52,14 @@ DIFFERENCE = N_(
 
 
 def formula(attention: str, scaled: bool = False) -> str:
-    """The score formula (LaTeX) of a model's attention (see :func:`attention.formula`)."""
-    return attention_formula(attention, scaled)
+    """The score formula (LaTeX) of a model's attention (see :func:`attention.formula`); for a
+    model without attention, what its steps compute instead (:data:`FIXED_CONTEXT`)."""
+    return FIXED_CONTEXT if attention == NONE else attention_formula(attention, scaled)
+
+
+def attention_label(attention: str) -> str:
+    """A model's attention as the page names it: its score's name, or "no attention"."""
+    return _("no attention") if attention == NONE else attention
 
 
 def query_name(attention: str) -> str:
@@ -174,12 +195,15 @@ def card_summary(card: dict, config, data=None) -> str:
     ``–`` stands for what the card lacks."""
     bleu = card.get("test_bleu", {})
     corpus = card.get("corpus", {})
+    kind = (
+        _("**{attention}** attention").format(attention=config.attention)
+        if config.attention != NONE
+        else _("**No attention**: one context vector c for every step")
+    )
+    sinks = sinks_line(card.get("attention_sinks")) if config.attention != NONE else None
     lines = [
-        _(
-            "**{attention}** attention · embed {embed} · hidden {hidden} · {layers} layer(s) · "
-            "{vocabularies}"
-        ).format(
-            attention=config.attention,
+        _("{kind} · embed {embed} · hidden {hidden} · {layers} layer(s) · {vocabularies}").format(
+            kind=kind,
             embed=config.embed,
             hidden=config.hidden,
             layers=config.layers,
@@ -190,7 +214,7 @@ def card_summary(card: dict, config, data=None) -> str:
             beam=bleu.get("beam5", "–"),
             sentences=bleu.get("sentences", "–"),
         ),
-        sinks_line(card.get("attention_sinks")),
+        *([sinks] if sinks else []),
         _corpus_line(corpus),
         _("Trained {epochs} epochs in {seconds} s on {hardware}").format(
             epochs=card.get("epochs", "–"),

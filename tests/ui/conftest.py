@@ -57,6 +57,18 @@ def two_directions(trained, chinese_trained, tmp_path_factory):
     return folder
 
 
+@pytest.fixture(scope="session")
+def fixed_folder(trained, cli_priors, tmp_path_factory):
+    """Tiny bahdanau, luong (general) and fixed-context models of the toy corpus, with its
+    eflomal priors beside them, as checkpoints/ ships them."""
+    folder = tmp_path_factory.mktemp("fixed")
+    shutil.copy(trained("bahdanau")[0], folder / "bahdanau.safetensors")
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    shutil.copy(trained("none")[0], folder / "encdec.safetensors")
+    shutil.copy(cli_priors, folder / "eflomal-priors.txt.gz")
+    return folder
+
+
 ONE_EPOCH = TrainConfig(
     epochs=1, batch_size=64, lr=0.005, bleu_sentences=20, test_beam=0, join_fraction=0.0,
     probe_sentences=0, precision="fp32", guide_weight=0.5,

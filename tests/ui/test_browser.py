@@ -266,3 +266,35 @@ def test_natural_vs_taught_draws_both_models_their_difference_and_eflomal(taught
             assert 0 <= int(metrics[f"{name}: attention vs eflomal (AER)"]) <= 100
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def fixed_server(chromium, fixed_folder, tmp_path_factory):
+    yield from _serve(fixed_folder, tmp_path_factory.mktemp("logs"))
+
+
+SOURCE_WORDS = """() => { const m = [...document.querySelectorAll('[data-testid="stMetric"]')]
+    .find(e => e.textContent.startsWith('Source words'));
+    return m ? parseInt(m.querySelector('[data-testid="stMetricValue"]').textContent) : 0; }"""
+
+
+def test_the_length_control_grows_the_sentence_beside_the_fixed_context_model(fixed_server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(fixed_server)
+        box = page.get_by_label("English sentence")
+        box.wait_for(timeout=60_000)
+        box.fill("The red cat sees a dog.")
+        box.press("Enter")
+        page.get_by_text("Why attention", exact=True).click()
+        page.get_by_text("encdec · no attention").wait_for(timeout=60_000)
+        page.wait_for_function(f"() => ({SOURCE_WORDS})() === 6", timeout=60_000)
+        slider = page.get_by_role("slider", name="Sentences joined")
+        slider.focus()
+        for _ in range(3):
+            slider.press("ArrowRight")
+        page.wait_for_function(f"() => ({SOURCE_WORDS})() > 20", timeout=60_000)
+        assert page.get_by_text("source content words lost").count() == 3
+        assert page.locator('[data-testid="stException"]').count() == 0
+        browser.close()
