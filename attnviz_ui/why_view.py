@@ -59,8 +59,9 @@ INTRO = N_(
     "the attention models keep them."
 )
 LOST = N_(
-    "Struck through: source words that eflomal links to no word of that model's output, a "
-    "sign the word was lost (punctuation and the commonest function words are not counted)."
+    "Struck through: source words that eflomal links to no word of that model's output that "
+    "the training corpus ever translates them as: the word was lost (punctuation and the "
+    "commonest function words are not counted)."
 )
 NO_FIXED = N_(
     "No model without attention for this direction in {folder}. Train one with "
@@ -142,7 +143,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
 
 def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> dict[str, list[bool]]:
     """Per model, which source words eflomal links to nothing of its output
-    (:func:`by_length.lost_words`, as the length curve counts them); none, said once, when
+    (:func:`by_length.lost_in_outputs`, as the length curve counts them); none, said once, when
     there is no aligner for these models' corpus."""
     found = aligner_view.aligner()
     if isinstance(found, Refused):
@@ -153,17 +154,13 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
         st.caption(_("Source words lost are not marked: {why}.").format(why=why))
         return {}
     done = {name: t for name, t in traces.items() if isinstance(t, Trace)}
-    pairs = [(" ".join(t.src_tokens[:-1]), " ".join(t.output_tokens)) for t in done.values()]
+    pairs = [(t.src_tokens[:-1], t.output_tokens) for t in done.values()]
     try:
-        alignments = found.link_words(pairs)
+        lost = by_length.lost_in_outputs(found, pairs, tr.text.src_lang)
     except ValueError as e:
         st.caption(_("eflomal could not align the sentence: {error}").format(error=e))
         return {}
-    lang = tr.text.src_lang
-    return {
-        name: by_length.lost_words(t.src_tokens[:-1], a.links(by_length.DIRECTION), lang)
-        for (name, t), a in zip(done.items(), alignments, strict=True)
-    }
+    return dict(zip(done, lost, strict=True))
 
 
 def _model_ui(c: Checkpoint, trace: Trace | Refused, lost: list[bool] | None) -> None:

@@ -192,18 +192,54 @@ def lost_words(words: Sequence[str], links: Sequence[tuple[int, int]], lang: str
     return [c and i not in linked for i, c in enumerate(content_mask(words, lang))]
 
 
+def attested(
+    aligner: EflomalAligner,
+    source: Sequence[str],
+    output: Sequence[str],
+    links: Sequence[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Of eflomal's ``links`` between the words of ``source`` and ``output``, those between
+    two words whose tokens the priors' corpus ever linked (their LEX counts). eflomal links a
+    new sentence's words by position too, so an output that invents its own words still gets
+    links; a source word whose every link is to a word it was never translated as kept
+    nothing of itself."""
+    lex, text = aligner.priors.lex, aligner.text
+
+    def tokens(words: Sequence[str], side: str) -> list[list[str]]:
+        found, owner = text.tokenize_words(list(words), side)
+        grouped: list[list[str]] = [[] for _ in words]
+        for token, i in zip(found, owner, strict=True):
+            grouped[i].append(token.lower())
+        return grouped
+
+    src, out = tokens(source, "src"), tokens(output, "tgt")
+    return [(i, j) for i, j in links if any(lex.get(s, {}).get(t) for s in src[i] for t in out[j])]
+
+
+def lost_in_outputs(
+    aligner: EflomalAligner, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lang: str
+) -> list[list[bool]]:
+    """For each (source words, output words) pair, which source words are lost
+    (:func:`lost_words`) by eflomal's :data:`DIRECTION` links that are :func:`attested`, all
+    aligned in one run. An empty output loses every content word."""
+    alignments = aligner.link_words([(" ".join(s), " ".join(o)) for s, o in pairs])
+    return [
+        lost_words(s, attested(aligner, s, o, a.links(DIRECTION)), lang)
+        for (s, o), a in zip(pairs, alignments, strict=True)
+    ]
+
+
 def lost_counts(
     inputs: Sequence[LengthInput], outputs: Sequence[str], aligner: EflomalAligner, lang: str
 ) -> np.ndarray:
-    """(inputs, 2): each input's source words lost in its output (:func:`lost_words`, with
-    eflomal's :data:`DIRECTION` links, all aligned in one run) and its content words. An empty
-    output loses every word."""
+    """(inputs, 2): each input's source words lost in its output (:func:`lost_in_outputs`)
+    and its content words."""
     words = [source_words(x.source, lang) for x in inputs]
-    pairs = [(" ".join(w), out) for w, out in zip(words, outputs, strict=True)]
-    alignments = aligner.link_words(pairs)
+    lost = lost_in_outputs(
+        aligner, list(zip(words, [o.split() for o in outputs], strict=True)), lang
+    )
     counts = [
-        (sum(lost_words(w, a.links(DIRECTION), lang)), sum(content_mask(w, lang)))
-        for w, a in zip(words, alignments, strict=True)
+        (sum(flags), sum(content_mask(w, lang))) for w, flags in zip(words, lost, strict=True)
     ]
     return np.array(counts, dtype=np.int64).reshape(len(inputs), 2)
 
@@ -394,7 +430,10 @@ def describe_lost(lang: str) -> str:
         if lang in STOPWORDS
         else f"not punctuation (no stopword list for {lang!r})"
     )
-    return f"source words {which}, linked to no output word by eflomal's {DIRECTION} links"
+    return (
+        f"source words {which}, linked to no output word by eflomal's {DIRECTION} links "
+        "between words the priors' corpus links"
+    )
 
 
 def evaluate_by_length(

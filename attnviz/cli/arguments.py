@@ -316,7 +316,8 @@ def _evaluate_command(sub) -> None:
         "reference (joined ones against their parts' first references, joined). Each model "
         "translates greedily (an input it refuses scores as an empty output); per bucket it "
         "prints corpus BLEU with a 95% bootstrap interval and the share of the source's "
-        "content words that eflomal (with --priors) links to no output word.",
+        "content words that eflomal (with --priors) links to no output word that the "
+        "priors' corpus ever links them to.",
     )
     ev.add_argument(
         "checkpoints",

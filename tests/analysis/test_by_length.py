@@ -26,6 +26,7 @@ from attnviz.analysis.by_length import (
     length_inputs,
     lost_aligner,
     lost_counts,
+    lost_in_outputs,
     lost_words,
     source_words,
 )
@@ -257,3 +258,17 @@ def test_models_are_scored_on_the_same_inputs(trained, corpus_file, cli_priors):
     assert luong.buckets[1].bleu > 90 and luong.buckets[1].lost < 10
     assert encdec.buckets[1].bleu < luong.buckets[1].bleu
     assert all(m.buckets[-1].lost > m.buckets[1].lost + 20 for m in result.models)
+
+
+def test_an_output_that_invents_its_words_loses_those_it_never_translates(cli_priors):
+    # eflomal links a new pair's words by position too; only links between words the
+    # corpus linked keep a source word.
+    aligner = EflomalAligner(load_priors(cli_priors))
+    source = ["the", "red", "cat", "sees", "a", "dog", "."]
+    kept, invented = (
+        ["le", "chat", "rouge", "voit", "un", "chien", "."],
+        ["le", "chien", "mange", "un", "chien", "."],
+    )
+    assert lost_in_outputs(aligner, [(source, kept)], "en") == [[False] * 7]
+    lost = lost_in_outputs(aligner, [(source, invented)], "en")[0]
+    assert [w for w, gone in zip(source, lost, strict=True) if gone] == ["red", "cat", "sees"]
