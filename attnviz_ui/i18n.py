@@ -32,7 +32,7 @@ from attnviz import i18n
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 
-from .pages import Key
+from .pages import TRANSLATED, Key
 
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "messages"  # Babel's default domain: pybabel needs no -D
@@ -86,8 +86,14 @@ def use_language() -> str:
 
 
 def _follow_switch() -> None:
-    """The link follows the switch, so that it can be shared as it is."""
-    st.query_params["lang"] = st.session_state[KEY]
+    """The link follows the switch, so that it can be shared as it is; every choice shown
+    translated is set again as the value it holds (:data:`pages.TRANSLATED`), to be shown in
+    the new language rather than lost with its old label."""
+    state = st.session_state
+    st.query_params["lang"] = state[KEY]
+    for key in TRANSLATED:
+        if key in state:
+            state[key] = state[key]
 
 
 def language_ui() -> None:

@@ -41,6 +41,7 @@ class Key(StrEnum):
     PAGE = "page"  # the page switch: a Page
     DIRECTION = "direction"  # the sidebar: which languages the models translate between
     LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.i18n)
+    SEARCH = "search"  # the sidebar: greedy or beam search
 
     # The one-sentence page: the sentence and its view
     VIEW = "view"  # the view switch: a View
@@ -119,3 +120,14 @@ def element_key(element: str, part: int | str) -> str:
     ``attribution-bars``, ``what-if-word``, ``what-if-att`` (part ``trained`` or ``edited``),
     ``history``, and the export view's file names."""
     return f"{element}-{part}"
+
+
+# The choices shown through a translating ``format_func``. Streamlit keeps a choice as its label,
+# so after the language switch the label it holds is in the old language, matches no option,
+# and comes back as a bare string (a KeyError where a Direction was looked up): the switch sets
+# each of these again, as the value it holds, so that it is shown in the new language.
+TRANSLATED = (
+    Key.PAGE, Key.DIRECTION, Key.SEARCH, Key.EXAMPLE, Key.VIEW, Key.WHAT_IF, Key.WHAT_IF_EDIT,
+    Key.ATTRIBUTION_METHOD, Key.CORPUS_ATTRIBUTION_METHOD, Key.CORPUS_SOURCE, Key.TAUGHT_MODEL,
+    Key.PROBE, Key.MOMENT,
+)  # fmt: skip

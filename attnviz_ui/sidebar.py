@@ -62,7 +62,11 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
     if any(name.startswith("encdec") for name in names):
         st.sidebar.caption(_(FIXED))
     search = st.sidebar.radio(
-        _("Search"), [N_("greedy"), N_("beam")], format_func=keeping_language(_), horizontal=True
+        _("Search"),
+        [N_("greedy"), N_("beam")],
+        format_func=keeping_language(_),
+        horizontal=True,
+        key=Key.SEARCH,
     )
     beam = st.sidebar.slider(_("Beam width"), 2, 10, 5) if search == "beam" else 1
     st.sidebar.caption(

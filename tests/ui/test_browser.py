@@ -298,3 +298,31 @@ def test_the_length_control_grows_the_sentence_beside_the_fixed_context_model(fi
         assert page.get_by_text("source content words lost").count() == 3
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()
+
+
+def _no_exception(page) -> bool:
+    """After the run in progress: whether the page shows no traceback."""
+    page.wait_for_function(
+        '() => !document.querySelector(\'[data-stale="true"], [data-testid="stStatusWidget"]\')',
+        timeout=60_000,
+    )
+    return page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_switching_the_language_keeps_the_direction_and_the_page(two_direction_server):
+    # Issue 51: ?lang=zh, 中文 → 英语, English, then 中文 again raised KeyError: '中文 → 英语'.
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(f"{two_direction_server}/?lang=zh")
+        page.get_by_text("中文 → 英语").click()
+        page.get_by_label("中文句子").wait_for(timeout=60_000)
+        for language, box in (("English", "中文 sentence"), ("中文", "中文句子")):
+            page.get_by_text(language, exact=True).click()
+            page.get_by_label(box).wait_for(timeout=60_000)  # still Chinese -> English
+            assert _no_exception(page)
+        page.get_by_text("训练", exact=True).click()
+        page.get_by_text("English", exact=True).click()
+        page.get_by_text("How attention formed during training").wait_for(timeout=60_000)
+        assert _no_exception(page)
+        browser.close()
