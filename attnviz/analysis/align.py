@@ -104,8 +104,10 @@ class ForcedWords:
 
 
 def forced_words(translator: Translator, source: str, target: str) -> ForcedWords:
-    """Force-decode ``target`` on ``source``, both tokenized word by word."""
-    src_words, tgt_words = source.split(), target.split()
+    """Force-decode ``target`` on ``source``, both tokenized word by word (their words as
+    :meth:`TextConfig.words` counts them: Chinese by jieba unless already cut)."""
+    text = translator.text
+    src_words, tgt_words = text.words(source, "src"), text.words(target, "tgt")
     src_tokens, src_owner = translator.text.tokenize_words(src_words, "src")
     tgt_tokens, tgt_owner = translator.text.tokenize_words(tgt_words, "tgt")
     if not src_tokens:
@@ -125,8 +127,9 @@ def gold_on_trace(
     """Word links between ``source`` and ``target`` as token links of ``trace``, a forced
     decoding of ``target`` on ``source``; None when the trace's tokens are not those of the
     words tokenized one by one (then no token-level picture of the links is exact)."""
-    src_tokens, src_owner = translator.text.tokenize_words(source.split(), "src")
-    tgt_tokens, tgt_owner = translator.text.tokenize_words(target.split(), "tgt")
+    text = translator.text
+    src_tokens, src_owner = text.tokenize_words(text.words(source, "src"), "src")
+    tgt_tokens, tgt_owner = text.tokenize_words(text.words(target, "tgt"), "tgt")
     if trace.src_tokens[:-1] != src_tokens or trace.tgt_tokens[:-1] != tgt_tokens:
         return None
     links = set(links)

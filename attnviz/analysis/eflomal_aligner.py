@@ -218,11 +218,16 @@ class EflomalAligner:
         return self.link(self.text.tokenize(source, "src"), self.text.tokenize(target, "tgt"))
 
     def link_words(self, pairs: Sequence[tuple[str, str]]) -> list[Alignment]:
-        """Links between the whitespace-separated words of each (source, target) pair, as
-        gold alignments and ``attnviz align`` count them: each word is tokenized alone, and
-        two words are linked when any of their tokens are."""
+        """Links between the words of each (source, target) pair, as gold alignments and
+        ``attnviz align`` count them (:meth:`TextConfig.words`: whitespace words, Chinese
+        cut by jieba unless already cut): each word is tokenized alone, and two words are
+        linked when any of their tokens are."""
+        text = self.text
         split = [
-            (self.text.tokenize_words(s.split(), "src"), self.text.tokenize_words(t.split(), "tgt"))
+            (
+                text.tokenize_words(text.words(s, "src"), "src"),
+                text.tokenize_words(text.words(t, "tgt"), "tgt"),
+            )
             for s, t in pairs
         ]
         alignments = self.link_many([(s[0], t[0]) for s, t in split])

@@ -28,6 +28,17 @@ def segment(text: str) -> list[str]:
     return [w for w in _jieba().lcut(text) if not w.isspace()]
 
 
+# A space between two Chinese characters: text whose words are already cut ("我 爱 吃 苹果 。").
+_CUT = re.compile(HAN.pattern + r"\s+" + HAN.pattern)
+
+
+def words(text: str) -> list[str]:
+    """The words of Chinese text as alignments count them: its whitespace words where they are
+    already cut (a space between two Chinese characters), else jieba's (``我爱吃苹果。`` and
+    ``我 爱 吃 苹果 。`` give the same five words)."""
+    return text.split() if _CUT.search(text) else segment(text)
+
+
 def join(words: list[str]) -> str:
     """Chinese words as text: no spaces, except between two words of Latin letters or digits
     (``Tom Jackson`` stays two words, ``汤姆有3个`` stays whole)."""

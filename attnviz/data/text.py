@@ -93,6 +93,12 @@ class TextConfig:
             return chinese.segment(text)
         return _tokenizer(lang).tokenize(text, escape=False)
 
+    def words(self, text: str, side: str = "src") -> list[str]:
+        """The words of a sentence as gold alignments and Pharaoh links count them: its
+        whitespace words, or for Chinese its words (:func:`chinese.words`: jieba's, unless the
+        text is already cut)."""
+        return chinese.words(text) if self._lang(side) == "zh" else text.split()
+
     def tokenize_words(self, words: list[str], side: str = "src") -> tuple[list[str], list[int]]:
         """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
         tokens, owner = [], []

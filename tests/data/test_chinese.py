@@ -150,3 +150,27 @@ def test_init_from_a_chinese_model_reads_its_source_column_unless_told(chinese_t
     tr = load(child, precision="fp32")
     assert tr.card["corpus"]["source_column"] == 2
     assert tr.translate("我爱吃苹果。").text == "I love to eat apples."
+
+
+def test_alignments_count_chinese_words_whether_or_not_the_text_is_cut():
+    assert ZH_EN.words("我爱吃苹果。", "src") == ["我", "爱", "吃", "苹果", "。"]
+    assert ZH_EN.words("我 爱 吃 苹果 。", "src") == ["我", "爱", "吃", "苹果", "。"]
+    assert ZH_EN.words("汤姆 有 三个 孩子", "src") == ["汤姆", "有", "三个", "孩子"]  # as cut
+    assert ZH_EN.words("I love apples.", "tgt") == ["I", "love", "apples."]
+
+
+@pytest.mark.parametrize("source", ["attention", "attribution"])
+def test_align_gives_the_same_links_for_chinese_cut_or_not(
+    chinese_trained, monkeypatch, capsys, source
+):
+    # Issue 51: unsegmented Chinese was one word, every English word linked to source word 0.
+    import io
+
+    from attnviz.cli.main import main
+
+    lines = "我爱吃苹果。 ||| I love to eat apples .\n我 爱 吃 苹果 。 ||| I love to eat apples .\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    assert main(["align", str(chinese_trained("bahdanau")), "--source", source]) == 0
+    whole, cut = capsys.readouterr().out.split("\n")[:2]
+    assert whole == cut
+    assert {int(link.split("-")[0]) for link in whole.split()} > {0}  # not all on word 0
