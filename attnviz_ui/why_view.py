@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from attnviz.analysis import by_length
+from attnviz.analysis import lost_words
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.text import language_name
 from attnviz.decoding.trace import Trace
@@ -143,7 +143,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
 
 def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> dict[str, list[bool]]:
     """Per model, which source words eflomal links to nothing of its output
-    (:func:`by_length.lost_in_outputs`, as the length curve counts them); none, said once, when
+    (:func:`lost_words.lost_in_outputs`, as the length curve counts them); none, said once, when
     there is no aligner for these models' corpus."""
     found = aligner_view.aligner()
     if isinstance(found, Refused):
@@ -156,7 +156,7 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
     done = {name: t for name, t in traces.items() if isinstance(t, Trace)}
     pairs = [(t.src_tokens[:-1], t.output_tokens) for t in done.values()]
     try:
-        lost = by_length.lost_in_outputs(found, pairs, tr.text.src_lang)
+        lost = lost_words.lost_in_outputs(found, pairs, tr.text.src_lang)
     except ValueError as e:
         st.caption(_("eflomal could not align the sentence: {error}").format(error=e))
         return {}
@@ -172,7 +172,7 @@ def _model_ui(c: Checkpoint, trace: Trace | Refused, lost: list[bool] | None) ->
     st.html(explain.shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
     if lost is not None:
         st.html(struck_source(trace, lost))
-        words = sum(by_length.content_mask(trace.src_tokens[:-1], tr.text.src_lang))
+        words = sum(lost_words.content_mask(trace.src_tokens[:-1], tr.text.src_lang))
         st.caption(
             _("{lost} of {words} source content words lost").format(lost=sum(lost), words=words)
         )

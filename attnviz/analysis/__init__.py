@@ -1,5 +1,5 @@
 """What a translation's attention says: diagnostics, word alignments and AER, attribution,
-evaluation (BLEU, copying, BLEU by source length), model comparison, where teaching moved a
-model's attention, and the history of alignment over training. Imports ``decoding``, ``model``
-and ``data``.
+evaluation (BLEU, copying, BLEU by source length and the source words a translation lost),
+model comparison, where teaching moved a model's attention, and the history of alignment over
+training. Imports ``decoding``, ``model`` and ``data``.
 """

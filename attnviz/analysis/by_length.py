@@ -17,7 +17,6 @@ resamples are drawn once per bucket and shared by the models, so their intervals
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -31,8 +30,8 @@ from ..data.text import normalize
 from ..decoding.trace import Trace
 from ..decoding.translator import Translator
 from .eflomal_aligner import EflomalAligner
-from .eflomal_priors import Priors, mismatch
 from .evaluate import BleuStatistics, bleu, bleu_statistics
+from .lost_words import content_mask, describe_lost, lost_in_outputs
 
 FORMAT = "attnviz-by-length/1"
 WIDTH = 5  # source words per bucket
@@ -41,24 +40,6 @@ PER_BUCKET = 100  # inputs scored per bucket, at most
 RESAMPLES = 1000  # bootstrap resamples of each bucket's inputs
 CONFIDENCE = 95.0  # percent: the bootstrap interval's coverage
 MAX_ROUNDS = 50  # rounds of joining (k = 2, 3 ...) at most, while buckets are still short
-DIRECTION = "symmetric"  # which of eflomal's links count a source word as translated
-
-# Function words of English: articles, pronouns and their contractions, the auxiliaries be,
-# have and do, common prepositions and conjunctions. Negations and modals are content: a
-# translation that drops "not" or "must" has lost meaning.
-_ENGLISH_FUNCTION_WORDS = """
-    a an the and or but nor so if as than then
-    of to in on at by for with from into onto about over under up down out off
-    i me my mine myself you your yours yourself he him his himself she her hers herself
-    it its itself we us our ours they them their theirs this that these those there here
-    who whom what which is am are was were be been being do does did have has had
-    i'm i've i'll i'd you're you've you'll you'd he's he'll he'd she's she'll she'd
-    it's it'll we're we've we'll we'd they're they've they'll they'd
-    that's there's here's what's let's
-"""
-ENGLISH_STOPWORDS = frozenset(_ENGLISH_FUNCTION_WORDS.split())
-STOPWORDS = {"en": ENGLISH_STOPWORDS}  # other source languages: every word but punctuation
-_EDGES = re.compile(r"^[^\w']+|[^\w']+$")  # punctuation around a word ("cold." -> "cold")
 
 
 @dataclass(frozen=True)
@@ -86,14 +67,6 @@ def bucket_index(words: int) -> int:
 def source_words(source: str, lang: str) -> list[str]:
     """A source's words: ``str.split()``, or jieba's words for Chinese, which has no spaces."""
     return segment(normalize(source)) if lang == "zh" else source.split()
-
-
-def is_content(word: str, lang: str) -> bool:
-    """Whether ``word`` carries meaning to translate: not punctuation, and for English not a
-    function word (:data:`ENGLISH_STOPWORDS`)."""
-    if not any(c.isalnum() for c in word):
-        return False
-    return _EDGES.sub("", normalize(word).lower()) not in STOPWORDS.get(lang, ())
 
 
 @dataclass(frozen=True)
@@ -178,55 +151,6 @@ def _join(parts: list[LengthInput]) -> LengthInput:
         tuple(i for p in parts for i in p.parts),
         sum(p.words for p in parts),
     )
-
-
-def content_mask(words: Sequence[str], lang: str) -> list[bool]:
-    """For each of a source's ``words``, whether it is a content word (:func:`is_content`)."""
-    return [is_content(w, lang) for w in words]
-
-
-def lost_words(words: Sequence[str], links: Sequence[tuple[int, int]], lang: str) -> list[bool]:
-    """For each of a source's ``words``, whether it is a content word that none of the
-    (source word, output word) ``links`` between it and an output touches: a word lost."""
-    linked = {i for i, _ in links}
-    return [c and i not in linked for i, c in enumerate(content_mask(words, lang))]
-
-
-def attested(
-    aligner: EflomalAligner,
-    source: Sequence[str],
-    output: Sequence[str],
-    links: Sequence[tuple[int, int]],
-) -> list[tuple[int, int]]:
-    """Of eflomal's ``links`` between the words of ``source`` and ``output``, those between
-    two words whose tokens the priors' corpus ever linked (their LEX counts). eflomal links a
-    new sentence's words by position too, so an output that invents its own words still gets
-    links; a source word whose every link is to a word it was never translated as kept
-    nothing of itself."""
-    lex, text = aligner.priors.lex, aligner.text
-
-    def tokens(words: Sequence[str], side: str) -> list[list[str]]:
-        found, owner = text.tokenize_words(list(words), side)
-        grouped: list[list[str]] = [[] for _ in words]
-        for token, i in zip(found, owner, strict=True):
-            grouped[i].append(token.lower())
-        return grouped
-
-    src, out = tokens(source, "src"), tokens(output, "tgt")
-    return [(i, j) for i, j in links if any(lex.get(s, {}).get(t) for s in src[i] for t in out[j])]
-
-
-def lost_in_outputs(
-    aligner: EflomalAligner, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lang: str
-) -> list[list[bool]]:
-    """For each (source words, output words) pair, which source words are lost
-    (:func:`lost_words`) by eflomal's :data:`DIRECTION` links that are :func:`attested`, all
-    aligned in one run. An empty output loses every content word."""
-    alignments = aligner.link_words([(" ".join(s), " ".join(o)) for s, o in pairs])
-    return [
-        lost_words(s, attested(aligner, s, o, a.links(DIRECTION)), lang)
-        for (s, o), a in zip(pairs, alignments, strict=True)
-    ]
 
 
 def lost_counts(
@@ -407,32 +331,6 @@ def check_comparable(models: Mapping[str, Translator]) -> None:
     differ(
         "direction (source column, languages)",
         lambda tr: (tr.data.source_column, f"{tr.text.src_lang}->{tr.text.tgt_lang}"),
-    )
-
-
-def lost_aligner(
-    priors: Priors | None, models: Mapping[str, Translator]
-) -> tuple[EflomalAligner | None, str | None]:
-    """eflomal with ``priors`` for the lost measure, or None and the reason: no priors, or
-    priors of another corpus, split or tokenizer than the models'."""
-    if priors is None:
-        return None, "no eflomal priors given: source words lost not measured"
-    for name, tr in models.items():
-        if why := mismatch(priors, tr.card, tr.data, tr.text):
-            return None, f"source words lost not measured: {name}: {why}"
-    return EflomalAligner(priors), None
-
-
-def describe_lost(lang: str) -> str:
-    """What :func:`lost_words` counts for a source language, for the record."""
-    which = (
-        "not punctuation and not an English function word"
-        if lang in STOPWORDS
-        else f"not punctuation (no stopword list for {lang!r})"
-    )
-    return (
-        f"source words {which}, linked to no output word by eflomal's {DIRECTION} links "
-        "between words the priors' corpus links"
     )
 
 

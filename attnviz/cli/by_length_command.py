@@ -28,8 +28,9 @@ def check_options(args) -> None:
 
 def evaluate_by_length(args) -> int:
     """Score ``args.checkpoints`` by source length; print the table, write --json and --chart."""
-    from ..analysis.by_length import PER_BUCKET, check_comparable, lost_aligner
+    from ..analysis.by_length import PER_BUCKET, check_comparable
     from ..analysis.by_length import evaluate_by_length as evaluate
+    from ..analysis.lost_words import lost_aligner
     from ..data.corpus import read_corpus
     from ..files import atomic_write
     from ..store.by_length_file import save_result

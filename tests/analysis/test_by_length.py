@@ -20,19 +20,21 @@ from attnviz.analysis.by_length import (
     bucket_index,
     bucket_scores,
     check_comparable,
-    content_mask,
     evaluate_by_length,
-    is_content,
     length_inputs,
-    lost_aligner,
     lost_counts,
-    lost_in_outputs,
-    lost_words,
     source_words,
 )
 from attnviz.analysis.eflomal_aligner import EflomalAligner
 from attnviz.analysis.eflomal_priors import Priors, PriorsConfig
 from attnviz.analysis.evaluate import bleu, bleu_statistics
+from attnviz.analysis.lost_words import (
+    content_mask,
+    is_content,
+    lost_aligner,
+    lost_in_outputs,
+    lost_words,
+)
 from attnviz.data.corpus import DataConfig, held_out, read_corpus
 from attnviz.data.text import TextConfig
 from attnviz.store.checkpoint import file_sha256
