@@ -255,9 +255,11 @@ def bucket_scores(
     lost: np.ndarray | None = None,
     resamples: int = RESAMPLES,
     seed: int = 0,
+    target: str = "",
 ) -> tuple[tuple[BucketScore, ...], str]:
     """Each bucket's :class:`BucketScore` for ``outputs`` of ``inputs``, and sacreBLEU's
-    signature. ``lost``: :func:`lost_counts`, or None to leave that measure out.
+    signature. ``lost``: :func:`lost_counts`, or None to leave that measure out; ``target``:
+    the outputs' language (Chinese is scored by characters: :func:`.evaluate.metric`).
 
     The point BLEU is :func:`attnviz.analysis.evaluate.bleu` of the bucket. Its interval is
     the percentile bootstrap: the bucket's inputs resampled with replacement ``resamples``
@@ -267,8 +269,8 @@ def bucket_scores(
     does). The lost share is pooled, lost words over content words, resampled alike.
     """
     refs = [[x.reference] for x in inputs]
-    stats = bleu_statistics(list(outputs), refs, lowercase)
-    signature = bleu(list(outputs), refs, lowercase)[1]
+    stats = bleu_statistics(list(outputs), refs, lowercase, target)
+    signature = bleu(list(outputs), refs, lowercase, target)[1]
     rng = np.random.default_rng(seed)
     scores = []
     for b in range(len(BUCKETS)):
@@ -277,7 +279,7 @@ def bucket_scores(
         if draws is None:
             scores.append(BucketScore(None, None, None, None, None, None))
             continue
-        point = bleu([outputs[k] for k in rows], [refs[k] for k in rows], lowercase)[0]
+        point = bleu([outputs[k] for k in rows], [refs[k] for k in rows], lowercase, target)[0]
         low, high = _interval(_bootstrap_bleu(stats, draws))
         shares = (None, None, None)
         if lost is not None:
@@ -367,7 +369,7 @@ def evaluate_by_length(
             log(f"{name}: aligning its outputs with eflomal")
             lost = lost_counts(inputs, outputs, aligner, lang)
         buckets, signature = bucket_scores(
-            inputs, outputs, tr.text.lowercase, lost, resamples, seed
+            inputs, outputs, tr.text.lowercase, lost, resamples, seed, tr.text.tgt_lang
         )
         refused = sum(not isinstance(r, Trace) for r in results)
         scored.append(

@@ -24,7 +24,7 @@ from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import forced_words, trace_links
 from .attribution import Agreement
-from .evaluate import bleu
+from .evaluate import bleu, metric
 
 LENGTH_BUCKETS = ((1, 5), (6, 10), (11, 15), (16, 25), (26, None))  # source words, inclusive
 
@@ -126,7 +126,8 @@ def score_sentences(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[SentenceScore]:
     """Translate every item in batches (``progress(done, total)`` after each) and score it."""
-    sentence_bleu = BLEU(lowercase=translator.text.lowercase, effective_order=True)
+    text = translator.text
+    sentence_bleu = metric(text.lowercase, text.tgt_lang, effective_order=True)
     out: list[SentenceScore] = []
     for start in range(0, len(items), batch_size):
         chunk = items[start : start + batch_size]

@@ -49,7 +49,7 @@ def corpus_bleu(
     """
     results = translator.translate_each(sources, beam=beam, batch_size=batch_size, **options)
     hyps = [r.text if isinstance(r, Trace) else "" for r in results]
-    score, signature = bleu(hyps, refs, translator.text.lowercase)
+    score, signature = bleu(hyps, refs, translator.text.lowercase, translator.text.tgt_lang)
     refused = sum(not isinstance(r, Trace) for r in results)
     return BleuResult(round(score, 2), signature, len(sources), refused)
 
@@ -62,11 +62,19 @@ def corpus_sinks(translator: Translator, sources: list[str], batch_size: int = 6
     return sinks(r for r in results if isinstance(r, Trace))
 
 
-def bleu(hyps: list[str], refs: list[list[str]], lowercase: bool = False) -> tuple[float, str]:
+def metric(lowercase: bool = False, target: str = "", **options) -> BLEU:
+    """sacreBLEU's BLEU for text in the ``target`` language: Chinese, written without spaces,
+    is split by its ``zh`` tokenizer (characters), any other by ``13a``."""
+    return BLEU(lowercase=lowercase, tokenize="zh" if target == "zh" else "13a", **options)
+
+
+def bleu(
+    hyps: list[str], refs: list[list[str]], lowercase: bool = False, target: str = ""
+) -> tuple[float, str]:
     """Corpus BLEU of ``hyps`` against every reference of each (normalized as the training
-    text is), and sacreBLEU's signature."""
-    metric = BLEU(lowercase=lowercase)
-    return metric.corpus_score(hyps, _streams(refs)).score, str(metric.get_signature())
+    text is), and sacreBLEU's signature; ``target``: their language (:func:`metric`)."""
+    scorer = metric(lowercase, target)
+    return scorer.corpus_score(hyps, _streams(refs)).score, str(scorer.get_signature())
 
 
 def _streams(refs: list[list[str]]) -> list[list[str | None]]:
@@ -92,14 +100,14 @@ class BleuStatistics:
 
 
 def bleu_statistics(
-    hyps: list[str], refs: list[list[str]], lowercase: bool = False
+    hyps: list[str], refs: list[list[str]], lowercase: bool = False, target: str = ""
 ) -> BleuStatistics:
     """:class:`BleuStatistics` of ``hyps`` against their references, normalized as
     :func:`bleu` normalizes them: summed over all sentences they give :func:`bleu`'s score."""
-    metric = BLEU(lowercase=lowercase)
-    counts = metric._extract_corpus_statistics(hyps, _streams(refs)) if hyps else []
-    width = 2 + 2 * metric.max_ngram_order
-    return BleuStatistics(np.array(counts, dtype=np.int64).reshape(len(hyps), width), metric)
+    scorer = metric(lowercase, target)
+    counts = scorer._extract_corpus_statistics(hyps, _streams(refs)) if hyps else []
+    width = 2 + 2 * scorer.max_ngram_order
+    return BleuStatistics(np.array(counts, dtype=np.int64).reshape(len(hyps), width), scorer)
 
 
 def all_forced_words(
