@@ -45,7 +45,7 @@ class Key(StrEnum):
 
     # The one-sentence page: the sentence and its view
     VIEW = "view"  # the view switch: a View
-    EXAMPLES_OF = "examples_of"  # the source language whose examples the sentence page shows
+    EXAMPLES_OF = "examples_of"  # the direction (source, target) whose examples the page shows
     EXAMPLE = "example"  # the example picked, or sentence_page.OWN
     SENTENCE = "sentence"  # the sentence box
     REFERENCE = "reference"  # the reference box ("" for none)

@@ -38,8 +38,9 @@ from .taught_view import taught_view_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 from .why_view import why_view_ui
 
-EXAMPLES = {  # by source language; the first is translated when the page opens, shown finished
-    "en": [
+# By direction ("source-target"); the first is translated when the page opens, shown finished.
+EXAMPLES = {
+    "en-fr": [
         "He bought a red car and a small house.",
         "I am cold.",
         "Where is the station?",
@@ -47,7 +48,7 @@ EXAMPLES = {  # by source language; the first is translated when the page opens,
         "Good morning!",
         "We will meet at the station tomorrow morning before the train leaves for Paris.",
     ],
-    "zh": [
+    "zh-en": [
         "我爱吃苹果。",
         "汤姆有三个孩子。",
         "玛丽每天早上7点起床。",
@@ -55,7 +56,26 @@ EXAMPLES = {  # by source language; the first is translated when the page opens,
         "这本书多少钱？",
         "我们明天在车站见面。",
     ],
+    "en-zh": [  # the lecture notes' examples first
+        "I love you.",
+        "I love deep learning.",
+        "Tom has three children.",
+        "Mary gets up at 7 every morning.",
+        "How much is this book?",
+        "We will meet at the station tomorrow.",
+    ],
 }
+
+
+def examples_of(direction: Direction) -> list[str]:
+    """The examples of ``direction``; for a direction without its own, those of another
+    from the same source language; none for another language."""
+    own = EXAMPLES.get(f"{direction.source}-{direction.target}")
+    if own is not None:
+        return own
+    return next((e for key, e in EXAMPLES.items() if key.split("-")[0] == direction.source), [])
+
+
 OWN = N_("(type your own)")
 PLAY_SECONDS = 0.8
 MAX_CHARS = 4000  # per text box; the models refuse over 200 words before decoding anyway
@@ -111,12 +131,12 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
     """The sentence and the reference translation typed ("" for none); the examples are those
     of ``direction``'s source language, and switching the direction opens on its first."""
     state = st.session_state
-    examples = EXAMPLES.get(direction.source, [])
+    examples = examples_of(direction)
     if Key.NEXT_REFERENCE in state:  # asked for by a button of the compare view
         state[Key.REFERENCE] = state.pop(Key.NEXT_REFERENCE)
     shown_for = state.get(Key.EXAMPLES_OF)
-    if shown_for != direction.source:
-        state[Key.EXAMPLES_OF] = direction.source
+    if shown_for != tuple(direction):
+        state[Key.EXAMPLES_OF] = tuple(direction)
         # A new visitor sees a translation before typing anything (unless the corpus page
         # sent a sentence); a new direction, its own first example.
         if shown_for is not None or Key.SENTENCE not in state:

@@ -124,8 +124,8 @@ def test_the_first_page_draws_both_heatmaps_before_anything_is_typed(server):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(server)
-        page.wait_for_function(DRAWN, arg=EXAMPLES["en"][0].split()[0], timeout=60_000)
-        assert page.get_by_label("English sentence").input_value() == EXAMPLES["en"][0]
+        page.wait_for_function(DRAWN, arg=EXAMPLES["en-fr"][0].split()[0], timeout=60_000)
+        assert page.get_by_label("English sentence").input_value() == EXAMPLES["en-fr"][0]
         assert page.locator('[data-testid="stException"]').count() == 0
         browser.close()
 

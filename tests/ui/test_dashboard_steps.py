@@ -38,8 +38,8 @@ def test_the_opening_example_is_shown_finished_and_play_replays_it(app):
 
 def test_an_example_picked_is_shown_finished_and_a_sentence_typed_starts_at_step_one(app):
     app.slider(key="step").set_value(2).run()
-    app.selectbox(key="example").set_value(EXAMPLES["en"][-1]).run()
-    assert app.text_input(key="sentence").value == EXAMPLES["en"][-1] and _at_last_step(app)
+    app.selectbox(key="example").set_value(EXAMPLES["en-fr"][-1]).run()
+    assert app.text_input(key="sentence").value == EXAMPLES["en-fr"][-1] and _at_last_step(app)
     type_sentence(app, SENTENCE)
     assert app.slider(key="step").value == 1
     assert all(len(_shown_rows(fig)) == 1 for fig in heatmaps_on(app))
