@@ -120,7 +120,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
             language=language_name(source)
         ),
         "\n".join(FURTHER.get(source, [])),
-        key=Key.WHY_FURTHER,
+        key=element_key(Key.WHY_FURTHER, source),  # each source language its own
         height=140,
         max_chars=4000,
     )
@@ -133,7 +133,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     models = [fixed, *attending]
     traces = {c.name: translate(c, text, choice.beam, "") for c in models}
     lost = _lost_ui(models, traces)
-    cols[1].metric(_("Source words"), len(text.split()) if source != "zh" else len(text))
+    cols[1].metric(_("Source words"), len(load(fixed).text.words(text, "src")))
     for c, col in zip(models, st.columns(len(models)), strict=True):
         with col:
             _model_ui(c, traces[c.name], lost.get(c.name))

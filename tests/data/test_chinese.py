@@ -174,3 +174,25 @@ def test_align_gives_the_same_links_for_chinese_cut_or_not(
     whole, cut = capsys.readouterr().out.split("\n")[:2]
     assert whole == cut
     assert {int(link.split("-")[0]) for link in whole.split()} > {0}  # not all on word 0
+
+
+@pytest.mark.slow
+def test_a_model_that_writes_chinese_writes_jieba_words_joined_without_spaces(tmp_path):
+    # Issue 51: English -> Chinese, the toy's columns read as they are written.
+    from attnviz import load
+    from attnviz.cli.main import main
+    from attnviz.data.chinese import segment
+
+    from ..conftest import CHINESE_FLAGS
+
+    data, out = tmp_path / "cmn.txt", tmp_path / "en-zh.safetensors"
+    write_cmn(data, corpus(1500, seed=0))
+    flags = [*CHINESE_FLAGS[6:], "--src-lang", "en", "--tgt-lang", "zh", "--precision", "fp32"]
+    assert main(["train", "--data", str(data), "--out", str(out), "--attention", "general",
+                 *flags]) == 0  # fmt: skip
+    tr = load(out, precision="fp32")
+    assert "tok:zh" in tr.card["test_bleu"]["signature"] and tr.card["test_bleu"]["beam1"] > 20
+    trace = tr.translate("I love to eat apples.")
+    words = trace.tgt_tokens[:-1]
+    assert " " not in trace.text and words == segment(trace.text)  # rows are jieba's words
+    assert trace.weights.shape == (len(trace.tgt_tokens), len(trace.src_tokens))
