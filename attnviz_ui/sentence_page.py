@@ -35,6 +35,7 @@ from .step_view import (
     step_detail_ui,
 )
 from .taught_view import taught_view_ui
+from .walk_through import is_taught, taught_reference, walk_through_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 from .why_view import why_view_ui
 
@@ -107,14 +108,17 @@ def _example() -> None:
     state = st.session_state
     example = state[Key.EXAMPLE]
     state[Key.SENTENCE] = "" if example == OWN else example
-    state[Key.REFERENCE] = ""
+    state[Key.REFERENCE] = taught_reference(example)  # the notes' walk-through, forced
     _new_sentence(example != OWN)
 
 
 def _new_sentence(example: bool) -> None:
-    """Before a new sentence's run: an example is shown finished, a sentence typed from step 1."""
+    """Before a new sentence's run: an example is shown finished, a sentence typed from step 1;
+    a typed sentence drops a walk-through's reference the page filled in."""
     shown = playback.new_sentence(example)
     state = st.session_state
+    if not example and is_taught(state.get(Key.REFERENCE, "")):
+        state[Key.REFERENCE] = ""
     state[Key.STEP], state[Key.PLAYING] = shown.step, shown.playing
     state[Key.TO_LAST] = shown.to_last
 
@@ -123,7 +127,8 @@ def _open_on(examples: list[str]) -> None:
     """Show the first example, finished (no examples: an empty box)."""
     state = st.session_state
     state[Key.EXAMPLE] = examples[0] if examples else OWN
-    state[Key.SENTENCE], state[Key.REFERENCE] = (examples or [""])[0], ""
+    first = (examples or [""])[0]
+    state[Key.SENTENCE], state[Key.REFERENCE] = first, taught_reference(first)
     _new_sentence(example=bool(examples))
 
 
@@ -374,6 +379,7 @@ def sentence_page_ui(choice: Choice) -> None:
     if sides is None:
         return
     sides = notes_ui(sides)
+    walk_through_ui(choice, sides, sentence, reference)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
     view = st.radio(
         _("View"),

@@ -74,3 +74,22 @@ def test_every_view_works_on_the_chinese_sentence(app):
         app.radio(key="view").set_value(view).run()
         assert not app.exception, (view, app.exception)
     assert sum("Translates 中文 → English" in m.value for m in app.markdown) == 2  # the cards
+
+
+def test_the_walk_through_opens_forced_to_the_notes_translation_beside_the_models_own(app):
+    # Issue 51: 我爱吃苹果。 opens on the notes' "I love to eat apples.", forced through both
+    # models, with what each writes on its own and where "eat" and "apples" look.
+    _switch(app, ZH_EN)
+    assert app.text_input(key="reference").value == "I love to eat apples."
+    heatmaps = heatmaps_on(app)
+    assert [f["data"][0]["y"][:5] for f in heatmaps] == [
+        ["1:I", "2:love", "3:to", "4:eat", "5:apples"]
+    ] * 2
+    note = next(i.value for i in app.info if "forced to the lecture notes'" in i.value)
+    for name in ("bahdanau-zh-en", "luong-zh-en"):
+        assert f"**{name}** writes" in note
+    assert "“eat” looks most at" in note and "“apples” looks most at" in note
+    assert "我父亲爱吃比萨。" in note
+    app.text_input(key="sentence").input("我爱你。").run()  # drops the filled-in reference
+    assert app.text_input(key="reference").value == ""
+    assert not any("lecture notes'" in i.value for i in app.info)
