@@ -10,12 +10,14 @@ tensor per snapshot, ``history.attention.K``, in the checkpoint and the training
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
 
+from ..data import chinese
 from ..data.corpus import spread_sample
+from ..data.text import TextConfig
 from ..decoding.translator import Translator
 from ..errors import InputError
 from .aer import Gold, score
@@ -30,14 +32,38 @@ class Probe:
     source: str  # whitespace-separated words
     target: str  # the reference, force-decoded
     gold: Gold | None = None  # (source word, target word) links, when known
+    # (target words, source words + 1) as the run that recorded it counted them; None: its
+    # whitespace words (histories recorded before Chinese was read as jieba's words)
+    size: tuple[int, int] | None = None
 
     @property
     def shape(self) -> tuple[int, int]:
         """(target words, source words + the source <eos>) of its attention matrix."""
+        if self.size is not None:
+            return self.size
         return len(self.target.split()), len(self.source.split()) + 1
+
+    def words(self) -> tuple[list[str], list[str]]:
+        """Its source and target words, as the columns (before ``<eos>``) and rows of its
+        matrix: whitespace words, or jieba's for a side whose recorded size counted them so
+        (the only way :meth:`TextConfig.words` counts otherwise)."""
+        src, tgt = self.source.split(), self.target.split()
+        if self.size is not None:
+            rows, cols = self.size
+            tgt = tgt if len(tgt) == rows else chinese.words(self.target)
+            src = src if len(src) + 1 == cols else chinese.words(self.source)
+        return src, tgt
+
+    def counted(self, text: TextConfig) -> Probe:
+        """This probe with its size counted as ``text`` counts words (what the forced decoding
+        of a new history reads: Chinese by jieba)."""
+        words = len(text.words(self.target, "tgt")), len(text.words(self.source, "src")) + 1
+        return replace(self, size=words)
 
     def to_json(self) -> dict:
         out: dict = {"source": self.source, "target": self.target}
+        if self.size is not None:
+            out["shape"] = list(self.size)
         if self.gold is not None:
             out["gold_sure"] = sorted(map(list, self.gold.sure))
             out["gold_possible"] = sorted(map(list, self.gold.possible - self.gold.sure))
@@ -49,7 +75,8 @@ class Probe:
         if "gold_sure" in d:
             sure = {tuple(x) for x in d["gold_sure"]}
             gold = Gold(sure, sure | {tuple(x) for x in d["gold_possible"]})
-        return cls(d["source"], d["target"], gold)
+        size = tuple(d["shape"]) if "shape" in d else None
+        return cls(d["source"], d["target"], gold, size)
 
 
 def choose_probes(pairs: list[tuple[str, str]], n: int = 20) -> list[Probe]:

@@ -30,8 +30,9 @@ MOMENT = "shown"  # the name of the curves' rule at the snapshot shown
 def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Figure:
     """A probe's word attention at one snapshot: its target words down, its source words
     (and the source's end) across; the gold's sure links as crosses when it has gold."""
-    x = labels([*probe.source.split(), EOS])
-    y = labels(probe.target.split())
+    source, target = probe.words()
+    x = labels([*source, EOS])
+    y = labels(target)
     cells = dict(
         type="heatmap",
         z=matrix,

@@ -320,6 +320,8 @@ def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[
             f"sentences, and {len(new)} of the probes given are not among them"
         )
     history.probes += new
+    if not history.snapshots:  # a new history counts its probes' words as the run reads them
+        history.probes = [p.counted(run.text) for p in history.probes]
     return history, offset
 
 

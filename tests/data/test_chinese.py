@@ -196,3 +196,9 @@ def test_a_model_that_writes_chinese_writes_jieba_words_joined_without_spaces(tm
     words = trace.tgt_tokens[:-1]
     assert " " not in trace.text and words == segment(trace.text)  # rows are jieba's words
     assert trace.weights.shape == (len(trace.tgt_tokens), len(trace.src_tokens))
+    history = tr.history  # its probes' matrices are read as jieba's words, as recorded
+    last = history.matrices(len(history.snapshots) - 1)
+    for probe, matrix in zip(history.probes, last, strict=True):
+        source, target = probe.words()
+        assert matrix.shape == probe.shape == (len(target), len(source) + 1)
+        assert target == segment(probe.target) and abs(matrix.sum(1) - 1).max() < 0.01
