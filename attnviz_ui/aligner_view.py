@@ -24,7 +24,7 @@ from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.store.priors_file import PriorsError, load_priors
 
-from .cache import Side, checkpoint_folder
+from .cache import Side, checkpoint_folder, file_version
 from .pages import Key
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
@@ -70,12 +70,11 @@ def _aligner(path: str, version: tuple[int, int]) -> EflomalAligner | Refused:
 def aligner() -> EflomalAligner | Refused:
     """The shared aligner of the priors beside the checkpoints, or why there is none."""
     path = priors_path()
-    try:
-        stat = path.stat()
-    except OSError:
+    version = file_version(path)
+    if version is None:
         command = f"`python -m attnviz priors --data CORPUS --out {path}`"
         return Refused(_("no {path}: make it with {command}").format(path=path, command=command))
-    return _aligner(str(path), (stat.st_mtime_ns, stat.st_size))
+    return _aligner(str(path), version)
 
 
 def words(trace: Trace) -> tuple[list[str], list[str]]:

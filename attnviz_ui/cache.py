@@ -27,6 +27,16 @@ def checkpoint_folder() -> Path:
     return Path(os.environ.get("ATTNVIZ_CHECKPOINTS", Path(__file__).parent.parent / "checkpoints"))
 
 
+def file_version(path: Path) -> tuple[int, int] | None:
+    """What tells one version of a file from the next, for a cache key: (mtime, size); None
+    when there is no file to read."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
 class Choice(NamedTuple):
     """What the sidebar chose: the direction, the two models shown and the search."""
 

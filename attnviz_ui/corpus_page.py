@@ -157,7 +157,7 @@ def corpus_page_ui(choice: Choice) -> None:
         st.session_state[Key.CORPUS_RESULTS] = (key, score_ui(models, items, choice.beam))
     stored = st.session_state.get(Key.CORPUS_RESULTS)
     if stored and stored[0] == key:
-        results_ui(items, stored[1], strays_ui(models, items, key))
+        results_ui(items, stored[1], choice.direction.target, strays_ui(models, items, key))
         corpus_agreement_ui(models, items, choice.beam)
 
 
@@ -194,13 +194,17 @@ def _scored_strays(pairs: list, items: list[Item]) -> dict[str, list[float | Non
 
 
 def results_ui(
-    items: list[Item], scores: dict[str, list[SentenceScore]], strays: dict | None = None
+    items: list[Item],
+    scores: dict[str, list[SentenceScore]],
+    target: str,
+    strays: dict | None = None,
 ) -> None:
     """Totals, the per-sentence table (ranked by ``strays`` where given: see
-    :func:`strays_ui`), BLEU by length, and a sentence to open."""
+    :func:`strays_ui`), BLEU by length (of output in the ``target`` language), and a sentence
+    to open."""
     metrics = st.columns(2 * len(scores))
     for k, (name, rows) in enumerate(scores.items()):
-        totals = compare_models.totals(items, rows)
+        totals = compare_models.totals(items, rows, target)
         if totals.bleu is not None:
             metrics[2 * k].metric(_("{name}: corpus BLEU").format(name=name), f"{totals.bleu:.1f}")
         if totals.aer is not None:
@@ -225,7 +229,7 @@ def results_ui(
     )
     if strays:
         st.caption(_(explain.STRAYS_HELP))
-    lengths = compare_models.bleu_by_length(items, scores)
+    lengths = compare_models.bleu_by_length(items, scores, target)
     if not lengths.empty:
         vega_chart(charts.length_chart(lengths))
         st.caption(

@@ -22,7 +22,7 @@ from attnviz.store.by_length_file import is_current, read_result
 from attnviz.store.catalog import Checkpoint, opening
 
 from . import aligner_view
-from .cache import Choice, checkpoint_folder, load, translate
+from .cache import Choice, checkpoint_folder, file_version, load, translate
 from .pages import Key, element_key
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
@@ -197,15 +197,6 @@ def _story_ui(fixed: str, size: int, traces: dict, lost: dict[str, list[bool]]) 
     )
 
 
-def _version(path: Path) -> tuple[int, int] | None:
-    """What tells one version of a file from the next: (mtime, size); None when missing."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
-
-
 @st.cache_data(show_spinner=False, max_entries=8)
 def _table(path: str, version: tuple | None, models: tuple[Checkpoint, ...]):
     """The table at ``path`` if it scores ``models`` as their files are now, else None. Cached
@@ -219,7 +210,7 @@ def _table(path: str, version: tuple | None, models: tuple[Checkpoint, ...]):
 def _curve_ui(models: list[Checkpoint], path: Path) -> None:
     """The BLEU-by-length table of these models shipped at ``path``, or how to make it."""
     paths = [Path(c.path) for c in models]
-    result = _table(str(path), _version(path), tuple(models))
+    result = _table(str(path), file_version(path), tuple(models))
     if result is None:
         command = (
             "`python -m attnviz evaluate --by-length "

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.chinese import segment
+from ..data import chinese
 from ..data.corpus import Corpus, held_out
 from ..data.text import normalize
 from ..decoding.trace import Trace
@@ -65,8 +65,9 @@ def bucket_index(words: int) -> int:
 
 
 def source_words(source: str, lang: str) -> list[str]:
-    """A source's words: ``str.split()``, or jieba's words for Chinese, which has no spaces."""
-    return segment(normalize(source)) if lang == "zh" else source.split()
+    """A source's words: ``str.split()``, or for Chinese its words as alignments count them
+    (:func:`chinese.words`: jieba's, unless the text is already cut)."""
+    return chinese.words(normalize(source)) if lang == "zh" else source.split()
 
 
 @dataclass(frozen=True)

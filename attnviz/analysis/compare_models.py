@@ -192,13 +192,15 @@ def table(items: list[Item], results: dict[str, list[SentenceScore]]) -> pd.Data
     )
 
 
-def bleu_of(items: list[Item], results: list[SentenceScore], lowercase: bool = False) -> float:
-    """Corpus BLEU of one model over ``items`` (all must have references)."""
-    return bleu([r.text for r in results], [list(i.references) for i in items], lowercase)[0]
+def bleu_of(items: list[Item], results: list[SentenceScore], target: str = "") -> float:
+    """Corpus BLEU of one model over ``items`` (all must have references), its output in the
+    ``target`` language (as :func:`.evaluate.metric` scores it, and :func:`score_sentences`
+    each sentence)."""
+    return bleu([r.text for r in results], [list(i.references) for i in items], target=target)[0]
 
 
 def bleu_by_length(
-    items: list[Item], results: dict[str, list[SentenceScore]], lowercase: bool = False
+    items: list[Item], results: dict[str, list[SentenceScore]], target: str = ""
 ) -> pd.DataFrame:
     """Corpus BLEU of each model per source-length bucket (:data:`LENGTH_BUCKETS`), over the
     items that have references: columns model, words, BLEU, sentences."""
@@ -213,7 +215,7 @@ def bleu_by_length(
             continue
         label = f"{low}+" if high is None else f"{low}-{high}"
         for name, rs in results.items():
-            value = bleu_of([items[k] for k in picked], [rs[k] for k in picked], lowercase)
+            value = bleu_of([items[k] for k in picked], [rs[k] for k in picked], target)
             rows.append({"model": name, "words": label, "BLEU": value, "sentences": len(picked)})
     return pd.DataFrame(rows, columns=["model", "words", "BLEU", "sentences"])
 
@@ -235,11 +237,12 @@ class Totals:
     aer: AerResult | None  # AER pooled over the items with gold links; None without any
 
 
-def totals(items: list[Item], scores: list[SentenceScore]) -> Totals:
-    """Corpus BLEU and AER of one model, each over the items that can have it."""
+def totals(items: list[Item], scores: list[SentenceScore], target: str = "") -> Totals:
+    """Corpus BLEU (of output in the ``target`` language) and AER of one model, each over the
+    items that can have it."""
     with_refs = [k for k, item in enumerate(items) if item.references]
     corpus_bleu = (
-        bleu_of([items[k] for k in with_refs], [scores[k] for k in with_refs])
+        bleu_of([items[k] for k in with_refs], [scores[k] for k in with_refs], target)
         if with_refs
         else None
     )

@@ -54,18 +54,24 @@ def test_padding_does_not_change_a_translation(attention):
         np.testing.assert_allclose(alone.weights, trace.weights, atol=1e-5)
 
 
+def teacher_forced_and_stepped(tr, src, lens, tgt_in):
+    """The model's teacher-forced Output over ``tgt_in`` (B, T), and its decoding Steps fed
+    the same tokens one at a time: a model that runs a target in one pass must agree."""
+    with torch.no_grad():
+        whole = tr.model(src, lens, tgt_in)
+        memory, state = tr.model.encode(src, lens)
+        steps = []
+        for t in range(tgt_in.size(1)):
+            steps.append(tr.model.step(tgt_in[:, t], state, memory))
+            state = steps[-1].state
+    return whole, steps
+
+
 def test_luong_without_input_feeding_trains_in_one_pass_with_the_same_result():
     tr = tiny_translator("general", input_feeding=False)
     src, lens = _ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 6))
-    with torch.no_grad():
-        fast = tr.model(src, lens, tgt_in)
-        memory, state = tr.model.encode(src, lens)
-        steps = []
-        for t in range(6):
-            step = tr.model.step(tgt_in[:, t], state, memory)
-            steps.append(step)
-            state = step.state
+    fast, steps = teacher_forced_and_stepped(tr, src, lens, tgt_in)
     torch.testing.assert_close(
         fast.logits, torch.stack([s.logits for s in steps], 1), atol=1e-5, rtol=1e-4
     )

@@ -8,7 +8,7 @@ from attnviz.errors import InputError
 from attnviz.model.networks import ModelConfig, Seq2Seq
 
 from ..helpers import tiny_translator
-from .test_attention import RAGGED, _ragged_batch
+from .test_attention import RAGGED, _ragged_batch, teacher_forced_and_stepped
 
 
 def test_it_has_no_attention_module_and_its_memory_is_the_encoders_final_state():
@@ -26,17 +26,11 @@ def test_teacher_forcing_over_the_whole_target_is_the_same_as_step_by_step():
     tr = tiny_translator("none", layers=2)
     src, lens = _ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 7))
-    with torch.no_grad():
-        whole = tr.model(src, lens, tgt_in)
-        memory, state = tr.model.encode(src, lens)
-        steps = []
-        for t in range(7):
-            step = tr.model.step(tgt_in[:, t], state, memory)
-            assert step.weights is None and step.scores is None and step.query is None
-            steps.append(step.logits)
-            state = step.state
+    whole, steps = teacher_forced_and_stepped(tr, src, lens, tgt_in)
+    assert all(s.weights is None and s.scores is None and s.query is None for s in steps)
     assert whole.weights is None
-    torch.testing.assert_close(torch.stack(steps, 1), whole.logits, atol=1e-5, rtol=1e-5)
+    stepped = torch.stack([s.logits for s in steps], 1)
+    torch.testing.assert_close(stepped, whole.logits, atol=1e-5, rtol=1e-5)
 
 
 def test_every_step_reads_the_same_context_and_the_output_depends_on_the_source():
