@@ -12,6 +12,7 @@ import streamlit as st
 
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
+from attnviz.tuning.onednn import bound_product_cache
 from attnviz_ui.cache import available, freeze_heap
 from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.i18n import language_ui, use_language
@@ -23,6 +24,7 @@ from attnviz_ui.training_page import training_page_ui
 
 
 def main() -> None:
+    bound_product_cache()  # before torch runs a product
     st.set_page_config(page_title="attnviz", layout="wide")
     use_language()
     found, failed = available()

@@ -9,8 +9,9 @@ The layers, each a subpackage that imports only those above it in this list (and
 ``options``, ``errors`` and ``i18n``):
 
     data/       text, vocabularies, subword pieces, corpora, toy languages
-    model/      attention mechanisms, the GRU encoder-decoder, precision
+    model/      attention mechanisms, the GRU encoder-decoder, autocast, low-precision weights
     decoding/   search, Translator, Trace, the word-level view, steering, playback
+    tuning/     the precision "auto" takes, measured on this machine; process settings
     analysis/   diagnostics, alignment and AER, attribution, evaluation, training history
     store/      checkpoint files and the shipped catalog
     training/   the training loop, its configuration and state, distributed runs, live runs

@@ -15,8 +15,8 @@ import torch
 import attnviz
 from attnviz.errors import InputError, Refused
 from attnviz.i18n import shown
-from attnviz.model.precision import resolve_decoding
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
+from attnviz.tuning.decoding_precision import resolve_decoding
 
 from .i18n import session_language
 
@@ -68,7 +68,7 @@ def _models(precision: str) -> Models:
 
 def precision() -> str:
     """The precision the page decodes in: the fastest that keeps the attention shown the
-    trained model's own (the output layer alone below fp32: see attnviz.model.precision), as
+    trained model's own (the output layer alone below fp32: see attnviz.model.low_precision), as
     measured once per machine, or as ATTNVIZ_DECODING pins it (read on every run). Cached
     decodings are keyed by it."""
     return resolve_decoding("auto", exact_attention=True)

@@ -22,8 +22,9 @@ import torch
 from attnviz.data.vocab import EOS_ID
 from attnviz.decoding.decode import greedy
 from attnviz.model.attention import SCORES
+from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
-from attnviz.model.precision import DECODING, for_decoding, resolve_decoding
+from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
 
 
 def median_us(f: Callable[[], object], repeats: int) -> float:

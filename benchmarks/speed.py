@@ -28,20 +28,18 @@ from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS_ID, Vocab
 from attnviz.decoding.translator import Translator
 from attnviz.model.attention import SCORES
+from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
-from attnviz.model.precision import (
-    DECODING,
-    TRAINING,
-    for_decoding,
-    resolve_decoding,
-    resolve_training,
-)
 from attnviz.training.train import Prepared, TrainConfig, evaluate_loss, optimizer, train_step
+from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
+from attnviz.tuning.onednn import bound_product_cache
+from attnviz.tuning.training_precision import TRAINING, resolve_training
 
 SENTENCE = "I am not sure that he will come tomorrow."  # the peer's sentence: 10 tokens
 
 
 def main() -> None:
+    bound_product_cache()  # as the command line trains
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )

@@ -24,7 +24,7 @@ CPU time, not wall time: on a busy machine the time other processes take a core 
 counted, so the shares stay comparable; ``--threads 2`` times wall clock. The sentences are the
 textbook peer's and a longer one with a number; ``--json`` prints the figures as JSON. The
 precision ``auto`` resolves to is printed with the probe's timings
-(:func:`attnviz.model.precision.probe_decoding`), where the attnviz imported has one.
+(:func:`attnviz.tuning.decoding_precision.probe_decoding`), where the attnviz imported has one.
 """
 
 from __future__ import annotations
@@ -42,7 +42,11 @@ import attnviz
 from attnviz.decoding import decode
 from attnviz.decoding.step_math import step_math
 from attnviz.decoding.words import words_trace
-from attnviz.model import precision as precisions
+
+try:
+    from attnviz.tuning import decoding_precision as precisions
+except ImportError:  # an attnviz from before the probe left model/
+    from attnviz.model import precision as precisions
 
 HERE = Path(__file__).resolve().parent
 CHECKPOINTS = [

@@ -16,9 +16,9 @@ from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.networks import ModelConfig
-from ..model.precision import DECODING
 from ..options import add_options, typed
 from ..training.config import TrainConfig, TrainingRun
+from ..tuning.decoding_precision import DECODING
 
 PRIORS = "checkpoints/eflomal-priors.txt.gz"  # shipped beside the checkpoints
 CONFIGS = (ModelConfig, TextConfig, DataConfig, TrainConfig)  # the train command's settings

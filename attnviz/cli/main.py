@@ -19,6 +19,7 @@ from ..data.text import TextConfig
 from ..model.networks import ModelConfig
 from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
+from ..tuning.onednn import bound_product_cache
 from .arguments import parser, typed_train_options
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ TATOEBA = {"license": "CC-BY 2.0", "attribution": "www.manythings.org/anki and t
 
 
 def main(argv: list[str] | None = None) -> int:
+    bound_product_cache()  # before torch runs a product
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
     from ..store.checkpoint import (

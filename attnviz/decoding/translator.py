@@ -65,7 +65,7 @@ class Translator:
         self.card = card or {}  # the model card: corpus, training, scores
         self.data = data  # how the training data was prepared, when known
         self.subwords = subwords  # sentencepiece models under the words, or None
-        self.precision = precision  # how weights are stored for decoding (model.precision)
+        self.precision = precision  # how weights are stored for decoding (model.low_precision)
         self.history = None  # the training history (attnviz.analysis.history.History), once loaded
 
     @property

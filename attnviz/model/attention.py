@@ -15,7 +15,7 @@ from typing import NamedTuple
 import torch
 from torch import nn
 
-from .precision import without_autocast
+from .autocast import without_autocast
 
 SCORES = ("bahdanau", "dot", "general", "concat")
 

@@ -25,8 +25,9 @@ from ..data.vocab import Vocab
 from ..decoding.translator import Translator
 from ..files import atomic_write
 from ..i18n import N_, Text
+from ..model.low_precision import for_decoding
 from ..model.networks import ModelConfig, Seq2Seq
-from ..model.precision import for_decoding, resolve_decoding
+from ..tuning.decoding_precision import resolve_decoding
 
 FORMAT = "attnviz-checkpoint/1"
 SUBWORDS = "subwords."  # name prefix of the sentencepiece models' byte tensors
@@ -221,10 +222,10 @@ def load(
 ) -> Translator:
     """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
 
-    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.precision`):
+    ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.low_precision`):
     "auto" picks whichever of fp32, bf16, int8 and int8-output decodes fastest on this machine,
-    timed once (:func:`attnviz.model.precision.probe_decoding`; int8 on the x86 CPUs measured so
-    far); "fp32" keeps every weight as trained.
+    timed once (:func:`attnviz.tuning.decoding_precision.probe_decoding`; int8 on the x86 CPUs
+    measured so far); "fp32" keeps every weight as trained.
     """
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path, check_model)

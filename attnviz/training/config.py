@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..model.networks import ModelConfig
-from ..model.precision import TRAINING
 from ..options import option
+from ..tuning.training_precision import TRAINING
 
 if TYPE_CHECKING:
     from ..analysis.history import Probe

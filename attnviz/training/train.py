@@ -46,9 +46,10 @@ from ..data.swap import swap_examples
 from ..data.text import TextConfig
 from ..data.vocab import PAD_ID, Vocab
 from ..decoding.translator import BETA, Translator
+from ..model.autocast import autocast
 from ..model.networks import ModelConfig, Seq2Seq
-from ..model.precision import autocast, resolve_training
 from ..store import checkpoint
+from ..tuning.training_precision import resolve_training
 from . import distributed, lineage
 from .config import TrainConfig, TrainingRun
 from .guide import Teacher, guide_loss, teacher_links, with_links

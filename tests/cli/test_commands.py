@@ -11,8 +11,8 @@ import sacrebleu
 from attnviz.analysis.aer import Gold, parse_pharaoh, score
 from attnviz.analysis.history import FIRST_EPOCH_POINTS
 from attnviz.cli.main import main
-from attnviz.model.precision import resolve_decoding
 from attnviz.training.lineage import file_sha256
+from attnviz.tuning.decoding_precision import resolve_decoding
 
 from ..helpers import TINY_FLAGS, tensors
 from ..synthetic import corpus, write_corpus

@@ -8,7 +8,7 @@ from attnviz.data.corpus import Example, make_batch, spread_sample
 from attnviz.data.vocab import PAD_ID
 from attnviz.training.train import TrainConfig, batch_loss
 
-from ..helpers import WORDS, fresh_python, tiny_translator
+from ..helpers import WORDS, tiny_translator
 
 
 def _batch(tr):
@@ -112,15 +112,6 @@ def test_a_training_run_refuses_at_once_what_cannot_run():
     with pytest.raises(ValueError, match="--joint-subwords"):
         TrainingRun("c.txt", "m.safetensors", replace(model, tie_embeddings=True))
     assert TrainingRun("c.txt", "m.safetensors", init_from="parent.safetensors").model is None
-
-
-@pytest.mark.parametrize("outside, seen", [(None, "64"), ("300", "300")])
-def test_importing_attnviz_bounds_onednns_cache_of_products_unless_told_otherwise(outside, seen):
-    """Over length-bucketed bf16 batches, oneDNN's default cache of 1,024 compiled products
-    (each with a bf16 copy of its weights) grew a training run to 4.7 GB; see precision.py."""
-    cache = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
-    code = f"import os, attnviz; print(os.environ['{cache}'])"
-    assert fresh_python(code, drop=cache, **({cache: outside} if outside else {})) == seen
 
 
 def test_a_grown_vocabulary_starts_each_new_row_from_its_twin_or_from_its_old_pieces():

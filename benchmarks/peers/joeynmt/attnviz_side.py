@@ -35,17 +35,14 @@ from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS, EOS_ID
 from attnviz.decoding import decode
 from attnviz.decoding.translator import Translator
+from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
-from attnviz.model.precision import (
-    DECODING,
-    TRAINING,
-    for_decoding,
-    resolve_decoding,
-    resolve_training,
-)
 from attnviz.plots import charts
 from attnviz.training.config import TrainConfig
 from attnviz.training.train import optimizer, set_lr, train_step
+from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
+from attnviz.tuning.onednn import bound_product_cache
+from attnviz.tuning.training_precision import TRAINING, resolve_training
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as h  # the folder's shared module, beside this file
@@ -210,6 +207,7 @@ def _write_hyps(s: Setup, sources: list[list[str]], path: Path, batch_size: int 
 
 
 def main() -> None:
+    bound_product_cache()  # as the command line trains
     ap = h.arguments(__doc__)
     ap.add_argument(
         "--precision", choices=TRAINING, default="auto", help="training (auto: bf16 if native)"

@@ -7,16 +7,16 @@ import json
 import pytest
 import torch
 
-from attnviz.model import precision
-from attnviz.model.precision import (
+from attnviz.model.low_precision import EXACT_ATTENTION
+from attnviz.tuning import decoding_precision as precision
+from attnviz.tuning.decoding_precision import (
     DECODING,
-    EXACT_ATTENTION,
-    Probe,
     decoding_choices,
-    fastest_of,
     probe_decoding,
     resolve_decoding,
 )
+from attnviz.tuning.machine import machine_key
+from attnviz.tuning.probe import Probe, fastest_of
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def machine(tmp_path, monkeypatch):
     """A process that has measured nothing yet, on a machine whose cache is ``tmp_path``."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("ATTNVIZ_DECODING", raising=False)
-    monkeypatch.setattr(precision, "_probes", {})
+    monkeypatch.setattr(precision.MEASURED, "_probes", {})
     return tmp_path / "attnviz" / "decoding-precision.json"
 
 
@@ -36,18 +36,6 @@ def fake_measure(ms: dict[str, float], calls: list[str]):
     return measure
 
 
-def test_fastest_of_takes_the_least_time():
-    assert fastest_of({"fp32": 10.0, "bf16": 8.7, "int8": 5.1}) == "int8"
-    assert fastest_of({"fp32": 10.0, "bf16": 4.0, "int8": 5.1}) == "bf16"
-    assert fastest_of({"fp32": 3.0, "bf16": 8.7, "int8": 5.1}) == "fp32"
-
-
-def test_fastest_of_keeps_fp32_when_the_others_save_less_than_the_margin():
-    almost = 10.0 * (1 - precision.PROBE_MARGIN) + 0.01
-    assert fastest_of({"fp32": 10.0, "int8": almost}) == "fp32"
-    assert fastest_of({"fp32": 10.0, "int8": almost - 0.02}) == "int8"
-
-
 def test_exact_attention_takes_the_fastest_precision_that_stores_the_output_layer_alone(
     machine, monkeypatch
 ):
@@ -55,7 +43,8 @@ def test_exact_attention_takes_the_fastest_precision_that_stores_the_output_laye
     monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
     assert resolve_decoding("auto") == "int8"
     assert resolve_decoding("auto", exact_attention=True) == "int8-output"
-    assert Probe({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m").fastest_exact == "fp32"
+    probe = Probe({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m")
+    assert probe.fastest_among(EXACT_ATTENTION) == "fp32"
     monkeypatch.setenv("ATTNVIZ_DECODING", "int8")  # a pin that would move the attention
     assert resolve_decoding("auto", exact_attention=True) == "int8-output"
     monkeypatch.setenv("ATTNVIZ_DECODING", "bf16")
@@ -69,11 +58,11 @@ def test_a_measurement_made_before_a_precision_was_added_is_made_again(machine, 
     ms = {"fp32": 9.0, "bf16": 8.0, "int8": 4.0, "int8-output": 3.0}
     monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
     machine.parent.mkdir(parents=True)
-    key = precision._machine(torch.device("cpu"))
+    key = machine_key(torch.device("cpu"))
     old = {"ms": {"fp32": 9.0, "bf16": 8.0, "int8": 4.0}, "fastest": "int8"}  # no int8-output
     machine.write_text(json.dumps({key: old}))
     assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
-    monkeypatch.setattr(precision, "_probes", {})  # a new process reads the complete one
+    monkeypatch.setattr(precision.MEASURED, "_probes", {})  # a new process reads the complete one
     assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
 
 
@@ -110,7 +99,7 @@ def test_a_new_process_reads_the_machines_measurement(machine, monkeypatch):
     ms = {"fp32": 9.0, "bf16": 3.0, "int8": 4.0, "int8-output": 5.0}  # every choice timed
     monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls))
     assert resolve_decoding("auto") == "bf16"
-    monkeypatch.setattr(precision, "_probes", {})  # a new process on the same machine
+    monkeypatch.setattr(precision.MEASURED, "_probes", {})  # a new process on the same machine
     assert resolve_decoding("auto") == "bf16" and len(calls) == 1
 
 
@@ -121,7 +110,7 @@ def test_another_machines_measurement_or_a_corrupt_file_is_measured_again(machin
     machine.write_text(json.dumps({"another CPU": {"ms": {"fp32": 1.0}, "fastest": "bf16"}}))
     assert resolve_decoding("auto") == "int8" and len(calls) == 1
     assert set(json.loads(machine.read_text())) == {"another CPU", calls[0]}  # both kept
-    monkeypatch.setattr(precision, "_probes", {})
+    monkeypatch.setattr(precision.MEASURED, "_probes", {})
     machine.write_text("{not json")
     assert resolve_decoding("auto") == "int8" and len(calls) == 2
 

@@ -1,0 +1,94 @@
+"""A trained model's weights stored below fp32 for decoding.
+
+Decoding one sentence is bound by reading weights: each step reads the decoder's GRU and
+output layer (V x H, the largest), to make one token. "int8" (CPU only) stores the GRUs,
+encoder and decoder, and the output layer in a quarter of fp32's bytes: over 90% of the
+weights a step reads. The small attention and deep-output matrices, the embeddings, the GRU
+gates and the attention softmax stay fp32. "bf16" halves the output layer's bytes, and
+"int8-output" (CPU only) quarters them, the rest fp32. Which is fastest depends on the machine
+(fbgemm's int8 kernels, native bf16, a GPU): :mod:`attnviz.tuning.decoding_precision` measures it.
+
+The precisions of :data:`EXACT_ATTENTION` store the output layer alone below fp32. The GRUs
+and the attention layer, which make the attention weights, stay fp32, so for a given output
+the weights are fp32's to the last bit; only the probabilities of the next token move (by up
+to about a hundredth), and with them, where two tokens nearly tie, the token chosen.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import torch
+from torch import nn
+
+PRECISIONS = ("fp32", "bf16", "int8", "int8-output")  # how for_decoding may store weights
+EXACT_ATTENTION = ("fp32", "bf16", "int8-output")  # the output layer alone below fp32
+
+
+class Bf16Linear(nn.Module):
+    """A frozen copy of a Linear with bf16 weights; fp32 in, fp32 out."""
+
+    def __init__(self, linear: nn.Linear):
+        super().__init__()
+        self.register_buffer("weight", linear.weight.detach().to(torch.bfloat16))
+        self.register_buffer("bias", linear.bias.detach().float())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.linear(x.to(torch.bfloat16), self.weight).float() + self.bias
+
+
+def _int8(model: nn.Module, output_only: bool = False) -> nn.Module:
+    """The GRUs and the output layer of ``model`` (the output layer alone with
+    ``output_only``) as PyTorch's dynamically quantized modules, in place: int8 weights (one
+    scale per output row for the output layer), the inputs of each product quantized to 8 bits
+    on the fly, products in int8 (fbgemm), the GRU's time loop in C++. For a batch of rows
+    (beam search, corpora) the product still reads the weights once.
+
+    ``torch.ao.quantization`` is deprecated in favour of torchao, which has no recurrent layers;
+    it is the only int8 GRU in PyTorch, and requirements.txt pins the torch it ships with.
+    """
+    from torch.ao.quantization import (
+        default_dynamic_qconfig,
+        per_channel_dynamic_qconfig,
+        quantize_dynamic,
+    )
+
+    spec = {"decoder.generator": per_channel_dynamic_qconfig}
+    if not output_only:
+        spec |= {"encoder.rnn": default_dynamic_qconfig, "decoder.rnn": default_dynamic_qconfig}
+    with warnings.catch_warnings():  # the deprecation notices, above
+        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.filterwarnings("ignore", "torch.quantize_per_tensor", UserWarning)
+        return quantize_dynamic(model, spec, dtype=torch.qint8, inplace=True)
+
+
+def for_decoding(model: nn.Module, precision: str) -> nn.Module:
+    """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
+    place: "bf16" stores the output layer in bf16; "int8" (CPU only) the GRUs and the output
+    layer in int8; "int8-output" (CPU only) the output layer in int8."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"decoding precision must be one of {PRECISIONS}, not {precision!r}")
+    _drop_dropout(model)
+    generator = model.decoder.generator
+    if precision != "fp32" and hasattr(generator, "untied"):  # tied embeddings: decoding
+        model.decoder.generator = generator = generator.untied()  # stores its own copy
+    if precision == "bf16":
+        if isinstance(generator, nn.Sequential):
+            generator[-1] = Bf16Linear(generator[-1])
+        else:
+            model.decoder.generator = Bf16Linear(generator)
+    elif precision in ("int8", "int8-output"):
+        if next(model.parameters()).device.type != "cpu":
+            raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
+        _int8(model, output_only=precision == "int8-output")
+    return model
+
+
+def _drop_dropout(module: nn.Module) -> None:
+    """Replace every Dropout inside ``module`` by an Identity, in place: in eval mode they are
+    the same function, and an Identity is cheaper to call."""
+    for name, child in module.named_children():
+        if isinstance(child, nn.Dropout):
+            setattr(module, name, nn.Identity())
+        else:
+            _drop_dropout(child)

@@ -1,0 +1,101 @@
+"""The precision a model decodes in (:mod:`attnviz.model.low_precision` stores it): as given,
+or for "auto" the fastest on this machine. Which is fastest depends on the machine (fbgemm's
+int8 kernels, native bf16, a GPU), so "auto" does not guess: :func:`probe_decoding` times a
+model of the shipped size at each precision the device can decode in, once per process and
+once per machine, and "auto" takes the fastest. The dashboard decodes in the fastest of
+:data:`~attnviz.model.low_precision.EXACT_ATTENTION`, which keep the attention weights fp32's
+(:func:`resolve_decoding` with ``exact_attention``).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+
+import torch
+from torch import nn
+
+from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
+from ..model.networks import ModelConfig, Seq2Seq
+from .machine import machine_key, native_bf16
+from .probe import Probe, ProbeCache, fastest_of, time_in_turn
+
+DECODING = ("auto", *PRECISIONS)
+PROBE_STEPS = 12  # decoding steps of one timed translation
+MEASURED = ProbeCache("decoding-precision")
+
+
+def resolve_decoding(
+    precision: str, device: torch.device | str = "cpu", exact_attention: bool = False
+) -> str:
+    """``"auto"`` -> the fastest precision on ``device``, as :func:`probe_decoding` measured it
+    (or as the environment variable ``ATTNVIZ_DECODING`` pins it); any other value as given.
+    With ``exact_attention``, "auto" takes the fastest of ``EXACT_ATTENTION`` (and a pin
+    only where it names one of them)."""
+    if precision not in DECODING:
+        raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
+    if precision != "auto":
+        return precision
+    pinned = os.environ.get("ATTNVIZ_DECODING", "")
+    if pinned:
+        if pinned not in PRECISIONS:
+            raise ValueError(f"ATTNVIZ_DECODING must be one of {PRECISIONS}, not {pinned!r}")
+        if not exact_attention or pinned in EXACT_ATTENTION:
+            return pinned
+    probe = probe_decoding(device)
+    return probe.fastest_among(EXACT_ATTENTION) if exact_attention else probe.fastest
+
+
+def decoding_choices(device: torch.device | str = "cpu") -> tuple[str, ...]:
+    """The precisions ``device`` can decode in: int8 and int8-output on a CPU with fbgemm's
+    kernels, bf16 on a CPU (natively or emulated) or a GPU with native bf16, and fp32
+    everywhere."""
+    device = torch.device(device)
+    if device.type == "cpu":
+        int8 = "fbgemm" in torch.backends.quantized.supported_engines
+        return ("fp32", "bf16", "int8", "int8-output") if int8 else ("fp32", "bf16")
+    return ("fp32", "bf16") if native_bf16(device) else ("fp32",)
+
+
+def probe_decoding(device: torch.device | str = "cpu") -> Probe:
+    """How fast each precision ``device`` can decode in (:func:`decoding_choices`) runs a
+    model of the shipped size here, and the fastest: measured once per process and machine.
+
+    The first call in a process reads the machine's entry in ``decoding-precision.json`` (see
+    :class:`~attnviz.tuning.probe.ProbeCache`), keyed by processor and torch version; where
+    it has none, an untrained model (embed 192, hidden 384, 8,000 pieces, tied embeddings,
+    general attention: the shipped size) is stored at each precision and timed over greedy
+    translations of ``PROBE_STEPS`` steps by :func:`~attnviz.tuning.probe.time_in_turn`
+    (about a third of a second in all)."""
+    device = torch.device(device)
+    machine = machine_key(device)
+    return MEASURED.get(machine, decoding_choices(device), lambda: _measure(device, machine))
+
+
+def _measure(device: torch.device, machine: str) -> Probe:
+    """Time the precisions of :func:`decoding_choices` (see :func:`probe_decoding`)."""
+    config = ModelConfig(
+        8000, 8000, "general", embed=192, hidden=384, layers=1, dropout=0.0, scaled=True,
+        tie_embeddings=True,
+    )  # fmt: skip
+    with torch.random.fork_rng(devices=[]):  # the caller's random numbers stay as they were
+        torch.manual_seed(0)
+        base = Seq2Seq(config).to(device).eval()
+        models = {p: for_decoding(copy.deepcopy(base), p) for p in decoding_choices(device)}
+    src = torch.arange(4, 4 + PROBE_STEPS, device=device)[None]  # (1, S)
+    src_lens = torch.tensor([PROBE_STEPS])
+    runs = {p: functools.partial(_greedy, model, src, src_lens) for p, model in models.items()}
+    ms = time_in_turn(runs, device)
+    return Probe(ms, fastest_of(ms), machine)
+
+
+@torch.inference_mode()
+def _greedy(model: nn.Module, src: torch.Tensor, src_lens: torch.Tensor) -> None:
+    """One greedy translation of ``src``, PROBE_STEPS steps, by ``model``'s own encoder and
+    steps."""
+    memory, state = model.encode(src, src_lens)
+    y = src[:, 0]
+    for _ in range(PROBE_STEPS):
+        step = model.step(y, state, memory)
+        y, state = step.logits.argmax(-1), step.state
