@@ -10,7 +10,7 @@ The layers, each a subpackage that imports only those above it in this list (and
 
     data/       text, vocabularies, subword pieces, corpora, toy languages
     model/      attention mechanisms, the GRU encoder-decoder, autocast, low-precision weights
-    decoding/   search, Translator, Trace, the word-level view, steering, playback
+    decoding/   search, Translator, Trace, the word-level view, steering, a step's math
     tuning/     the precision "auto" takes, measured on this machine; process settings
     analysis/   diagnostics, alignment and AER, attribution, evaluation, training history
     store/      checkpoint files and the shipped catalog

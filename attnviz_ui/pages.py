@@ -53,7 +53,7 @@ class Key(StrEnum):
     GOLD = "gold"  # (source, reference, gold links) of a sentence opened from the corpus page
     PIECES = "pieces"  # "Show subword pieces"
 
-    # The one-sentence page: stepping (attnviz.decoding.playback says how these move)
+    # The one-sentence page: stepping (attnviz_ui.playback says how these move)
     STEP = "step"  # the step slider, 1-based
     PLAYING = "playing"  # whether Play is on
     RESTART = "restart"  # Play pressed on the last step: start again from step 1

@@ -8,15 +8,13 @@ import streamlit as st
 
 from attnviz.analysis.align import gold_to_draw
 from attnviz.data.text import language_name
-from attnviz.decoding import playback
-from attnviz.decoding.playback import Playback
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import explain
 from attnviz.store.catalog import Direction
 
-from . import aligner_view
+from . import aligner_view, playback
 from .attribution_view import attribution_view_ui
 from .beam_view import beam_view_ui
 from .cache import Choice, Side, load, translate
@@ -25,6 +23,7 @@ from .compare_view import compare_view_ui
 from .export_view import export_view_ui
 from .i18n import bind_language
 from .pages import STEPPING, Key, View
+from .playback import Playback
 from .step_view import (
     column,
     heatmap_ui,

@@ -8,15 +8,15 @@ import time
 import streamlit as st
 
 from attnviz.analysis.history import History, Probe, moments, most_changed, probe_aer
-from attnviz.decoding import playback
-from attnviz.decoding.playback import Playback
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import history_charts
 
+from . import playback
 from .cache import Choice, load
 from .live_view import live_view_ui
 from .pages import Key, element_key
+from .playback import Playback
 from .vega import vega_chart
 
 PLAY_SECONDS = 0.8

@@ -1,4 +1,4 @@
 """Translating: greedy and beam search, the Translator that turns text into a Trace, the Trace
-itself, the word-level view of a decoding over pieces, steering (what-if edits), the step's
-math and step playback. Imports ``model`` and ``data``.
+itself, the word-level view of a decoding over pieces, steering (what-if edits) and the step's
+math. Imports ``model`` and ``data``.
 """

@@ -1,1 +1,1 @@
-"""Tests of attnviz.decoding: greedy, beam and forced decoding, steering, playback."""
+"""Tests of attnviz.decoding: greedy, beam and forced decoding, steering."""
