@@ -45,6 +45,8 @@ def parser() -> argparse.ArgumentParser:
         _translate_command,
         _align_command,
         _evaluate_command,
+        _index_command,
+        _ask_corpus_command,
     ):
         add(sub)
     _inspect_commands(sub)
@@ -408,6 +410,80 @@ def _by_length_options(ev: argparse.ArgumentParser) -> None:
         help="with --by-length: also draw BLEU and source words lost against source length "
         "to this PNG (needs kaleido and Chrome or Chromium)",
     )
+
+
+def _index_command(sub) -> None:
+    p = sub.add_parser(
+        "index",
+        formatter_class=_Help,
+        help="index a corpus's pairs and eflomal's links, for `attnviz corpus` and the dashboard",
+        description="Tokenizes every pair of CORPUS as a model reads it, aligns them with "
+        "eflomal (cached beside --out, as guided training caches them) and writes a SQLite "
+        "file: the pairs' tokens, their links, the split each pair falls in with either "
+        "column as the source, and a full-text index (FTS5) of the words. One index serves a "
+        "corpus's models in both directions. It records the corpus's sha256: a model trained "
+        "on another corpus, split or tokenization is refused.",
+    )
+    p.add_argument("corpus", metavar="CORPUS", help="corpus file, first<TAB>second per line")
+    p.add_argument("--out", required=True, help="index file to write (.sqlite)")
+    p.add_argument(
+        "--checkpoint",
+        help="take the text settings and the split from this model (the options below are "
+        "then ignored); its corpus must be CORPUS",
+    )
+    for config, name in (
+        (DataConfig, "source_column"),
+        (DataConfig, "valid_percent"),
+        (DataConfig, "test_percent"),
+        (DataConfig, "max_len"),
+        (TextConfig, "src_lang"),
+        (TextConfig, "tgt_lang"),
+    ):
+        f = config.__dataclass_fields__[name]
+        p.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=type(f.default),
+            default=f.default,
+            choices=f.metadata.get("choices"),
+            help=f.metadata["help"] + " (as the models were trained)",
+        )
+    p.add_argument(
+        "--lowercase",
+        action=argparse.BooleanOptionalAction,
+        default=TextConfig.lowercase,
+        help=TextConfig.__dataclass_fields__["lowercase"].metadata["help"],
+    )
+    p.add_argument(
+        "--card",
+        nargs="+",
+        default=[],
+        metavar="CHECKPOINT",
+        help="name the new index (file and sha256) in these checkpoints' cards, their weights "
+        "copied as they are; each must have been trained on CORPUS with the same split and "
+        "tokens, and the index must then lie beside it",
+    )
+
+
+def _ask_corpus_command(sub) -> None:
+    p = sub.add_parser(
+        "corpus",
+        formatter_class=_Help,
+        help="what a model's training split says about a word: counts, eflomal's links, pairs",
+        description="Looks WORD (a word or a phrase, tokenized as the model reads its source: "
+        "jieba's words for Chinese) up in the model's own training split, in the corpus index "
+        "its card names (beside it) or --index: how many pairs hold it, the target words "
+        "eflomal links it to (counts and shares of those pairs) and example pairs, the words "
+        "asked about and their links in [brackets]. With --target, the pairs where every word "
+        "of TARGET is linked to it. Case counts, as it does for the models.",
+    )
+    p.add_argument("checkpoint")
+    p.add_argument("word", metavar="WORD", help="source word or phrase")
+    p.add_argument("--target", metavar="WORD", help="target word or phrase linked to WORD")
+    p.add_argument("--json", action="store_true", help='print {"word", "pairs", "links", '
+                   '"examples"} as JSON')  # fmt: skip
+    p.add_argument("--limit", type=int, default=3, help="example pairs to show")
+    p.add_argument("--index", help="the corpus index to read (default: the one the card names)")
 
 
 def _inspect_commands(sub) -> None:

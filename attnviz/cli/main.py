@@ -1,7 +1,9 @@
-"""Command line: ``python -m attnviz {train,priors,translate,align,evaluate,aer,info}``.
+"""Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,aer,
+info}``.
 
-The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands, and
-:mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length``.
+The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands,
+:mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length`` and
+:mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
 from ..tuning.onednn import bound_product_cache
 from .arguments import parser, typed_train_options
+from .corpus_command import ask_corpus, build_index
 
 if TYPE_CHECKING:
     from ..decoding.translator import Translator
@@ -45,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
             "evaluate": _evaluate,
             "aer": _aer,
             "info": _info,
+            "index": lambda args: build_index(args, argv),
+            "corpus": ask_corpus,
         }[args.command](args)
     except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
         print(f"attnviz {args.command}: error: {e}", file=sys.stderr)

@@ -154,6 +154,40 @@ def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
         ) from e
 
 
+def read_settings(path: str | Path) -> tuple[dict, TextConfig, DataConfig]:
+    """A checkpoint's card and text and data configuration, read from its header alone (no
+    weight is read or checked): what a command that only needs to know how a model reads
+    and splits its corpus takes. :class:`CheckpointError` if the file is not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(Text(N_("{path}: no such checkpoint file"), path=path))
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            header = f.metadata() or {}
+    except Exception as e:  # safetensors raises several types for garbled files
+        raise CheckpointError(
+            Text(
+                N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
+                path=path,
+                error=e,
+            )
+        ) from e
+    meta = _metadata(path, header)
+    try:
+        text = TextConfig(**meta["text_config"])
+        data = DataConfig(**{"subwords": 0, **meta["data_config"]})
+        return dict(meta.get("card", {})), text, data
+    except (KeyError, TypeError, ValueError) as e:
+        raise CheckpointError(Text(INVALID, path=path, error=e)) from e
+
+
+def write_card(path: str | Path, card: dict) -> None:
+    """Replace a checkpoint's card, the weights copied as they are (their digest checked on
+    the way): the file's sha256 changes, its translations do not."""
+    tensors, meta = read_tensors(path)
+    write_tensors(path, tensors, {**meta, "card": card})
+
+
 class _NoRandomFill(TorchFunctionMode):
     """Skips filling meta tensors with random values: they hold none, and the first ``normal_``
     on one imports torch's compiler (0.8–1.1 s of every process that loads a checkpoint)."""

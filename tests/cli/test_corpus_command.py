@@ -1,0 +1,115 @@
+"""``attnviz index`` and ``attnviz corpus``, as a user types them, on a small toy corpus aligned
+by eflomal and a tiny model whose card says it was trained on it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from attnviz.cli.main import main
+from attnviz.data.corpus import DataConfig, read_corpus, split_of
+from attnviz.data.text import TextConfig
+from attnviz.store.checkpoint import file_sha256, read_settings, save
+
+from ..helpers import tiny_translator
+from ..synthetic import corpus, write_corpus
+
+
+def _model(path, corpus_file) -> str:
+    """A tiny model whose card says it was trained on ``corpus_file``."""
+    tr = tiny_translator("bahdanau")
+    card = {"corpus": {"file": corpus_file.name, "sha256": read_corpus(corpus_file).sha256}}
+    save(path, tr.model, tr.src_vocab, tr.tgt_vocab, TextConfig(), DataConfig(subwords=0), card)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(corpus file, model, index): the index built from the model's settings, named in its
+    card."""
+    folder = tmp_path_factory.mktemp("corpus-index")
+    data = folder / "toy.txt"
+    write_corpus(data, corpus(400, seed=1))
+    model = _model(folder / "tiny.safetensors", data)
+    out = folder / "toy.sqlite"
+    argv = ["index", str(data), "--checkpoint", model, "--out", str(out), "--card", model]
+    assert main(argv) == 0
+    return data, model, out
+
+
+def _hand_count(corpus_file, word: str) -> int:
+    """Training pairs whose English words hold ``word`` (the full stop taken off)."""
+    lines = corpus_file.read_text(encoding="utf-8").splitlines()
+    english = [line.split("\t")[0] for line in lines]
+    return sum(word in en.rstrip(".").split() and split_of(en) == "train" for en in english)
+
+
+def _ask(capsys, *argv) -> dict:
+    assert main(["corpus", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_card_names_the_index_by_sha256(built):
+    _, model, out = built
+    card = read_settings(model)[0]
+    assert card["corpus_index"] == {"file": out.name, "sha256": file_sha256(out)}
+
+
+def test_corpus_counts_a_word_as_a_hand_count_does(built, capsys):
+    data, model, _ = built
+    answer = _ask(capsys, model, "cat")
+    assert answer["pairs"] == _hand_count(data, "cat") > 0
+    assert answer["links"][0]["target"] == "chat"  # eflomal finds the toy's one translation
+    assert answer["links"][0]["share"] > 0.8
+    assert len(answer["examples"]) == 3 and all("cat" in e["source"] for e in answer["examples"])
+
+
+def test_corpus_with_a_target_counts_the_linked_pairs(built, capsys):
+    _, model, _ = built
+    cat = _ask(capsys, model, "cat")
+    linked = _ask(capsys, model, "cat", "--target", "chat", "--limit", "1")
+    # every pair whose links hold "chat": "chat" alone, and with words linked beside it
+    assert linked["pairs"] == sum(x["count"] for x in cat["links"] if "chat" in x["target"].split())
+    assert linked["pairs"] >= cat["links"][0]["count"]
+    assert len(linked["examples"]) == 1 and "chat" in linked["examples"][0]["target"]
+    assert _ask(capsys, model, "cat", "--target", "chien")["pairs"] < linked["pairs"] / 10
+
+
+def test_corpus_prints_the_links_and_marks_the_examples(built, capsys):
+    _, model, _ = built
+    assert main(["corpus", model, "red cat"]) == 0
+    out = capsys.readouterr().out
+    assert "pairs of tiny's training split (toy.txt)" in out
+    assert "[red] [cat]" in out and "[chat]" in out and "[rouge]" in out
+
+
+def test_an_index_of_another_corpus_is_refused(built, tmp_path, capsys):
+    data, _, out = built
+    other = tmp_path / "other.txt"
+    write_corpus(other, corpus(100, seed=2))
+    stranger = _model(tmp_path / "stranger.safetensors", other)
+    assert main(["corpus", stranger, "cat", "--index", str(out)]) == 2
+    assert "indexes another corpus (toy.txt" in capsys.readouterr().err
+    assert main(["index", str(data), "--out", str(tmp_path / "x.sqlite"), "--card", stranger]) == 2
+    assert "another corpus" in capsys.readouterr().err
+
+
+def test_a_missing_index_says_how_to_build_it(built, tmp_path, capsys):
+    model = built[1]
+    moved = tmp_path / "moved.safetensors"
+    shutil.copy(model, moved)  # its card names toy.sqlite, which is not beside it
+    assert main(["corpus", str(moved), "cat"]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'toy.sqlite'}: no such corpus index" in err
+    assert f"python -m attnviz index CORPUS --checkpoint {moved}" in err
+
+
+def test_index_refuses_a_checkpoint_of_another_corpus(built, tmp_path, capsys):
+    model = built[1]
+    other = tmp_path / "other.txt"
+    write_corpus(other, corpus(50, seed=3))
+    argv = ["index", str(other), "--checkpoint", model, "--out", str(tmp_path / "o.sqlite")]
+    assert main(argv) == 2
+    assert "was trained on another corpus" in capsys.readouterr().err
