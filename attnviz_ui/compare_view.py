@@ -9,7 +9,7 @@ import streamlit as st
 from attnviz.analysis import diagnostics
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
 from .pages import Key, element_key
@@ -19,7 +19,7 @@ from .vega import vega_chart
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     """The two (name, trace) columns at ``step`` (0-based), then what can be said of both; a
     model without attention shows its one context, and the figures of weights leave it out."""
-    st.markdown(_(explain.DIFFERENCE))
+    st.markdown(_(formulas.DIFFERENCE))
     cols = st.columns(2)
     for side, (col, (name, trace)) in enumerate(zip(cols, shown, strict=True)):
         t = min(step, len(trace.tgt_tokens) - 1)
@@ -27,7 +27,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         col.plotly_chart(fig, key=element_key("compare-heatmap", side))
     for col, (name, trace) in zip(cols, shown, strict=True):  # once both heatmaps are sent
         if not trace.has_attention:
-            col.info(_(explain.NO_ATTENTION).format(name=name))
+            col.info(_(formulas.NO_ATTENTION).format(name=name))
             continue
         vega_chart(
             charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name), col

@@ -10,7 +10,7 @@ from attnviz.analysis import compare_models, teaching
 from attnviz.analysis.compare_models import Item, SentenceScore
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, teaching_notes
 from attnviz.store.catalog import Checkpoint, corpora
 
 from . import aligner_view, taught_view
@@ -166,7 +166,7 @@ def strays_ui(models: list[Checkpoint], items: list[Item], key: tuple) -> dict:
     far its attention strays from its taught partner's on each sentence (by column name)."""
     pairs = list(dict.fromkeys(p for c in models if (p := taught_view.teaching_of(c))))
     if not pairs or not st.toggle(
-        _(explain.STRAYS_SWITCH), key=Key.CORPUS_STRAYS, help=_(explain.STRAYS_HELP)
+        _(teaching_notes.STRAYS_SWITCH), key=Key.CORPUS_STRAYS, help=_(teaching_notes.STRAYS_HELP)
     ):
         return {}
     wanted = (key, tuple(pairs))
@@ -228,7 +228,7 @@ def results_ui(
         else _("No “{column}” column: {why}").format(column=_(aligner_view.COLUMN), why=no_eflomal)
     )
     if strays:
-        st.caption(_(explain.STRAYS_HELP))
+        st.caption(_(teaching_notes.STRAYS_HELP))
     lengths = compare_models.bleu_by_length(items, scores, target)
     if not lengths.empty:
         vega_chart(charts.length_chart(lengths))

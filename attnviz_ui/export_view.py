@@ -9,7 +9,7 @@ import streamlit as st
 from attnviz.analysis.align import pharaoh, trace_links
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
 from .pages import element_key
@@ -51,7 +51,7 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")
         if not trace.has_attention:
-            st.caption(_(explain.NO_ATTENTION).format(name=name))
+            st.caption(_(formulas.NO_ATTENTION).format(name=name))
         for col, (label, file_name, make) in zip(
             st.columns(5), _files(name, trace, images), strict=False
         ):

@@ -11,7 +11,7 @@ from attnviz.data.text import language_name
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import explain
+from attnviz.plots import model_notes
 from attnviz.store.catalog import Direction
 
 from . import aligner_view, playback
@@ -193,7 +193,7 @@ def notes_ui(sides: list[Side]) -> list[Side]:
     for side in sides:
         if note := side.trace.warning():
             st.warning(f"{side.name}: {note}")
-    if note := explain.unknown_note(sides[0].trace):
+    if note := model_notes.unknown_note(sides[0].trace):
         st.caption(note)
     if not any(side.trace.pieces for side in sides):
         return sides

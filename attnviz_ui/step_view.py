@@ -14,10 +14,11 @@ from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain, step_charts
+from attnviz.plots import charts, formulas, step_charts
 from attnviz.plots.context_charts import attention_picture
 
 from .cache import Side
+from .html_widgets import html_table, shaded_tokens, weight_bars
 from .pages import element_key
 
 NUMBERS = N_(
@@ -43,7 +44,7 @@ def model_header_ui(s: Side) -> None:
     change should not wait for that."""
     trace = s.trace
     cols = st.columns([3, 1])
-    label = explain.attention_label(trace.attention)
+    label = formulas.attention_label(trace.attention)
     cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {label}")
     with cols[1].popover(_("Formula")):
         st.latex(formula_latex(s))
@@ -52,10 +53,7 @@ def model_header_ui(s: Side) -> None:
 def formula_latex(s: Side) -> str:
     """The model's score formula and the softmax and context, as one LaTeX block; for a model
     without attention, what its steps compute instead."""
-    formula = explain.formula(s.trace.attention, s.translator.model.config.scaled)
-    if not s.trace.has_attention:
-        return formula
-    return rf"\begin{{gathered}}{formula} \\[6pt] {explain.WEIGHTS}\end{{gathered}}"
+    return formulas.step_formula(s.trace.attention, s.translator.model.config.scaled)
 
 
 class Column(NamedTuple):
@@ -84,11 +82,11 @@ def column(
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
     heading = html.escape(heading)
-    candidates = explain.html_table(charts.candidates_frame(trace, t))
+    candidates = html_table(charts.candidates_frame(trace, t))
     if trace.has_attention:
         title = _("{name}: alignment").format(name=s.name)
-        looked = _sink_note(trace, t) + explain.shaded_tokens(trace.src_tokens, trace.weights[t])
-        looked += explain.weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
+        looked = _sink_note(trace, t) + shaded_tokens(trace.src_tokens, trace.weights[t])
+        looked += weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
     else:
         title = _("{name}: no attention, one context c").format(name=s.name)
         looked = "<br>" + html.escape(_(ONE_CONTEXT))
@@ -98,7 +96,7 @@ def column(
     return Column(
         step=t,
         heatmap=fig,
-        output=explain.shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
+        output=shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
         detail=f"<b>{heading}</b>{looked}<br>{candidates}",
     )
 
@@ -180,7 +178,7 @@ def step_detail_ui(s: Side, c: Column) -> None:
 def numbers_ui(s: Side, t: int) -> None:
     """The step's numbers, over the model's own tokens (a subword model's pieces)."""
     if not s.trace.has_attention:
-        st.info(_(explain.NO_ATTENTION).format(name=s.name))
+        st.info(_(formulas.NO_ATTENTION).format(name=s.name))
         return
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.trace, t)
@@ -193,7 +191,7 @@ def numbers_ui(s: Side, t: int) -> None:
             )
         )
     st.dataframe(step_charts.terms_frame(m).style.format(precision=3), hide_index=True)
-    query = explain.query_name(s.trace.attention)
+    query = formulas.query_name(s.trace.attention)
     scale = (
         ""
         if m.scale == 1.0
@@ -201,7 +199,7 @@ def numbers_ui(s: Side, t: int) -> None:
     )
     title = _("The score: query {query}").format(query=query)
     st.plotly_chart(step_charts.strips(step_charts.query_strips(m), title))
-    st.caption(explain.parts_note(s.trace.attention) + scale)
+    st.caption(formulas.parts_note(s.trace.attention) + scale)
     st.plotly_chart(step_charts.strips(step_charts.output_strips(m), _("From c_t to the output")))
     st.dataframe(step_charts.next_word_frame(m).style.format(precision=3), hide_index=True)
     st.caption(_(NUMBERS))

@@ -18,7 +18,8 @@ from attnviz.analysis.teaching import Shift, forced_shift, shared_output
 from attnviz.errors import InputError, Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, teaching_notes
+from attnviz.plots.markup import markdown_text
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_pair
 from attnviz.store.checkpoint import file_sha256
 
@@ -109,7 +110,7 @@ def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
 
 def output_note(pair: Teaching, shift: Shift, sentence: str, reference: str, beam: int) -> str:
     """Which output both models were decoded on, and the taught model's own where it differs."""
-    said = explain.markdown_text(shift.natural.text)
+    said = markdown_text(shift.natural.text)
     if reference.strip():
         note = _("Both models are force-decoded on the reference “{said}”.").format(said=said)
     else:
@@ -119,19 +120,19 @@ def output_note(pair: Teaching, shift: Shift, sentence: str, reference: str, bea
     own = translate(pair.taught, sentence, beam, "")
     if not isinstance(own, Refused) and own.text != shift.natural.text:
         note += _(" On its own, {name} writes “{said}”.").format(
-            name=pair.taught.name, said=explain.markdown_text(own.text)
+            name=pair.taught.name, said=markdown_text(own.text)
         )
     return note
 
 
 def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     """The chosen model and its partner on ``sentence``, or why there is no partner."""
-    st.caption(_(explain.TAUGHT))
+    st.caption(_(teaching_notes.TAUGHT))
     chosen = model_choice_ui(choice)
     pair = teaching_of(chosen)
     if pair is None:
         taught = parent_digest(load(chosen).card) is not None
-        st.info(explain.no_partner_note(chosen.name, typed_path(chosen.path), taught))
+        st.info(teaching_notes.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
     shift = shift_of(
         pair, sentence, reference.strip(), choice.beam, session_language(), precision()
@@ -154,4 +155,6 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     difference_ui(pair, shift, eflomal)
     if eflomal is not None:
         aligner_view.agreement_ui(sides, eflomal, golds)
-    st.markdown(explain.teaching_note(sides[0].translator.card, sides[1].translator.card, shift))
+    st.markdown(
+        teaching_notes.teaching_note(sides[0].translator.card, sides[1].translator.card, shift)
+    )

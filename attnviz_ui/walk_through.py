@@ -10,7 +10,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import explain
+from attnviz.plots.markup import markdown_text
 
 from .cache import Choice, Side, translate
 
@@ -65,9 +65,7 @@ def walk_through_ui(choice: Choice, sides: list[Side], sentence: str, reference:
         lines.append(
             _(
                 "**{name}** writes “{text}” on its own; forced, it gives “{word}” {p:.0%}; {looks}."
-            ).format(
-                name=side.name, text=explain.markdown_text(mine.text), word=word, p=p, looks=looks
-            )
+            ).format(name=side.name, text=markdown_text(mine.text), word=word, p=p, looks=looks)
         )
     st.info("  \n".join(lines) + "  \n" + _(WHY[sentence.strip()]))
 

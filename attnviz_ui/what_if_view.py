@@ -13,8 +13,9 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, explain
+from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
+from attnviz.plots.markup import markdown_text
 
 from .cache import Checkpoint, Choice, Side, steered
 from .pages import Key, element_key
@@ -88,7 +89,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     if not word:
         return
     prefix = steer.word_prefix(trace, step, word)
-    st.markdown(_("Prefix: **{prefix}**").format(prefix=explain.markdown_text(" ".join(prefix))))
+    st.markdown(_("Prefix: **{prefix}**").format(prefix=markdown_text(" ".join(prefix))))
     outcomes = [steered(_checkpoint(choice, k), sentence, choice.beam, prefix) for k in range(2)]
     _outcomes_ui(sides, outcomes, len(prefix) - 1)
 
@@ -98,7 +99,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     k = _model_ui(_("Edit the attention of"), sides, Key.WHAT_IF_MODEL)
     side, other = sides[k], sides[1 - k]
     if not side.trace.has_attention:
-        st.info(_(explain.NO_ATTENTION).format(name=side.name))
+        st.info(_(formulas.NO_ATTENTION).format(name=side.name))
         return
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)
@@ -125,7 +126,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     versions = [("trained", _("as trained"), own), ("edited", _("edited"), edited)]
     for col, (key, label, trace) in zip(cols, versions, strict=True):
         with col:
-            st.markdown(f"**{side.name}, {label}:** {explain.markdown_text(trace.text)}")
+            st.markdown(f"**{side.name}, {label}:** {markdown_text(trace.text)}")
             frame = charts.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1))
             st.dataframe(frame.set_axis([_(c) for c in frame.columns], axis=1), hide_index=True)
             st.plotly_chart(
@@ -160,13 +161,11 @@ def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int)
                 continue
             own, given_text = side.trace.text, outcome.text
             st.markdown(
-                _("**{name}, its own:** {text}").format(
-                    name=side.name, text=explain.markdown_text(own)
-                )
+                _("**{name}, its own:** {text}").format(name=side.name, text=markdown_text(own))
             )
             st.markdown(
                 _("**{name}, from the prefix:** {text}").format(
-                    name=side.name, text=explain.markdown_text(given_text)
+                    name=side.name, text=markdown_text(given_text)
                 )
             )
             title = _("{name} from the prefix").format(name=side.name)

@@ -17,12 +17,13 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import explain, length_charts
+from attnviz.plots import formulas, length_charts
 from attnviz.store.by_length_file import is_current, read_result
 from attnviz.store.catalog import Checkpoint, opening
 
 from . import aligner_view
 from .cache import Choice, checkpoint_folder, file_version, load, translate
+from .html_widgets import shaded_tokens
 from .pages import Key, element_key
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
@@ -165,11 +166,11 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
 
 def _model_ui(c: Checkpoint, trace: Trace | Refused, lost: list[bool] | None) -> None:
     tr = load(c)
-    st.markdown(f"**{c.name}** · {explain.attention_label(tr.model.config.attention)}")
+    st.markdown(f"**{c.name}** · {formulas.attention_label(tr.model.config.attention)}")
     if isinstance(trace, Refused):
         st.warning(trace.message)
         return
-    st.html(explain.shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
+    st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
     if lost is not None:
         st.html(struck_source(trace, lost))
         words = sum(lost_words.content_mask(trace.src_tokens[:-1], tr.text.src_lang))

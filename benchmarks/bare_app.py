@@ -13,8 +13,9 @@ import numpy as np
 import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
-from attnviz.plots import charts, explain
+from attnviz.plots import charts
 from attnviz_ui.cache import freeze_heap
+from attnviz_ui.html_widgets import html_table, weight_bars
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:
@@ -49,7 +50,7 @@ if sentence:
         with col:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
-            bars = explain.weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
-            table = explain.html_table(charts.candidates_frame(trace, step))
+            bars = weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
+            table = html_table(charts.candidates_frame(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")
     freeze_heap()  # as the dashboard does

@@ -17,7 +17,8 @@ from attnviz.analysis.teaching import (
     shared_output,
     with_strays,
 )
-from attnviz.plots import charts, explain
+from attnviz.plots import charts
+from attnviz.plots.teaching_notes import no_partner_note, teaching_note
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -111,7 +112,7 @@ def test_the_explanation_says_where_words_now_look_and_what_bleu_it_cost(taught_
         "attention_sinks": {"first_eos": 3.0, "split": "test"},
         "guide": {"teacher": "eflomal 2.0", "weight": 0.5},
     }
-    note = explain.teaching_note(CARD, taught, shift)
+    note = teaching_note(CARD, taught, shift)
     assert "λ = 0.5" in note and "eflomal 2\\.0" in note
     assert "moved 40% of its weight" in note
     assert "“le” at “the” (was “\\<eos\\>”)" in note
@@ -121,12 +122,12 @@ def test_the_explanation_says_where_words_now_look_and_what_bleu_it_cost(taught_
 
 def test_the_explanation_says_what_the_cards_do_not_tell():
     shift = attention_shift(hand_trace(NATURAL, SRC, OUT), hand_trace(NATURAL, SRC, OUT))
-    note = explain.teaching_note({}, {"guide": {}}, shift)
+    note = teaching_note({}, {"guide": {}}, shift)
     assert "still looks most at the same source token" in note
     assert "not on both cards" in note and "not measured on both cards" in note
 
 
 def test_without_a_partner_the_view_says_how_to_make_one():
-    note = explain.no_partner_note("luong", "checkpoints/luong.safetensors", taught=False)
+    note = no_partner_note("luong", "checkpoints/luong.safetensors", taught=False)
     assert "--init-from checkpoints/luong.safetensors --guide eflomal" in note
-    assert "is not among the checkpoints" in explain.no_partner_note("t", "t.st", taught=True)
+    assert "is not among the checkpoints" in no_partner_note("t", "t.st", taught=True)

@@ -6,9 +6,8 @@ import torch
 
 from attnviz.data.corpus import DataConfig, pad
 from attnviz.decoding.translator import Translator
-from attnviz.model.attention import make_attention, mask_scores
+from attnviz.model.attention import formula, make_attention, mask_scores
 from attnviz.model.networks import ModelConfig, Seq2Seq
-from attnviz.plots import explain
 
 from ..helpers import tiny_translator
 
@@ -107,8 +106,8 @@ def test_scaled_scores_are_the_luong_scores_over_the_root_of_the_size(kind):
     torch.testing.assert_close(
         scaled.score(query, scaled.prepare(values)), plain.score(query, plain.prepare(values)) / 4
     )
-    assert explain.formula(kind, scaled=True).endswith(r"\sqrt{H}")
-    assert not explain.formula(kind).endswith(r"\sqrt{H}")  # Luong's form, unscaled
+    assert formula(kind, scaled=True).endswith(r"\sqrt{H}")
+    assert not formula(kind).endswith(r"\sqrt{H}")  # Luong's form, unscaled
 
 
 @pytest.mark.parametrize("bridge", ["ends", "backward"])

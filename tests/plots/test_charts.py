@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from attnviz.model.attention import SCORES
-from attnviz.plots import charts, explain, history_charts
+from attnviz.plots import charts, history_charts
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -56,39 +55,6 @@ def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trac
     other_words = hand_trace(a.weights, a.src_tokens, ["X", *a.tgt_tokens[1:]])
     with pytest.raises(ValueError, match="reference"):  # one shape, another output
         charts.difference_heatmap(a, other_words)
-
-
-def test_shaded_tokens_escape_markup_and_shade_by_value():
-    html = explain.shaded_tokens(["<script>", "ok"], np.array([1.0, 0.25]))
-    assert "<script>" not in html and "&lt;script&gt;" in html
-    assert "rgba(31, 119, 180, 1.00)" in html and "rgba(31, 119, 180, 0.25)" in html
-
-
-def test_weight_bars_are_one_escaped_bar_per_token_as_tall_as_its_weight():
-    html = explain.weight_bars(["<b>", "cat", "<eos>"], np.array([0.7, 0.3, 0.0]), np.array(
-        [1.5, 0.25, -np.inf]
-    ))  # fmt: skip
-    assert "<b>" not in html and html.count("&lt;b&gt;") == 2  # label and hover
-    assert "height:70.0%" in html and "height:30.0%" in html and "height:0.0%" in html
-    assert 'title="cat: weight 0.300, raw score 0.250"' in html
-    assert html.index("&lt;b&gt;") < html.index("cat") < html.index("&lt;eos&gt;")  # in order
-
-
-@pytest.mark.parametrize(
-    "kind, query, form",
-    [
-        ("bahdanau", "s_{t-1}", r"\tanh(W\,s_{t-1} + U\,h_j)"),  # additive, before the step
-        ("concat", "h_t", r"\tanh(W_a[h_t;"),  # additive, after the step
-        ("general", "h_t", r"h_t^\top W_a"),
-        ("dot", "h_t", r"h_t^\top \bar h_j"),
-    ],
-)
-def test_each_attention_type_shows_its_own_score_with_the_query_the_page_names(kind, query, form):
-    shown = explain.formula(kind)
-    assert shown.startswith("e_{tj} = ") and form in shown
-    assert query in shown and explain.query_name(kind).startswith(f"{query},")
-    assert explain.formula(kind, scaled=True).startswith(shown)
-    assert shown not in {explain.formula(other) for other in SCORES if other != kind}
 
 
 def test_weights_exports_keep_the_matrix_and_labels(trace):

@@ -1,8 +1,9 @@
-"""The dashboard's words: captions and card summaries, built from Traces and cards."""
+"""What the page says of a model: card summaries and unknown words, built from cards and
+Traces."""
 
 from attnviz import ModelConfig
 from attnviz.decoding.trace import Owners
-from attnviz.plots import explain
+from attnviz.plots import model_notes
 
 from ..handmade import hand_trace
 
@@ -11,9 +12,9 @@ W = [[0.4, 0.3, 0.3, 0], [0, 0, 1, 0]]
 
 
 def test_unknown_words_are_named_or_nothing_is_said():
-    assert explain.unknown_note(hand_trace(W, SRC, ["x", "y"])) is None
+    assert model_notes.unknown_note(hand_trace(W, SRC, ["x", "y"])) is None
     trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True])
-    assert explain.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): “❤️”"
+    assert model_notes.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): “❤️”"
 
 
 def test_a_subword_model_reads_unknown_characters_as_bytes():
@@ -21,7 +22,7 @@ def test_a_subword_model_reads_unknown_characters_as_bytes():
     known = [True, False, True, True]
     owners = Owners((0, 1, 2, 3), (0, 1))
     trace = hand_trace(W, SRC, ["x", "y"], src_known=known, pieces=pieces, owners=owners)
-    assert explain.unknown_note(trace).startswith("Characters never seen in training")
+    assert model_notes.unknown_note(trace).startswith("Characters never seen in training")
 
 
 def test_a_card_summary_gives_sizes_scores_corpus_and_training():
@@ -43,7 +44,7 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
             "search": "greedy",
         },
     }
-    lines = explain.card_summary(card, config).split("  \n")
+    lines = model_notes.card_summary(card, config).split("  \n")
     assert lines == [
         "**general** attention · embed 64 · hidden 128 · 2 layer(s) · vocabularies 12,000 / 15,000",
         "Test BLEU: greedy 31.2, beam 5 32.0 (2340 sentences)",
@@ -58,7 +59,7 @@ def test_a_card_summary_names_the_vocabularies_and_the_parent():
     from attnviz.data.corpus import DataConfig
 
     def first(config, data) -> str:
-        return explain.card_summary({}, config, data).split("  \n")[0]
+        return model_notes.card_summary({}, config, data).split("  \n")[0]
 
     words, pieces = DataConfig(subwords=0), DataConfig()
     assert first(ModelConfig(9000, 9000), words).endswith("whole-word vocabularies 9,000 / 9,000")
@@ -68,7 +69,7 @@ def test_a_card_summary_names_the_vocabularies_and_the_parent():
         "one vocabulary of 80 subword pieces for both languages · embeddings and output layer tied"
     )
     card = {"lineage": [{"file": "a.safetensors", "sha256": "0123456789abcdef", "epochs": 7}]}
-    last = explain.card_summary(card, ModelConfig(10, 10)).split("  \n")[-1]
+    last = model_notes.card_summary(card, ModelConfig(10, 10)).split("  \n")[-1]
     assert last.startswith("Continued from a.safetensors (sha256 0123456789ab…, 7 epochs)")
 
 
@@ -78,7 +79,7 @@ def test_a_card_summary_names_the_languages_and_the_attribution_column():
         "corpus": {"file": "cmn.txt", "license": "CC-BY 2.0 FR", "attribution": "tatoeba.org",
                    "source_column": 2, "attributed_lines": 29155},
     }  # fmt: skip
-    lines = explain.card_summary(card, ModelConfig(10, 10)).split("  \n")
+    lines = model_notes.card_summary(card, ModelConfig(10, 10)).split("  \n")
     assert lines[1] == "Translates 中文 → English (the corpus's second column read as the source)"
     assert lines[4] == (
         "Corpus: cmn.txt · license CC-BY 2.0 FR · tatoeba.org (each of 29,155 pairs with its "
@@ -87,19 +88,7 @@ def test_a_card_summary_names_the_languages_and_the_attribution_column():
 
 
 def test_a_card_summary_marks_what_the_card_lacks():
-    text = explain.card_summary({}, ModelConfig(10, 10))
+    text = model_notes.card_summary({}, ModelConfig(10, 10))
     assert "greedy –, beam 5 – (– sentences)" in text
     assert "Trained – epochs in – s on –" in text
     assert "Attention sinks: not measured for this file" in text
-
-
-def test_typed_markup_reaches_markdown_as_plain_text():
-    import re
-
-    from attnviz.plots.explain import markdown_text
-
-    for text in ["a`b`c", "**x**", ":red[hi]", "$x^2$", "<b>bold</b>", "# title", "1. item", "\\"]:
-        escaped = markdown_text(text)
-        # Every markup character is escaped, and removing the escapes gives the text back.
-        assert not re.search(r"(?<!\\)[`*\[\]$<>#:]", escaped.replace("\\\\", ""))
-        assert re.sub(r"\\(.)", r"\1", escaped) == text

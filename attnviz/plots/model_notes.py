@@ -1,0 +1,167 @@
+"""What the page says of a model: its card in a few lines, its attention sinks, the precision
+it decodes in, and the words of a sentence it never saw."""
+
+from __future__ import annotations
+
+from ..data.text import language_name
+from ..decoding.trace import Trace
+from ..i18n import N_
+from ..i18n import gettext as _
+from ..model.networks import NONE
+from .markup import markdown_text
+
+
+def unknown_note(trace: Trace) -> str | None:
+    """A caption naming the source tokens the model had never seen, or None when it knew
+    them all: a subword model reads such characters as their UTF-8 bytes, a word model as
+    ``<unk>``."""
+    unknown = [t for t, known in zip(trace.src_tokens, trace.src_known, strict=True) if not known]
+    if not unknown:
+        return None
+    lead = (
+        _("Characters never seen in training, read as their UTF-8 bytes: ")
+        if trace.pieces
+        else _("Not in the vocabulary (each is read as <unk>): ")
+    )
+    return lead + _(", ").join(f"“{markdown_text(w)}”" for w in unknown)
+
+
+def card_summary(card: dict, config, data=None) -> str:
+    """A model card in markdown lines: sizes and vocabularies, test BLEU, corpus, training, and
+    the checkpoint it was continued from, if any; ``config`` is the model's
+    :class:`attnviz.ModelConfig`, ``data`` its :class:`attnviz.DataConfig` (None: not known);
+    ``–`` stands for what the card lacks."""
+    bleu = card.get("test_bleu", {})
+    corpus = card.get("corpus", {})
+    kind = (
+        _("**{attention}** attention").format(attention=config.attention)
+        if config.attention != NONE
+        else _("**No attention**: one context vector c for every step")
+    )
+    sinks = sinks_line(card.get("attention_sinks")) if config.attention != NONE else None
+    lines = [
+        _("{kind} · embed {embed} · hidden {hidden} · {layers} layer(s) · {vocabularies}").format(
+            kind=kind,
+            embed=config.embed,
+            hidden=config.hidden,
+            layers=config.layers,
+            vocabularies=_vocabularies(config, data),
+        ),
+        _("Test BLEU: greedy {greedy}, beam 5 {beam} ({sentences} sentences)").format(
+            greedy=bleu.get("beam1", "–"),
+            beam=bleu.get("beam5", "–"),
+            sentences=bleu.get("sentences", "–"),
+        ),
+        *([sinks] if sinks else []),
+        _corpus_line(corpus),
+        _("Trained {epochs} epochs in {seconds} s on {hardware}").format(
+            epochs=card.get("epochs", "–"),
+            seconds=card.get("train_seconds", "–"),
+            hardware=card.get("hardware", "–"),
+        ),
+    ]
+    if languages := card.get("languages"):
+        lines.insert(1, _languages_line(languages, corpus))
+    for parent in card.get("lineage", [])[-1:]:
+        lines.append(
+            _(
+                "Continued from {file} (sha256 {sha}…, {epochs} epochs): see the full card for "
+                "its command"
+            ).format(
+                file=parent.get("file", "–"),
+                sha=str(parent.get("sha256"))[:12],
+                epochs=parent.get("epochs", "–"),
+            )
+        )
+    return "  \n".join(lines)
+
+
+def _corpus_line(corpus: dict) -> str:
+    line = _("Corpus: {file} · license {license} · {attribution}").format(
+        file=corpus.get("file", "–"),
+        license=corpus.get("license", "–"),
+        attribution=corpus.get("attribution", ""),
+    )
+    if attributed := corpus.get("attributed_lines"):
+        line += _(" (each of {pairs:,} pairs with its authors in the file's third column)").format(
+            pairs=attributed
+        )
+    return line
+
+
+def _languages_line(languages: dict, corpus: dict) -> str:
+    source, target = languages.get("source", "–"), languages.get("target", "–")
+    line = _("Translates {source} → {target}").format(
+        source=language_name(source), target=language_name(target)
+    )
+    if corpus.get("source_column") == 2:
+        line += _(" (the corpus's second column read as the source)")
+    return line
+
+
+DECODED_FP32 = N_("This server decodes with every weight in fp32, as trained.")
+DECODED_OUTPUT_BELOW_FP32 = N_(
+    "This server decodes with the output layer in {precision} and every other weight in fp32, "
+    "the fastest such choice on this machine: the attention weights are the trained model's "
+    "own, and the next word's probabilities move by about a hundredth."
+)
+
+
+def decoded(precision: str) -> str:
+    """What the precision a page decodes in changes, in the bound language."""
+    if precision == "fp32":
+        return _(DECODED_FP32)
+    return _(DECODED_OUTPUT_BELOW_FP32).format(precision=precision)
+
+
+SINK = N_(
+    "An attention sink is a source token that takes a step's attention without being what the "
+    "step translates: the source `<eos>` or the final full stop. The weights of every step must "
+    "sum to 1, so when a model writes what it can tell without reading a word (the first word, "
+    "a function word), it parks them somewhere; a model whose first words mostly look at `<eos>` "
+    "shows where it parks, not what it reads."
+)
+
+
+def sinks_line(sinks: dict | None) -> str:
+    """A card's attention sinks (:class:`attnviz.analysis.diagnostics.Sinks` as the card keeps
+    them) in one line."""
+    if not sinks:
+        return _(
+            "Attention sinks: not measured for this file (`python -m attnviz evaluate --sinks`)"
+        )
+    return _(
+        "Attention sinks ({split} split, {sentences} sentences, greedy): first word's attention "
+        "on the source `<eos>` {first_eos}%, every step's {steps_eos}%; on the final punctuation "
+        "{first_punct}% and {steps_punct}%"
+    ).format(
+        split=sinks.get("split", "–"),
+        sentences=sinks.get("sentences", "–"),
+        first_eos=sinks.get("first_eos", "–"),
+        steps_eos=sinks.get("steps_eos", "–"),
+        first_punct=sinks.get("first_punct", "–"),
+        steps_punct=sinks.get("steps_punct", "–"),
+    )
+
+
+def _vocabularies(config, data) -> str:
+    sizes = f"{config.src_vocab:,} / {config.tgt_vocab:,}"
+    tied = ""
+    if config.tie_embeddings:
+        tied = _(" · embeddings and output layer tied")
+        if config.untied_specials:
+            tied += _(" (the source's special symbols apart)")
+    elif config.tie_output:
+        tied = _(" · target embedding and output layer tied")
+    if data is None:
+        return _("vocabularies {sizes}").format(sizes=sizes) + tied
+    if not data.subwords:
+        return _("whole-word vocabularies {sizes}").format(sizes=sizes)
+    if data.joint_subwords:
+        return (
+            _("one vocabulary of {n:,} subword pieces for both languages").format(
+                n=config.src_vocab
+            )
+            + tied
+        )
+    return _("subword vocabularies {sizes}").format(sizes=sizes) + tied
