@@ -12,8 +12,7 @@ from pathlib import Path
 
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
-
-CARD_KEY = "corpus_index"  # the card's entry that names a model's index: file and sha256
+from ..store.corpus_index import CARD_KEY
 
 
 def build_index(args, argv: list[str]) -> int:

@@ -41,6 +41,7 @@ from ..i18n import N_, Text
 
 FORMAT = "attnviz-corpus-index/1"
 COLUMNS = ("first", "second")  # the corpus's columns 1 and 2
+CARD_KEY = "corpus_index"  # the card's entry that names a model's index: file and sha256
 FREQUENT = 300  # training pairs from which a token's links are counted when the index is built
 KEPT_EXAMPLES = 3  # pairs kept per token and linked words in ``frequent``
 MAX_POSITION = 255  # links are kept as bytes; the shipped corpora's longest side has 63 tokens
