@@ -13,12 +13,14 @@ import streamlit as st
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
 from attnviz.tuning.onednn import bound_product_cache
-from attnviz_ui.cache import available, freeze_heap
+from attnviz_ui.cache import available
 from attnviz_ui.corpus_page import corpus_page_ui
+from attnviz_ui.gc_tuning import freeze_heap
 from attnviz_ui.i18n import language_ui, use_language
 from attnviz_ui.live_view import session_models
-from attnviz_ui.pages import Key, Page
+from attnviz_ui.pages import Page
 from attnviz_ui.sentence_page import sentence_page_ui
+from attnviz_ui.session_keys import Key
 from attnviz_ui.sidebar import sidebar_ui
 from attnviz_ui.training_page import training_page_ui
 

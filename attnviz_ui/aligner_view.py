@@ -25,7 +25,7 @@ from attnviz.i18n import gettext as _
 from attnviz.store.priors_file import PriorsError, load_priors
 
 from .cache import Side, checkpoint_folder, file_version
-from .pages import Key
+from .session_keys import Key
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
 SWITCH = N_("eflomal's links")

@@ -15,9 +15,9 @@ from attnviz.plots import attribution_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.store.catalog import Checkpoint
 
-from .cache import Choice, Side, load_fp32, precision, translate
+from .cache import Choice, Side, load_fp32, page_precision, translate
 from .i18n import session_language, shown
-from .pages import Key, element_key
+from .session_keys import Key, element_key
 from .vega import vega_chart
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
@@ -49,12 +49,12 @@ def attribution_of(
     method: str,
     pieces: bool,
     language: str,
-    stored: str,
+    precision: str,
 ) -> attribution.Attribution | Refused:
     """The attribution of the decoding the page shows (over pieces when ``pieces``), cached
     per checkpoint, sentence, method, ``language`` (the language of a refusal's message) and
-    ``stored`` (the precision of the decoding shown); or why not."""
-    trace = translate(checkpoint, sentence, beam, reference, language, stored)
+    ``precision`` (that of the decoding shown); or why not."""
+    trace = translate(checkpoint, sentence, beam, reference, language, precision)
     if isinstance(trace, Refused):
         return trace
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
@@ -95,7 +95,7 @@ def attribution_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
                 method,
                 bool(state.get(Key.PIECES)),
                 session_language(),
-                precision(),
+                page_precision(),
             )
         if isinstance(att, Refused):
             st.warning(f"{side.name}: {att.message}")

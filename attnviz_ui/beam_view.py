@@ -8,7 +8,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts
 
-from .pages import element_key
+from .session_keys import element_key
 
 
 def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:

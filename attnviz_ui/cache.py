@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import functools
-import gc
 import os
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -66,7 +64,7 @@ def _models(precision: str) -> Models:
     return Models(functools.partial(attnviz.load, precision=precision))
 
 
-def precision() -> str:
+def page_precision() -> str:
     """The precision the page decodes in: the fastest that keeps the attention shown the
     trained model's own (the output layer alone below fp32: see attnviz.model.low_precision), as
     measured once per machine, or as ATTNVIZ_DECODING pins it (read on every run). Cached
@@ -74,11 +72,11 @@ def precision() -> str:
     return resolve_decoding("auto", exact_attention=True)
 
 
-def load(checkpoint: Checkpoint, stored: str | None = None) -> attnviz.Translator:
-    """The Translator of ``checkpoint`` at precision ``stored`` (default :func:`precision`),
+def load(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:
+    """The Translator of ``checkpoint`` at ``precision`` (default :func:`page_precision`),
     shared by every session; raises its CheckpointError. A cached decoding passes the
     precision its key holds, so that the model it uses is the one the key names."""
-    return _models(stored or precision()).get(checkpoint)
+    return _models(precision or page_precision()).get(checkpoint)
 
 
 def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
@@ -98,47 +96,30 @@ def translate(
     beam: int,
     reference: str,
     language: str | None = None,
-    stored: str | None = None,
+    precision: str | None = None,
 ) -> attnviz.Trace | Refused:
     """A Trace, or the refusal of an InputError in ``language`` (default: the session's);
-    decoded at precision ``stored`` (default :func:`precision`) and cached per input, so
+    decoded at ``precision`` (default :func:`page_precision`) and cached per input, so
     moving the step slider never decodes again. A cache keyed by language and precision
     passes its own, so that what it computes is what its key names."""
     return _translate(
         checkpoint, sentence, beam, reference, language or session_language(),
-        stored or precision(),
+        precision or page_precision(),
     )  # fmt: skip
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
 def _translate(
-    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, stored: str
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, precision: str
 ) -> attnviz.Trace | Refused:
-    """``language`` keys the cache (a refusal is worded in it); ``stored`` is the precision."""
-    tr = load(checkpoint, stored)
+    """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
+    tr = load(checkpoint, precision)
     try:
         if reference:
             return tr.align(sentence, reference)
         return tr.translate(sentence, beam=beam)
     except InputError as e:
         return Refused(str(e))
-
-
-_modules_frozen = 0  # how many modules were imported when the heap was last frozen
-
-
-def freeze_heap() -> None:
-    """After a run that imported modules (a new server's first page, captum for attribution):
-    everything alive now (the libraries, the models) leaves the garbage collector's
-    sight. Streamlit collects every generation after each run (``runner.postScriptGC``); over
-    a heap of torch, plotly and four models that took 200 ms, during which the server sent
-    nothing, so that a step change's pictures waited for it. What each run makes is still
-    collected."""
-    global _modules_frozen
-    if len(sys.modules) != _modules_frozen:
-        _modules_frozen = len(sys.modules)
-        gc.collect()
-        gc.freeze()
 
 
 def available() -> tuple[list[Checkpoint], dict[str, str]]:
@@ -163,15 +144,15 @@ def steered(
 ) -> attnviz.Trace | Refused:
     """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
     refusal of an InputError; cached per input like :func:`translate`."""
-    return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), precision())
+    return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), page_precision())
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def _steered(
-    checkpoint, sentence, beam, prefix, edit, language: str, stored: str
+    checkpoint, sentence, beam, prefix, edit, language: str, precision: str
 ) -> attnviz.Trace | Refused:
     try:
-        return load(checkpoint, stored).translate(
+        return load(checkpoint, precision).translate(
             sentence,
             beam=beam,
             prefix=list(prefix) if prefix is not None else None,

@@ -12,7 +12,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
-from .pages import Key, element_key
+from .session_keys import Key, element_key
 from .vega import vega_chart
 
 

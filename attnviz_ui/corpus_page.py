@@ -17,7 +17,8 @@ from . import aligner_view, taught_view
 from .attribution_view import corpus_agreement_ui
 from .cache import Choice, load
 from .i18n import shown
-from .pages import Key, Page, View
+from .pages import Page, View
+from .session_keys import Key
 from .vega import vega_chart
 
 SOURCES = [N_("Paste"), N_("Upload"), N_("Held-out split")]

@@ -12,7 +12,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
-from .pages import element_key
+from .session_keys import element_key
 
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:

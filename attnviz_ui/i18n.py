@@ -32,7 +32,7 @@ from attnviz import i18n
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 
-from .pages import TRANSLATED, Key
+from .session_keys import TRANSLATED, Key
 
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "messages"  # Babel's default domain: pybabel needs no -D
@@ -87,8 +87,8 @@ def use_language() -> str:
 
 def _follow_switch() -> None:
     """The link follows the switch, so that it can be shared as it is; every choice shown
-    translated is set again as the value it holds (:data:`pages.TRANSLATED`), to be shown in
-    the new language rather than lost with its old label."""
+    translated is set again as the value it holds (:data:`session_keys.TRANSLATED`), to be
+    shown in the new language rather than lost with its old label."""
     state = st.session_state
     st.query_params["lang"] = state[KEY]
     for key in TRANSLATED:

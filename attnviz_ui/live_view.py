@@ -17,7 +17,7 @@ from attnviz.store.catalog import Checkpoint
 from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
 from .i18n import bind_language
-from .pages import Key
+from .session_keys import Key
 from .vega import vega_chart
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared

@@ -16,7 +16,7 @@ from attnviz.store.catalog import (
 )
 
 from .cache import Choice, checkpoint_folder, direction_of
-from .pages import Key
+from .session_keys import Key
 
 CHINESE_PAIR = N_(
     "The *-zh-en* models read Chinese as jieba's words (我 · 爱 · 吃 · 苹果), each split into "

@@ -19,7 +19,7 @@ from attnviz.plots.context_charts import attention_picture
 
 from .cache import Side
 from .html_widgets import html_table, shaded_tokens, weight_bars
-from .pages import element_key
+from .session_keys import element_key
 
 NUMBERS = N_(
     "The step in numbers, as the model computed it. For each source token: its score e, "

@@ -24,9 +24,9 @@ from attnviz.store.catalog import Checkpoint, Teaching, parent_digest, teaching_
 from attnviz.store.checkpoint import file_sha256
 
 from . import aligner_view
-from .cache import Choice, Side, available, load, precision, translate
+from .cache import Choice, Side, available, load, page_precision, translate
 from .i18n import session_language
-from .pages import Key, element_key
+from .session_keys import Key, element_key
 
 ROLES = (N_("natural"), N_("taught"))
 
@@ -46,12 +46,12 @@ def teaching_of(chosen: Checkpoint) -> Teaching | None:
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def shift_of(
-    pair: Teaching, sentence: str, reference: str, beam: int, language: str, stored: str
+    pair: Teaching, sentence: str, reference: str, beam: int, language: str, precision: str
 ) -> Shift | Refused:
     """Both models force-decoded on the reference (else on the natural model's translation)
     and what teaching moved; or why not, in ``language``. Cached per input and per the
-    models' precision ``stored``."""
-    natural, taught = load(pair.natural, stored), load(pair.taught, stored)
+    models' ``precision``."""
+    natural, taught = load(pair.natural, precision), load(pair.taught, precision)
     try:
         target = shared_output(natural, sentence, reference, beam)
         return forced_shift(natural, taught, sentence, target)
@@ -135,7 +135,7 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         st.info(teaching_notes.no_partner_note(chosen.name, typed_path(chosen.path), taught))
         return
     shift = shift_of(
-        pair, sentence, reference.strip(), choice.beam, session_language(), precision()
+        pair, sentence, reference.strip(), choice.beam, session_language(), page_precision()
     )
     if isinstance(shift, Refused):
         st.warning(shift.message)

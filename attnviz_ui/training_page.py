@@ -15,8 +15,8 @@ from attnviz.plots import history_charts
 from . import playback
 from .cache import Choice, load
 from .live_view import live_view_ui
-from .pages import Key, element_key
 from .playback import Playback
+from .session_keys import Key, element_key
 from .vega import vega_chart
 
 PLAY_SECONDS = 0.8

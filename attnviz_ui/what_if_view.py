@@ -18,7 +18,7 @@ from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
 from .cache import Checkpoint, Choice, Side, steered
-from .pages import Key, element_key
+from .session_keys import Key, element_key
 
 
 class WhatIf(StrEnum):

@@ -24,7 +24,7 @@ from attnviz.store.catalog import Checkpoint, opening
 from . import aligner_view
 from .cache import Choice, checkpoint_folder, file_version, load, translate
 from .html_widgets import shaded_tokens
-from .pages import Key, element_key
+from .session_keys import Key, element_key
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
 # Sentences that go on from any example, one more per step of the length control.

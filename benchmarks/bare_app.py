@@ -14,7 +14,7 @@ import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
 from attnviz.plots import charts
-from attnviz_ui.cache import freeze_heap
+from attnviz_ui.gc_tuning import freeze_heap
 from attnviz_ui.html_widgets import html_table, weight_bars
 
 

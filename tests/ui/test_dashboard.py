@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import gc
 import shutil
-import sys
-import types
 
 import numpy as np
 import pytest
 
 import attnviz
 from attnviz.plots import charts
-from attnviz_ui import cache
+from attnviz_ui import gc_tuning
 
 from ..helpers import (
     SENTENCE,
@@ -227,20 +225,10 @@ def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections
 ):
     # Streamlit collects every generation after each run; over torch, plotly and the models
     # that walk held the server 200 ms, before it sent a step's pictures.
-    monkeypatch.setattr(cache, "_modules_frozen", 0)  # as in a new server process
+    monkeypatch.setattr(gc_tuning, "_modules_frozen", 0)  # as in a new server process
     gc.unfreeze()
     open_dashboard(checkpoints, monkeypatch)
     assert gc.get_freeze_count() > 5 * len(gc.get_objects())
-
-
-def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeypatch):
-    cache.freeze_heap()
-    gc.unfreeze()
-    cache.freeze_heap()  # nothing imported since: nothing to freeze, no collection
-    assert gc.get_freeze_count() == 0
-    monkeypatch.setitem(sys.modules, "attnviz_imported_late", types.ModuleType("late"))
-    cache.freeze_heap()  # as after the first attribution imports captum
-    assert gc.get_freeze_count() > 0
 
 
 def _html(at) -> list[str]:
