@@ -20,6 +20,7 @@ from .beam_view import beam_view_ui
 from .cache import Choice, Side, load, translate
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
+from .corpus_view import corpus_view_ui
 from .export_view import export_view_ui
 from .i18n import bind_language
 from .pages import STEPPING, View
@@ -334,6 +335,7 @@ def _steps_ui(choice: Choice, sides: list[Side], step: int, switches: StepSwitch
     what_if_ui(switches.what_if, choice, sides, step, sentence)
     if switches.attributed:
         attribution_view_ui(choice, sides, step)
+    corpus_view_ui(choice, sides, step)
 
 
 def _eflomal_ui(sides: list[Side]):

@@ -38,6 +38,7 @@ class Key(StrEnum):
     ATTRIBUTION_ON = "attribution_on"  # "Attribution beside attention"
     ATTRIBUTION_METHOD = "attribution_method"  # the attribution method beside attention
     EFLOMAL_ON = "eflomal_on"  # eflomal's links on the heatmaps
+    CORPUS_ON = "corpus_on"  # "What the corpus says" below the step view
 
     # The one-sentence page: why attention
     WHY_FURTHER = "why_further"  # the sentences that grow the typed one, one per line

@@ -151,6 +151,15 @@ class Lookup:
         examples = tuple(self._example(row, src) for row in self.index.by_id(ids))
         return Answer(word, target, pairs, links, unlinked, examples)
 
+    def sentence_pairs(self, src: Sequence[str]) -> int:
+        """How many training pairs have the tokens ``src`` as their whole source."""
+        src = list(src)
+        count = 0
+        for row in self.index.rows(phrase(self.source, src), self.source):
+            tokens, tgt, _ = self._sides(row)
+            count += tokens == src and max(len(tokens), len(tgt)) <= self.data.max_len
+        return count
+
     def _keys(self, src: list[str]) -> dict[tuple, tuple[int, list[int]]]:
         """Every key of ``src`` in the training split (the target tokens it is linked to in
         a pair, ``()`` for none): in how many pairs, and the first :data:`KEPT_EXAMPLES`

@@ -11,50 +11,20 @@ import pytest
 from attnviz.data.corpus import DataConfig, read_corpus, split_of
 from attnviz.data.text import TextConfig
 from attnviz.store import corpus_index
-from attnviz.store.corpus_index import CorpusIndex, CorpusIndexError, write_index
+from attnviz.store.corpus_index import CorpusIndex, CorpusIndexError
 from attnviz.store.corpus_lookup import Lookup
 
-# (English, French, links between their Moses tokens), every English sentence in the training
-# split but "You peel apples.", in the test split.
-PAIRS = [
-    ("I ate apples.", "J'ai mangé des pommes.", "0-0 1-1 1-2 2-4 3-5"),
-    ("I like apples.", "J'aime les pommes.", "0-0 1-1 2-3 3-4"),
-    ("Apples are red.", "Les pommes sont rouges.", "0-1 1-2 2-3 3-4"),
-    ("She eats apples.", "Elle mange des pommes.", "0-0 1-1 2-2 2-3 3-4"),
-    ("He eats apples.", "Il mange des fruits.", "0-0 1-1 2-3 3-4"),
-    ("They sell apples.", "Ils vendent des fruits.", "0-0 1-1 3-4"),
-    ("Call me too.", "Appelle-moi aussi.", "0-0 1-0 2-1 3-2"),
-    ("Me neither.", "Moi non plus.", "0-0 1-1 1-2 2-3"),
-    ("You peel apples.", "Tu pèles des pommes.", "0-0 1-1 2-3 3-4"),
-]
-TEXT = TextConfig("en", "fr")
-
-
-def _links(text: str) -> tuple:
-    return tuple(tuple(map(int, x.split("-"))) for x in text.split())
+from ..hand_corpus import PAIRS, TEXT, hand_index, write_hand_corpus
 
 
 @pytest.fixture(scope="module")
 def corpus_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hand") / "hand.txt"
-    path.write_text("".join(f"{en}\t{fr}\n" for en, fr, _ in PAIRS), encoding="utf-8")
-    return path
-
-
-def _index(path, corpus_file, data: DataConfig = DataConfig(subwords=0)) -> CorpusIndex:
-    corpus = read_corpus(corpus_file, data.source_column)
-    links = [_links(x) for *_, x in PAIRS]
-    text = TEXT
-    if data.source_column == 2:
-        links = [tuple((j, i) for i, j in x) for x in links]
-        text = TextConfig("fr", "en")
-    write_index(path, corpus, text, data, links, {"name": "by hand"})
-    return CorpusIndex(path)
+    return write_hand_corpus(tmp_path_factory.mktemp("hand") / "hand.txt")
 
 
 @pytest.fixture(scope="module")
 def index(corpus_file, tmp_path_factory):
-    return _index(tmp_path_factory.mktemp("index") / "hand.sqlite", corpus_file)
+    return hand_index(tmp_path_factory.mktemp("index") / "hand.sqlite", corpus_file)
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +104,7 @@ def test_max_len_drops_long_pairs_as_training_does(index):
 
 def test_counts_made_at_build_time_answer_as_the_pairs_do(corpus_file, tmp_path, monkeypatch):
     monkeypatch.setattr(corpus_index, "FREQUENT", 2)  # "apples", "I", "." ... are counted
-    counted = Lookup(_index(tmp_path / "counted.sqlite", corpus_file), TEXT, DataConfig())
+    counted = Lookup(hand_index(tmp_path / "counted.sqlite", corpus_file), TEXT, DataConfig())
     assert counted.index.frequent("first", "apples")
     scanned = Lookup(counted.index, TEXT, DataConfig())
     scanned._frequent = False
@@ -150,7 +120,7 @@ def test_one_index_serves_the_other_direction(index, corpus_file, tmp_path):
     assert answer.pairs == expected
     assert {x.target for x in answer.links} == {"apples", "Apples"}
     # built the other way round, the same file answers the same
-    other = _index(tmp_path / "fr.sqlite", corpus_file, DataConfig(subwords=0, source_column=2))
+    other = hand_index(tmp_path / "fr.sqlite", corpus_file, DataConfig(subwords=0, source_column=2))
     again = Lookup(other, TextConfig("fr", "en"), DataConfig(subwords=0, source_column=2))
     assert again.word("pommes") == answer
 

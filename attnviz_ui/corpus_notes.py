@@ -1,0 +1,156 @@
+"""What the training corpus says at one step, as HTML: for the word written and the source words
+the step attended to most, how often the corpus links them, the other translations it gives,
+example pairs with the linked words marked. Pure functions of a Trace and a model's
+:class:`attnviz.store.corpus_lookup.Lookup`; no streamlit (``corpus_view`` draws them)."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+
+from attnviz.data.text import TextConfig
+from attnviz.data.vocab import EOS
+from attnviz.decoding.trace import Trace
+from attnviz.i18n import N_
+from attnviz.i18n import gettext as _
+from attnviz.store.corpus_lookup import Answer, Example, Lookup
+
+FEW = 3  # training pairs below which the corpus has next to nothing on a word
+MOST = 2  # source words looked up per step: the most attended, and the next if it has ...
+FLOOR = 0.2  # ... at least this weight
+SHOWN = 5  # other translations listed per word
+HOW = N_(
+    "What the model's own training split says, as eflomal aligns it: for the word this step "
+    "wrote and the source words it attended to most, how often the corpus links them, the "
+    "other translations it gives each source word (share of the training pairs that hold "
+    "it), and example pairs with the words marked. Words count as the model reads them, "
+    "case included."
+)
+
+
+@dataclass(frozen=True)
+class WordNote:
+    """One attended source word: what the corpus says about it, and about it with the word
+    written."""
+
+    word: str
+    weight: float  # the attention the step gave it
+    answer: Answer  # the word alone
+    linked: Answer | None  # the word with the word written (None at <eos>)
+
+
+@dataclass(frozen=True)
+class StepNotes:
+    """What the corpus says at one step."""
+
+    sentence: str
+    sentence_pairs: int  # training pairs whose source is the sentence
+    written: str  # the word the step wrote
+    words: tuple[WordNote, ...]
+
+
+def attended(trace: Trace, t: int, most: int = MOST, floor: float = FLOOR) -> list[int]:
+    """The source positions step ``t`` attended to most: the first, and the next ``most - 1``
+    that have at least ``floor``; never ``<eos>``."""
+    row = trace.weights[t]
+    picks = [int(j) for j in np.argsort(-row, kind="stable") if trace.src_tokens[j] != EOS]
+    return [j for k, j in enumerate(picks[:most]) if k == 0 or row[j] >= floor]
+
+
+def step_notes(lookup: Lookup, trace: Trace, t: int) -> StepNotes:
+    """What the corpus says at step ``t`` of ``trace`` (a Trace over words, with attention)."""
+    source = [w for w in trace.src_tokens if w != EOS]
+    written = trace.tgt_tokens[t]
+    words = []
+    for j in attended(trace, t):
+        word = trace.src_tokens[j]
+        linked = None if written == EOS else lookup.tokens([word], [written])
+        words.append(WordNote(word, float(trace.weights[t][j]), lookup.tokens([word]), linked))
+    whole = lookup.sentence_pairs(source) if source else 0
+    return StepNotes(trace.source, whole, written, tuple(words))
+
+
+def notes_html(notes: StepNotes, text: TextConfig) -> str:
+    """The notes as one HTML block, every text from the corpus or the user escaped."""
+    parts = [_sentence_line(notes)]
+    for note in notes.words:
+        parts.append(_word_html(note, notes.written, text))
+    return "".join(parts)
+
+
+def _q(word: str) -> str:
+    return html.escape(f"“{word}”")
+
+
+def _sentence_line(notes: StepNotes) -> str:
+    if notes.sentence_pairs == 0:
+        line = _(
+            "The sentence {sentence} is in no training pair: the model has to build its "
+            "translation from what it learned of the words."
+        )
+    else:
+        line = _(
+            "The sentence {sentence} is itself a training pair ({n}×): the model may recall it."
+        )
+    return f"<p>{line.format(sentence=_q(notes.sentence), n=notes.sentence_pairs)}</p>"
+
+
+def _word_html(note: WordNote, written: str, text: TextConfig) -> str:
+    answer, linked = note.answer, note.linked
+    head = _("{word} (attention {weight:.2f})").format(word=_q(note.word), weight=note.weight)
+    lines = [f"<b>{head}</b>"]
+    if answer.pairs == 0:
+        lines.append(
+            html.escape(_("No training pair holds it: the model never saw this word in training."))
+        )
+        return "<p>" + "<br>".join(lines) + "</p>"
+    if answer.pairs < FEW:
+        lines.append(
+            html.escape(
+                _("Training pairs that hold it: {n}, next to nothing to learn from.").format(
+                    n=answer.pairs
+                )
+            )
+        )
+    if linked is not None:
+        if linked.pairs:
+            said = _(
+                "The corpus links it to {written} in {share:.0%} of the training pairs that "
+                "hold it ({n} of {total})."
+            )
+        else:
+            said = _(
+                "The corpus never links it to {written} (training pairs that hold it: {total})."
+            )
+        share = linked.links[0].share if linked.links else 0.0
+        lines.append(
+            html.escape(
+                said.format(written=f"“{written}”", n=linked.pairs, total=answer.pairs, share=share)
+            )
+        )
+    others = [x for x in answer.links if x.target != written][:SHOWN]
+    if others:
+        listed = " · ".join(f"{html.escape(x.target)} {x.count} ({x.share:.0%})" for x in others)
+        lines.append(html.escape(_("Other translations in the corpus:")) + " " + listed)
+    if answer.unlinked:
+        lines.append(
+            html.escape(_("Pairs where it is linked to nothing: {n}.").format(n=answer.unlinked))
+        )
+    examples = linked.examples if linked is not None and linked.pairs else answer.examples
+    items = "".join(f"<li>{example_html(e, text)}</li>" for e in examples)
+    return "<p>" + "<br>".join(lines) + f"</p><ul>{items}</ul>"
+
+
+def example_html(example: Example, text: TextConfig) -> str:
+    """One example pair, source → target, the word asked about and its links marked."""
+    src = _marked(example.src_tokens, example.src_marked, text.src_lang)
+    tgt = _marked(example.tgt_tokens, example.tgt_marked, text.tgt_lang)
+    return f"{src} → {tgt}"
+
+
+def _marked(tokens, marked, lang: str) -> str:
+    shown = [f"<mark>{html.escape(t)}</mark>" if i in marked else html.escape(t)
+             for i, t in enumerate(tokens)]  # fmt: skip
+    return "".join(shown) if lang == "zh" else " ".join(shown)

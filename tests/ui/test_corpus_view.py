@@ -1,0 +1,99 @@
+"""What the corpus says, in the step view: the tiny models with their corpus's index beside them,
+as `attnviz index --card` ships it; without an index, the view says how to build one."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from attnviz.cli.main import main
+from attnviz.data.corpus import split_of
+from attnviz.data.text import TextConfig
+
+from ..helpers import open_dashboard, type_sentence
+
+
+@pytest.fixture(scope="module")
+def indexed(checkpoints, corpus_file, tmp_path_factory):
+    """The shipped tiny checkpoints, their cards naming the index of their corpus beside them."""
+    folder = tmp_path_factory.mktemp("indexed")
+    for path in checkpoints.iterdir():
+        shutil.copy(path, folder / path.name)
+    models = [str(p) for p in sorted(folder.glob("*.safetensors"))]
+    out = folder / "syn.corpus.sqlite"
+    assert main(["index", str(corpus_file), "--checkpoint", models[0], "--out", str(out),
+                 "--card", *models]) == 0  # fmt: skip
+    for cache in folder.glob("*.links"):
+        cache.unlink()
+    return folder
+
+
+def _notes(at) -> list[str]:
+    return [e.proto.body for e in at.get("html") if "training pair" in e.proto.body]
+
+
+def _hand_count(corpus_file, word: str) -> int:
+    """Training pairs whose English tokens hold ``word``."""
+    text = TextConfig()
+    english = [line.split("\t")[0] for line in corpus_file.read_text().splitlines()]
+    return sum(word in text.tokenize(en) and split_of(en) == "train" for en in english)
+
+
+def test_the_step_view_says_what_the_corpus_says(indexed, corpus_file, monkeypatch):
+    at = type_sentence(open_dashboard(indexed, monkeypatch), "The red cat sees a dog.")
+    assert not _notes(at)  # off until asked
+    at.toggle(key="finished").set_value(True)
+    at.toggle(key="corpus_on").set_value(True).run()
+    assert not at.exception, at.exception
+    at.slider(key="step").set_value(3).run()  # the toy writes "chat" at step 3 ("le chat rouge")
+    notes = _notes(at)
+    assert len(notes) == 2  # one column per model
+    for html in notes:
+        assert "The sentence “The red cat sees a dog.” is in" in html
+        words = re.findall(r"<b>“([^”]+)” \(attention", html)  # the words the step attended
+        assert words, html
+        for word in words:  # each with its count of training pairs, as counted by hand
+            n = _hand_count(corpus_file, word)
+            assert re.search(rf"hold it \(\d+ of {n}\)|hold it: {n}\)", html), (word, n, html)
+        assert "<mark>" in html  # example pairs, the linked words marked
+
+
+def test_without_an_index_the_view_says_how_to_build_one(checkpoints, monkeypatch):
+    at = type_sentence(open_dashboard(checkpoints, monkeypatch), "The red cat sees a dog.")
+    at.toggle(key="corpus_on").set_value(True).run()
+    assert not at.exception, at.exception
+    said = [str(e.value) for e in at.info]
+    assert len([s for s in said if "card names no corpus index" in s]) == 2
+    assert all("python -m attnviz index CORPUS --checkpoint" in s for s in said if "index" in s)
+
+
+def test_a_missing_index_file_is_said_with_its_name(indexed, tmp_path, monkeypatch):
+    folder = tmp_path / "no-index"
+    shutil.copytree(indexed, folder)
+    (folder / "syn.corpus.sqlite").unlink()
+    at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
+    at.toggle(key="corpus_on").set_value(True).run()
+    assert not at.exception, at.exception
+    said = [str(e.value) for e in at.info]
+    assert any(f"No corpus index {folder / 'syn.corpus.sqlite'}" in s for s in said), said
+
+
+def test_the_view_speaks_chinese(indexed, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from ..helpers import ROOT
+
+    monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(indexed))
+    monkeypatch.setenv("ATTNVIZ_DECODING", "fp32")
+    at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120)
+    at.query_params["lang"] = "zh"
+    at = type_sentence(at.run(), "The red cat sees a dog.")
+    toggle = at.toggle(key="corpus_on")
+    assert toggle.label == "语料怎么说"
+    toggle.set_value(True).run()
+    assert not at.exception, at.exception
+    notes = [e.proto.body for e in at.get("html") if "训练句对" in e.proto.body]
+    assert len(notes) == 2
+    assert all("The corpus" not in html and "training pair" not in html for html in notes)
