@@ -16,7 +16,7 @@ from attnviz.tuning.onednn import bound_product_cache
 from attnviz_ui.cache import available
 from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.gc_tuning import freeze_heap
-from attnviz_ui.i18n import language_ui, use_language
+from attnviz_ui.language import language_ui, use_language
 from attnviz_ui.live_view import session_models
 from attnviz_ui.pages import Page
 from attnviz_ui.sentence_page import sentence_page_ui

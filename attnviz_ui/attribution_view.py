@@ -16,7 +16,7 @@ from attnviz.plots.context_charts import attention_picture
 from attnviz.store.catalog import Checkpoint
 
 from .cache import Choice, Side, load_fp32, page_precision, translate
-from .i18n import session_language, shown
+from .language import session_language, translated_headers
 from .session_keys import Key, element_key
 from .vega import vega_chart
 
@@ -166,7 +166,7 @@ def corpus_agreement_ui(models: list[Checkpoint], items: list[Item], beam: int) 
         stored = st.session_state.get(Key.CORPUS_ATTRIBUTION)
         if stored and stored[0] == key:
             table = compare_models.agreement_table(items, stored[1])
-            st.dataframe(shown(table, list(stored[1])), hide_index=True)
+            st.dataframe(translated_headers(table, list(stored[1])), hide_index=True)
             st.caption(
                 _(
                     "Per sentence and model, over the steps that wrote a word of its own "

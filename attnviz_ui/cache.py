@@ -16,7 +16,7 @@ from attnviz.i18n import shown
 from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
 from attnviz.tuning.decoding_precision import resolve_decoding
 
-from .i18n import session_language
+from .language import session_language
 
 
 def checkpoint_folder() -> Path:

@@ -16,7 +16,7 @@ from attnviz.store.catalog import Checkpoint, corpora
 from . import aligner_view, taught_view
 from .attribution_view import corpus_agreement_ui
 from .cache import Choice, load
-from .i18n import shown
+from .language import translated_headers
 from .pages import Page, View
 from .session_keys import Key
 from .vega import vega_chart
@@ -213,7 +213,7 @@ def results_ui(
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     frame = teaching.with_strays(frame, strays or {})
-    st.dataframe(shown(frame, list(scores)), hide_index=True, height=320)
+    st.dataframe(translated_headers(frame, list(scores)), hide_index=True, height=320)
     st.caption(
         _(
             "One row per sentence, where the two models differ most first (BLEU difference = "

@@ -16,7 +16,7 @@ from attnviz.plots import history_charts
 from attnviz.store.catalog import Checkpoint
 from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
-from .i18n import bind_language
+from .language import bind_language
 from .session_keys import Key
 from .vega import vega_chart
 

@@ -22,7 +22,7 @@ from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
 from .corpus_view import corpus_view_ui
 from .export_view import export_view_ui
-from .i18n import bind_language
+from .language import bind_language
 from .pages import STEPPING, View
 from .playback import Playback
 from .session_keys import Key

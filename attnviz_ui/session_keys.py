@@ -14,7 +14,7 @@ class Key(StrEnum):
     # The dashboard and its sidebar
     PAGE = "page"  # the page switch: a Page
     DIRECTION = "direction"  # the sidebar: which languages the models translate between
-    LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.i18n)
+    LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.language)
     SEARCH = "search"  # the sidebar: greedy or beam search
 
     # The one-sentence page: the sentence and its view

@@ -25,7 +25,7 @@ from attnviz.store.checkpoint import file_sha256
 
 from . import aligner_view
 from .cache import Choice, Side, available, load, page_precision, translate
-from .i18n import session_language
+from .language import session_language
 from .session_keys import Key, element_key
 
 ROLES = (N_("natural"), N_("taught"))

@@ -1,4 +1,5 @@
-"""The session's language: which one, the switch that picks it, and its catalog.
+"""The session's language: which one, the switch that picks it, its catalog, and the corpus
+tables' headers shown in it.
 
 The language comes from, in order: the link's ``?lang=zh`` or ``?lang=en`` (a teacher shares a
 link), the sidebar's switch (kept in session state, so it survives page switches and reruns),
@@ -140,7 +141,7 @@ def header(column: str, models: list[str]) -> str:
     return column
 
 
-def shown(frame, models: list[str]):
+def translated_headers(frame, models: list[str]):
     """``frame`` with its headers in the reader's language, for display only."""
     return frame.set_axis([header(str(c), models) for c in frame.columns], axis=1)
 
