@@ -1,0 +1,56 @@
+"""What the corpus says, in a real browser, on the shipped Chinese -> English pair and the
+shipped index of cmn.txt (checkpoints/cmn.corpus.sqlite): the classroom sentence's 爱 is
+"love" in most of the training pairs that hold it."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ..helpers import ROOT
+from .test_browser import CHROMIUM, _serve, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SHIPPED = ROOT / "checkpoints"
+FILES = ("bahdanau-zh-en.safetensors", "luong-zh-en.safetensors", "cmn.corpus.sqlite")
+
+
+@pytest.fixture(scope="module")
+def shipped_server(chromium, tmp_path_factory):
+    missing = [name for name in FILES if not (SHIPPED / name).is_file()]
+    if missing:
+        pytest.skip(f"not shipped here: {missing}")
+    folder = tmp_path_factory.mktemp("shipped-zh-en")
+    for name in FILES:
+        shutil.copy(SHIPPED / name, folder / name)
+    yield from _serve(folder, tmp_path_factory.mktemp("logs"))
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    return CHROMIUM
+
+
+def test_the_corpus_says_what_the_classroom_sentence_s_words_are(shipped_server):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1600, "height": 1200})
+        page.goto(shipped_server)
+        box = page.get_by_label("中文 sentence")  # the only direction here: zh -> en
+        box.wait_for(timeout=120_000)
+        assert box.input_value() == "我爱吃苹果。"
+        page.get_by_text("What the corpus says").click()
+        page.get_by_text("is in no training pair").first.wait_for(timeout=60_000)
+        slider = page.get_by_role("slider").first
+        slider.focus()
+        slider.press("Home")
+        slider.press("ArrowRight")  # step 2: both models write "love"
+        notes = page.locator("text=The corpus links it to “love”")
+        notes.first.wait_for(timeout=60_000)
+        body = page.inner_text("body")
+        assert "“爱” (attention" in body
+        assert "Other translations in the corpus: loves" in body
+        assert page.locator("mark").count() >= 2  # example pairs, the words marked
+        assert page.locator('[data-testid="stException"]').count() == 0
+        browser.close()
