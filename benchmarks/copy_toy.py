@@ -25,8 +25,8 @@ from attnviz.data import toy
 from attnviz.data.corpus import DataConfig, held_out, read_corpus
 from attnviz.data.text import TextConfig
 from attnviz.model.networks import ModelConfig
-from attnviz.training.config import TrainingRun
-from attnviz.training.train import TrainConfig, train
+from attnviz.training.config import TrainConfig, TrainingRun
+from attnviz.training.train import train
 
 RECIPES = {  # name: (data options, model options)
     "separate": ({}, {}),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 import torch
 
@@ -30,10 +31,13 @@ from attnviz.decoding.translator import Translator
 from attnviz.model.attention import SCORES
 from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
-from attnviz.training.train import Prepared, TrainConfig, evaluate_loss, optimizer, train_step
+from attnviz.training.config import TrainConfig
+from attnviz.training.precision_choice import choose_precision
+from attnviz.training.train import Prepared, evaluate_loss
+from attnviz.training.update import optimizer, train_step
 from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
 from attnviz.tuning.onednn import bound_product_cache
-from attnviz.tuning.training_precision import TRAINING, resolve_training
+from attnviz.tuning.training_precision import TRAINING
 
 SENTENCE = "I am not sure that he will come tomorrow."  # the peer's sentence: 10 tokens
 
@@ -89,7 +93,6 @@ def main() -> None:
     ap.add_argument("--src-vocab", type=int, default=9955)
     ap.add_argument("--tgt-vocab", type=int, default=17741)
     a = ap.parse_args()
-    precision = resolve_training(a.precision)
     decoding = resolve_decoding(a.decoding)
 
     torch.manual_seed(a.seed)
@@ -111,8 +114,11 @@ def main() -> None:
     )
     model = Seq2Seq(config)
     opt = optimizer(model, lr=0.005)
-    settings = TrainConfig(lr=0.005, clip=1.0, precision=precision)  # as the peer trains
     batches = bucket_batches(train, a.batch, torch.Generator().manual_seed(a.seed))
+    settings = TrainConfig(lr=0.005, clip=1.0, precision=a.precision)  # as the peer trains
+    first = make_batch(batches[0], src_vocab, tgt_vocab)
+    precision, _ = choose_precision(settings, model, first, torch.device("cpu"), joined=False)
+    settings = replace(settings, precision=precision)
     print(
         f"attnviz: {a.attention} input_feeding={a.input_feeding} vocab src={len(src_vocab)} "
         f"tgt={len(tgt_vocab)} hidden={a.hidden} layers={a.layers} batch={a.batch} "

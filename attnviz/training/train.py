@@ -20,7 +20,6 @@ from functools import partial
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 from tqdm import tqdm
 
 from ..analysis.evaluate import corpus_bleu, corpus_sinks
@@ -44,16 +43,16 @@ from ..data.corpus import (
 from ..data.subwords import Subwords
 from ..data.swap import swap_examples
 from ..data.text import TextConfig
-from ..data.vocab import PAD_ID, Vocab
+from ..data.vocab import Vocab
 from ..decoding.translator import BETA, Translator
-from ..model.autocast import autocast
 from ..model.networks import ModelConfig, Seq2Seq
 from ..store import checkpoint
-from ..tuning.training_precision import resolve_training
 from . import distributed, lineage
-from .config import TrainConfig, TrainingRun
-from .guide import Teacher, guide_loss, teacher_links, with_links
+from .config import TrainingRun
+from .guide import Teacher, teacher_links, with_links
+from .precision_choice import choose_precision
 from .resume import load_state, save_state, state_path
+from .update import batch_loss, optimizer, set_lr, train_step, update
 
 _SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
 
@@ -152,44 +151,6 @@ def hardware(device: torch.device) -> str:
     return f"{cpu}, {torch.get_num_threads()} threads"
 
 
-def batch_loss(
-    model: Seq2Seq,
-    batch,
-    label_smoothing: float = 0.0,
-    precision: str = "fp32",
-    guide_weight: float = 0.0,
-) -> torch.Tensor:
-    """Summed cross-entropy of a batch's target tokens, plus ``guide_weight`` times the
-    guided-alignment loss where the batch has links (see :mod:`.guide`).
-
-    The output layer, most of a step's cost, runs on the real (non-padding) positions only.
-    With ``precision`` "bf16" the model runs under autocast and the loss is taken on the bf16
-    logits directly: upcasting (B*T, V) logits would cost more than the product that made them.
-    """
-    with autocast(precision, batch.src.device):
-        features, weights = model.features(batch.src, batch.src_lens, batch.tgt_in)  # (B, T, H)
-        keep = batch.tgt_out != PAD_ID  # (B, T)
-        logits = model.generator(features[keep])  # (N, V) for the N real target tokens
-    loss = F.cross_entropy(
-        logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
-    )
-    if guide_weight and batch.guide is not None:
-        loss = loss + guide_weight * guide_loss(weights, batch.guide)
-    return loss
-
-
-def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
-    """Adam with its fused kernel: the same update in one pass over the weights instead of a
-    dozen."""
-    return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
-
-
-def set_lr(opt: torch.optim.Optimizer, lr: float) -> None:
-    """The learning rate of the next update."""
-    for group in opt.param_groups:
-        group["lr"] = lr
-
-
 @torch.no_grad()
 def evaluate_loss(
     model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
@@ -243,16 +204,19 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
     starting snapshot taken."""
     dev = group.device(run.device)
     parent = checkpoint.load(run.init_from, precision="fp32") if run.init_from else None
-    run = _resolved(run, dev, parent)
+    run = _resolved(run, parent)
     p = prepare(run.corpus, run.text, run.data, log, parent, run.guide, run.out, run.add_pieces)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
     run = replace(run, model=_sized(run.model, p))
     history, offset = _history(run, p, parent)
-    settings = _settings(p, run, history.probes)
     with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
         torch.manual_seed(run.train.seed)
         model = Seq2Seq(run.model).to(dev)
-    card = {**_card(p, run, dev), "world_size": group.world_size}
+    first_batch = make_batch(p.splits["train"][: run.train.batch_size], p.src_vocab, p.tgt_vocab)
+    precision, chosen = choose_precision(run.train, model, first_batch.to(dev), dev, group.joined)
+    run = replace(run, train=replace(run.train, precision=precision))
+    settings = _settings(p, run, history.probes)
+    card = {**_card(p, run, dev), "training_precision": chosen, "world_size": group.world_size}
     if parent:
         weights = lineage.starting_weights(parent, model, run.fresh_attention, p.subwords)
         model.load_state_dict(weights)
@@ -282,16 +246,15 @@ def _quiet(*_) -> None:
     """The log of ranks other than 0."""
 
 
-def _resolved(run: TrainingRun, dev: torch.device, parent: Translator | None) -> TrainingRun:
-    """``run`` as it runs on ``dev``: its training precision chosen, and with a parent, the
-    parent's architecture, text settings and vocabulary settings."""
-    config = replace(run.train, precision=resolve_training(run.train.precision, dev))
+def _resolved(run: TrainingRun, parent: Translator | None) -> TrainingRun:
+    """``run`` with a parent as it runs: the parent's architecture, text settings and
+    vocabulary settings."""
     if parent is None:
-        return replace(run, train=config)
+        return run
     model, data = lineage.child_configs(parent, run.model, run.data)
     if run.add_pieces:  # the grown vocabularies decide the sizes
         model = replace(model, src_vocab=None, tgt_vocab=None)
-    return replace(run, model=model, text=parent.text, data=data, train=config)
+    return replace(run, model=model, text=parent.text, data=data)
 
 
 def _sized(model: ModelConfig, p: Prepared) -> ModelConfig:
@@ -546,24 +509,6 @@ class _Loop:
             self.card["attention_sinks"] = sinks.card("test")
             log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
         self.save(best.model)
-
-
-def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
-    """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
-    loss = (
-        batch_loss(model, batch, config.label_smoothing, config.precision, config.guide_weight)
-        / batch.n_tokens
-    )
-    update(model, opt, loss, config)
-    return loss.item()
-
-
-def update(model: Seq2Seq, opt, loss: torch.Tensor, config: TrainConfig) -> None:
-    """Backward from ``loss``, gradient clip, Adam."""
-    opt.zero_grad(set_to_none=True)
-    loss.backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
-    opt.step()
 
 
 def target_tokens(examples: list[Example]) -> int:

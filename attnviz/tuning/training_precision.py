@@ -1,22 +1,64 @@
 """The precision a model trains in: fp32, or bf16 autocast (bf16 products, fp32 weights and
 optimizer; :func:`attnviz.model.autocast.autocast`). bfloat16 keeps fp32's exponent range with
-an 8-bit mantissa; on CPUs with AVX-512 BF16 or AMX its matrix products run several times
-faster than fp32."""
+an 8-bit mantissa.
+
+Whether bf16 trains faster is the machine's to say, not its flags': on AMD EPYCs with native
+bf16 it trains the shipped size about 1.7x faster than fp32, on an Intel Xeon with AVX-512 BF16
+but no AMX about 1.3x slower (issue 54). So "auto" does not guess where bf16 is native: it times
+a few updates of the model being trained in each precision (:func:`probe_training`), once per
+machine and model shape, and takes the faster. Where bf16 is emulated it is always the slower,
+and "auto" is fp32 without a probe.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 
-from .machine import native_bf16
+from .machine import machine_key, native_bf16
+from .probe import Probe, ProbeCache, fastest_of, time_in_turn
 
 TRAINING = ("auto", "fp32", "bf16")
+CHOICES = ("fp32", "bf16")  # what "auto" chooses between
+MEASURED = ProbeCache("training-precision")
 
 
-def resolve_training(precision: str, device: torch.device | str = "cpu") -> str:
-    """``"auto"`` -> ``"bf16"`` where :func:`~attnviz.tuning.machine.native_bf16`, else
-    ``"fp32"``."""
+def resolve_training(
+    precision: str,
+    device: torch.device | str = "cpu",
+    update: Callable[[str], object] | None = None,
+    shape: str = "",
+) -> str:
+    """``"auto"`` -> fp32 where bf16 is not native on ``device``; where it is, the faster of
+    fp32 and bf16 as :func:`probe_training` times ``update`` (one training update in the
+    precision it is given) for a model of ``shape``. Any other value as given."""
     if precision not in TRAINING:
         raise ValueError(f"training precision must be one of {TRAINING}, not {precision!r}")
-    if precision == "auto":
-        return "bf16" if native_bf16(device) else "fp32"
-    return precision
+    if precision != "auto":
+        return precision
+    if not native_bf16(device):
+        return "fp32"
+    if update is None:
+        raise ValueError("auto training precision needs the update to time where bf16 is native")
+    return probe_training(device, update, shape).fastest
+
+
+def probe_training(
+    device: torch.device | str, update: Callable[[str], object], shape: str
+) -> Probe:
+    """How long ``update("fp32")`` and ``update("bf16")`` take on ``device``, and the faster
+    (bf16 only where it saves a tenth of fp32's time: see
+    :func:`~attnviz.tuning.probe.fastest_of`): measured once per process and once per machine
+    and ``shape`` (the file ``training-precision.json``; see
+    :class:`~attnviz.tuning.probe.ProbeCache`), in turn by
+    :func:`~attnviz.tuning.probe.time_in_turn` (one thread's CPU time on a CPU), a few seconds
+    at the shipped size."""
+    device = torch.device(device)
+    machine = f"{machine_key(device)}; {shape}" if shape else machine_key(device)
+
+    def measure() -> Probe:
+        ms = time_in_turn({p: (lambda p=p: update(p)) for p in CHOICES}, device)
+        return Probe(ms, fastest_of(ms), machine)
+
+    return MEASURED.get(machine, CHOICES, measure)

@@ -151,8 +151,8 @@ def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
     recipe copies almost none at this budget: benchmarks/copy_toy.py)."""
     from attnviz.data.corpus import held_out, read_corpus, split_of
-    from attnviz.training.config import TrainingRun
-    from attnviz.training.train import TrainConfig, train
+    from attnviz.training.config import TrainConfig, TrainingRun
+    from attnviz.training.train import train
 
     path = tmp_path / "names.txt"
     pairs = toy.corpus(4000, seed=0, language="names")

@@ -6,7 +6,8 @@ import torch.nn.functional as F
 
 from attnviz.data.corpus import Example, make_batch, spread_sample
 from attnviz.data.vocab import PAD_ID
-from attnviz.training.train import TrainConfig, batch_loss
+from attnviz.training.config import TrainConfig
+from attnviz.training.update import batch_loss
 
 from ..helpers import WORDS, tiny_translator
 

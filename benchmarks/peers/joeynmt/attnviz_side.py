@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -39,10 +40,11 @@ from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.plots import charts
 from attnviz.training.config import TrainConfig
-from attnviz.training.train import optimizer, set_lr, train_step
+from attnviz.training.precision_choice import choose_precision
+from attnviz.training.update import optimizer, set_lr, train_step
 from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
 from attnviz.tuning.onednn import bound_product_cache
-from attnviz.tuning.training_precision import TRAINING, resolve_training
+from attnviz.tuning.training_precision import TRAINING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as h  # the folder's shared module, beside this file
@@ -76,7 +78,7 @@ class Setup:
             clip=r["clip"],
             seed=SEED,
             label_smoothing=r["label_smoothing"],
-            precision=resolve_training(precision),
+            precision=precision,
             join_fraction=0.0,  # JoeyNMT cannot join pairs; see the README
         )
         torch.manual_seed(SEED)
@@ -94,6 +96,9 @@ class Setup:
             )
         )
         self.opt = optimizer(self.model, r["lr"])
+        first = make_batch(self.train[: r["batch_size"]], self.src_vocab, self.tgt_vocab)
+        chosen, _ = choose_precision(self.config, self.model, first, torch.device("cpu"), False)
+        self.config = replace(self.config, precision=chosen)
 
     def step(self, chunk: list[Example]) -> int:
         """One training update on ``chunk``; returns its target tokens."""
