@@ -3,9 +3,13 @@ models and examples, and a note when a sentence is in the other language."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from attnviz.store.catalog import Direction
+from attnviz_ui.language import KEY
+from attnviz_ui.pages import Page
 
 from ..helpers import heatmaps_on, open_dashboard, type_sentence
 
@@ -93,3 +97,33 @@ def test_the_walk_through_opens_forced_to_the_notes_translation_beside_the_model
     app.text_input(key="sentence").input("我爱你。").run()  # drops the filled-in reference
     assert app.text_input(key="reference").value == ""
     assert not any("lecture notes'" in i.value for i in app.info)
+
+
+SWITCHES = ("language", "direction", "page")
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(SWITCHES)), ids="-".join)
+def test_every_order_of_language_direction_and_page_switches_keeps_each_choice(app, order):
+    """Issue 51: each switch, made in any order there and back, changes its own choice and
+    nothing else, and no run fails (the language switch once lost a direction kept as its
+    translated label)."""
+    state = {"language": "en", "direction": EN_FR, "page": Page.SENTENCE}
+    other = {
+        "language": {"en": "zh", "zh": "en"},
+        "direction": {EN_FR: ZH_EN, ZH_EN: EN_FR},
+        "page": {Page.SENTENCE: Page.TRAINING, Page.TRAINING: Page.SENTENCE},
+    }
+    widget = {"language": KEY, "direction": "direction", "page": "page"}
+    for switch in order + order:
+        state[switch] = other[switch][state[switch]]
+        app.radio(key=widget[switch]).set_value(state[switch]).run()
+        assert not app.exception, (switch, state, app.exception)
+        assert app.radio(key=KEY).value == state["language"]
+        assert app.radio(key="direction").value == state["direction"]
+        assert app.radio(key="page").value == state["page"]
+        title = {"en": "Watch attention translate", "zh": "看注意力如何翻译"}
+        assert app.title[0].value == title[state["language"]]
+        if state["page"] == Page.SENTENCE:  # the box names the direction's source language
+            label = app.text_input(key="sentence").label
+            chinese_box = {"en": "中文 sentence", "zh": "中文句子"}[state["language"]]
+            assert (label == chinese_box) == (state["direction"] == ZH_EN), (label, state)
