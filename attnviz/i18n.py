@@ -84,3 +84,20 @@ def shown(message: object) -> str:
     if isinstance(message, BaseException) and len(message.args) == 1:
         message = message.args[0]
     return message.shown() if isinstance(message, Text) else str(message)
+
+
+def read_catalog(path, language: str) -> _gettext.NullTranslations:
+    """The gettext .po file at ``path`` (``language``'s), compiled in memory by Babel: what the
+    dashboard binds to a session and ``attnviz handout --lang`` to its pages."""
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    with open(path, "rb") as f:
+        catalog = read_po(f, locale=language, domain="messages")
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain="messages")

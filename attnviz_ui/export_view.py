@@ -8,10 +8,13 @@ import streamlit as st
 
 from attnviz.analysis.align import pharaoh, trace_links
 from attnviz.decoding.trace import Trace
+from attnviz.handout.page import sentence_page
 from attnviz.i18n import gettext as _
+from attnviz.i18n import keeping_language
 from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
+from .language import session_language
 from .session_keys import element_key
 
 
@@ -44,9 +47,33 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
     return files
 
 
+def _handout_ui(shown: list[tuple[str, Trace]]) -> None:
+    """The sentence as a handout page (:mod:`attnviz.handout`): one HTML file, plotly.js
+    inlined, that opens in any browser with no server and no network."""
+    language = session_language()
+    make = keeping_language(
+        lambda: sentence_page(shown, language=language, inline_plotly=True).encode()
+    )
+    st.download_button(
+        _("Download this as a handout page"),
+        make,
+        file_name="attnviz-handout.html",
+        mime="text/html",
+        key=element_key("handout", 0),
+    )
+    st.caption(
+        _(
+            "One HTML file with both models, the step slider and the numbers of each step: it "
+            "opens in any browser, offline. For a whole lesson, `attnviz handout` writes a "
+            "folder of such pages."
+        )
+    )
+
+
 def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
-    """Download buttons for each (name, trace)."""
+    """Download buttons for each (name, trace), and the sentence as a handout page."""
     st.caption(_("Files are made when you click, from what is shown above."))
+    _handout_ui(shown)
     images = charts.can_export_images()
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")

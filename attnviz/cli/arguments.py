@@ -47,6 +47,7 @@ def parser() -> argparse.ArgumentParser:
         _evaluate_command,
         _index_command,
         _ask_corpus_command,
+        _handout_command,
     ):
         add(sub)
     _inspect_commands(sub)
@@ -232,7 +233,34 @@ def _translate_command(sub) -> None:
     tr.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
     _beam_options(tr)
     tr.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
+    tr.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per line instead of the text: the tokens, each step's attention "
+        "weights and scores, the probabilities and candidates (null for a blank line, "
+        '{"error": ...} for a refused one)',
+    )
     _precision_option(tr)
+
+
+def _handout_command(sub) -> None:
+    h = sub.add_parser(
+        "handout",
+        formatter_class=_Help,
+        help="write a lesson's sentences as static pages that need no server",
+        description="Translate each line of SENTENCES with every model and write a static site "
+        "to --out: index.html, one page per sentence (both models' heatmaps, a step slider "
+        "that moves both, the candidates and the step's numbers) and the plotly.min.js they "
+        "share. It opens from file:// with no network, from a zip, or from any static host.",
+    )
+    h.add_argument("sentences", help="a text file, one sentence per line (blank lines skipped)")
+    h.add_argument("--models", nargs="+", required=True, help="checkpoints, one column each")
+    h.add_argument("--out", required=True, help="the folder to write")
+    h.add_argument("--lang", default="en", choices=["en", "zh"], help="the pages' language")
+    h.add_argument("--zip", default=None, help="also write the folder zipped to this file")
+    h.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
+    _beam_options(h)
+    _precision_option(h)
 
 
 def _align_command(sub) -> None:

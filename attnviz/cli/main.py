@@ -1,9 +1,10 @@
-"""Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,aer,
-info}``.
+"""Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,
+handout,aer,info}``.
 
 The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands,
 :mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length`` and
-:mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``.
+:mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``, and
+:mod:`attnviz.cli.handout_command` runs ``handout``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..training.config import TrainConfig, TrainingRun
 from ..tuning.onednn import bound_product_cache
 from .arguments import parser, typed_train_options
 from .corpus_command import ask_corpus, build_index
+from .handout_command import write_handout_command
 
 if TYPE_CHECKING:
     from ..decoding.translator import Translator
@@ -50,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             "info": _info,
             "index": lambda args: build_index(args, argv),
             "corpus": ask_corpus,
+            "handout": write_handout_command,
         }[args.command](args)
     except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
         print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
@@ -205,6 +208,9 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
         beta=args.coverage,
         batch_size=args.batch_size,
     )
+    if args.json:
+        _print_json(lines, ok, results)
+        return
     for i, result in zip(ok, results, strict=True):
         if isinstance(result, InputError):
             print(f"line {first + i}: {result}", file=sys.stderr)
@@ -214,6 +220,21 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
             if note:
                 print(f"line {first + i}: {note}", file=sys.stderr)
     print("\n".join(texts), flush=True)
+
+
+def _print_json(lines: list[str], ok: list[int], results: list) -> None:
+    """One JSON object per line of ``lines``: the Trace of each translated one, null for a
+    blank one, {"error": ...} for a refused one."""
+    from ..decoding.trace_json import trace_json
+    from ..errors import InputError
+
+    records: list[dict | None] = [None] * len(lines)
+    for i, result in zip(ok, results, strict=True):
+        refused = isinstance(result, InputError)
+        records[i] = {"error": str(result)} if refused else trace_json(result)
+    for record in records:
+        print(json.dumps(record, ensure_ascii=False))
+    sys.stdout.flush()
 
 
 def _align(args) -> int:

@@ -1,0 +1,89 @@
+"""A handout as a folder: ``index.html``, one page per sentence (``sentence-01.html``, ...) and
+the one ``plotly.min.js`` they share; every file written atomically, and the folder zipped
+whole on request. Any static host serves it, and it opens from ``file://`` with no network."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..decoding.trace import Trace
+from ..files import atomic_write
+from ..i18n import read_catalog
+from .page import PLOTLY, Links, index_page, plotly_js, sentence_page
+
+# The project's one catalog of interface text (the dashboard's): handouts speak its languages.
+LOCALES = Path(__file__).resolve().parents[2] / "attnviz_ui" / "locales"
+LANGUAGES = ("en", "zh")
+
+
+@dataclass(frozen=True)
+class Handout:
+    """What was written: the folder, its pages in order, and the zip if one was asked for."""
+
+    folder: Path
+    pages: list[Path]
+    zip: Path | None
+
+    def sizes(self) -> dict[str, int]:
+        """Bytes of the whole folder, of the shared script and of its largest page."""
+        files = [p for p in self.folder.iterdir() if p.is_file()]
+        return {
+            "folder": sum(p.stat().st_size for p in files),
+            "plotly": (self.folder / PLOTLY).stat().st_size,
+            "largest_page": max(p.stat().st_size for p in self.pages),
+        }
+
+
+def translations(language: str):
+    """The catalog of ``language``; None for English, the language the text is written in."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
+    if language == "en":
+        return None
+    return read_catalog(LOCALES / language / "LC_MESSAGES" / "messages.po", language)
+
+
+def page_name(i: int, count: int) -> str:
+    """The file of the i-th sentence (from 0): numbered so that a listing sorts in order."""
+    return f"sentence-{i + 1:0{max(2, len(str(count)))}d}.html"
+
+
+def write_handout(
+    out: str | Path,
+    sentences: list[list[tuple[str, Trace]]],
+    language: str = "en",
+    zip_path: str | Path | None = None,
+) -> Handout:
+    """Write the site of ``sentences`` (for each, the (model name, Trace) pairs of its page) to
+    the folder ``out``, in the language bound now (:func:`attnviz.i18n.bind`); with
+    ``zip_path``, the folder zipped there too."""
+    out = Path(out)
+    count = len(sentences)
+    names = [page_name(i, count) for i in range(count)]
+    atomic_write(out / PLOTLY, plotly_js().encode())
+    pages, entries = [], []
+    for i, models in enumerate(sentences):
+        links = Links(
+            "index.html", names[i - 1] if i > 0 else None, names[i + 1] if i + 1 < count else None
+        )
+        html = sentence_page(models, language=language, links=links)
+        atomic_write(out / names[i], html.encode())
+        pages.append(out / names[i])
+        entries.append((names[i], models[0][1].source, [(n, t.text) for n, t in models]))
+    atomic_write(out / "index.html", index_page(entries, language).encode())
+    if zip_path is not None:
+        zip_path = Path(zip_path)
+        atomic_write(zip_path, _zipped(out, [PLOTLY, "index.html", *names]))
+    return Handout(out, pages, zip_path)
+
+
+def _zipped(folder: Path, names: list[str]) -> bytes:
+    """The files ``names`` of ``folder``, zipped inside a folder of the same name."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in names:
+            z.write(folder / name, f"{folder.name}/{name}")
+    return buffer.getvalue()

@@ -1,0 +1,94 @@
+"""`attnviz handout`: the files of the site, and the Traces' numbers inside its pages."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+
+import numpy as np
+import pytest
+
+from attnviz.cli.main import main
+from attnviz.decoding.trace_json import trace_json
+from attnviz.handout.page import PLOTLY
+from attnviz.store.checkpoint import load
+
+from .conftest import SENTENCES
+
+
+def page_data(path) -> dict:
+    """The data a page draws from: its <script id="attnviz-data">."""
+    html = path.read_text("utf-8")
+    found = re.search(r'<script type="application/json" id="attnviz-data">(.*?)</script>', html,
+                      re.S)  # fmt: skip
+    return json.loads(found.group(1))
+
+
+def test_the_site_has_an_index_a_page_per_sentence_and_one_plotly(handout):
+    folder, _ = handout
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["index.html", PLOTLY, "sentence-01.html", "sentence-02.html"]
+    index = (folder / "index.html").read_text("utf-8")
+    assert all(f'href="sentence-0{i}.html"' in index for i in (1, 2))
+    assert (folder / PLOTLY).stat().st_size > 1_000_000  # the whole library, not a stub
+
+
+def test_pages_load_plotly_from_their_folder_and_nothing_from_the_network(handout):
+    folder, _ = handout
+    for page in ("sentence-01.html", "sentence-02.html", "index.html"):
+        html = (folder / page).read_text("utf-8")
+        assert not re.search(r"""(src|href)=["']?(https?:)?//""", html), page
+    assert '<script src="plotly.min.js"></script>' in (folder / "sentence-01.html").read_text()
+
+
+def test_a_page_stays_under_200_kb(handout):
+    folder, _ = handout
+    assert max((folder / f"sentence-0{i}.html").stat().st_size for i in (1, 2)) < 200_000
+
+
+def test_each_page_holds_the_numbers_translate_prints(handout, capsys, monkeypatch):
+    folder, checkpoints = handout
+    for i, sentence in enumerate(SENTENCES, start=1):
+        data = page_data(folder / f"sentence-0{i}.html")
+        assert [m["name"] for m in data["models"]] == list(checkpoints)
+        for model, path in zip(data["models"], checkpoints.values(), strict=True):
+            trace = load(path, precision="fp32").translate(sentence)
+            assert model["trace"] == trace_json(trace)
+            assert model["trace"]["output_tokens"] == trace.tgt_tokens
+            np.testing.assert_allclose(model["trace"]["weights"], trace.weights, atol=1e-7)
+            monkeypatch.setattr("sys.stdin", io.StringIO(sentence + "\n"))
+            assert main(["translate", str(path), "--json", "--precision", "fp32"]) == 0
+            assert json.loads(capsys.readouterr().out) == model["trace"]
+
+
+def test_the_zip_holds_the_folder(handout):
+    folder, _ = handout
+    with zipfile.ZipFile(folder.parent / "site.zip") as z:
+        assert sorted(z.namelist()) == sorted(f"site/{p.name}" for p in folder.iterdir())
+        assert z.read("site/sentence-02.html") == (folder / "sentence-02.html").read_bytes()
+
+
+def test_chinese_interface_and_a_chinese_sentence(handout, tmp_path):
+    _, checkpoints = handout
+    (tmp_path / "zh.txt").write_text("The cat sees 我爱吃苹果.\n", encoding="utf-8")
+    argv = ["handout", str(tmp_path / "zh.txt"), "--out", str(tmp_path / "zh"), "--lang", "zh",
+            "--precision", "fp32", "--models", *map(str, checkpoints.values())]  # fmt: skip
+    assert main(argv) == 0
+    html = (tmp_path / "zh" / "sentence-01.html").read_text("utf-8")
+    assert '<html lang="zh">' in html
+    assert "我爱吃苹果" in html
+    data = page_data(tmp_path / "zh" / "sentence-01.html")
+    assert re.search(r"[\u4e00-\u9fff]", data["text"]["step_of"])  # the interface in Chinese
+    assert "Move the slider" not in html
+
+
+def test_a_language_without_a_catalog_is_refused(handout, tmp_path, capsys):
+    _, checkpoints = handout
+    (tmp_path / "s.txt").write_text("The cat.\n")
+    argv = ["handout", str(tmp_path / "s.txt"), "--out", str(tmp_path / "x"), "--lang", "fr",
+            "--models", *map(str, checkpoints.values())]  # fmt: skip
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert "invalid choice" in capsys.readouterr().err
