@@ -19,6 +19,7 @@ from attnviz_ui.gc_tuning import freeze_heap
 from attnviz_ui.language import language_ui, use_language
 from attnviz_ui.live_view import session_models
 from attnviz_ui.pages import Page
+from attnviz_ui.replica_note import replica_note_ui
 from attnviz_ui.sentence_page import sentence_page_ui
 from attnviz_ui.session_keys import Key
 from attnviz_ui.sidebar import sidebar_ui
@@ -33,6 +34,7 @@ def main() -> None:
     choice = sidebar_ui(found + session_models(), failed)
     language_ui()  # last in the sidebar: the widgets above keep their places
     st.title(_("Watch attention translate"))
+    replica_note_ui()
     if choice is None:
         return
     page = st.radio(

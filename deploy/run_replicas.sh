@@ -4,17 +4,41 @@
 # nginx, after which everything stops.
 #
 #   deploy/run_replicas.sh                           # serve on http://127.0.0.1:8500 until Ctrl-C
+#   deploy/run_replicas.sh --replicas auto           # a class: one replica per core
 #   deploy/run_replicas.sh --load [class_load.py options]    # e.g. --sessions 200, --sweep ...
-#   REPLICAS=1 deploy/run_replicas.sh --load ...             # the same through one replica
+#   deploy/run_replicas.sh --replicas 1 --load ...           # the same through one replica
 #
-# Environment: REPLICAS (2), PROXY_PORT (8500), FIRST_PORT (8501: replicas on FIRST_PORT,
-# FIRST_PORT+1, ...), APP (dashboard.py; benchmarks/minimal_app.py for the floor),
-# ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx with apt-get if it is missing. nginx runs
-# from a temporary folder as the user who starts it; its config is deploy/nginx.conf with these
-# ports written in.
+# --replicas N, or auto: one per core (nproc), as many as the memory available holds at
+# REPLICA_MB each (a dashboard replica holds about 690 MB once its models are loaded), at least
+# one. It prints the URL once nginx and every replica answer; Ctrl-C (or SIGTERM) stops the
+# replicas and nginx and removes the temporary folder.
+#
+# Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (800), PROXY_PORT (8500),
+# FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
+# benchmarks/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx
+# with apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
+# its config is deploy/nginx.conf with these ports written in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS=${REPLICAS:-2}
+REPLICA_MB=${REPLICA_MB:-800}
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --replicas) REPLICAS=$2; shift 2 ;;
+        --replicas=*) REPLICAS=${1#--replicas=}; shift ;;
+        *) break ;;  # --load and class_load.py's options
+    esac
+done
+if [ "$REPLICAS" = auto ]; then
+    cores=$(nproc)
+    fits=$(awk -v mb="$REPLICA_MB" '/^MemAvailable:/ {print int($2 / 1024 / mb)}' /proc/meminfo)
+    REPLICAS=$(( cores < fits ? cores : fits ))
+    REPLICAS=$(( REPLICAS > 0 ? REPLICAS : 1 ))
+    echo "--replicas auto: $REPLICAS ($cores cores, memory for $fits at $REPLICA_MB MB each)"
+fi
+case "$REPLICAS" in
+    ''|*[!0-9]*|0) echo "--replicas: a positive number or auto, not '$REPLICAS'" >&2; exit 2 ;;
+esac
 PROXY_PORT=${PROXY_PORT:-8500}
 FIRST_PORT=${FIRST_PORT:-8501}
 APP=${APP:-dashboard.py}
@@ -84,6 +108,7 @@ for port in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front o
 PY
 echo "nginx on http://127.0.0.1:$PROXY_PORT in front of ${REPLICAS} replica(s) of $APP" \
     "on ports ${ports[*]} (pids $replica_pids); logs in $run"
+echo "Students open http://127.0.0.1:$PROXY_PORT (Ctrl-C stops it all)"
 
 if [ "${1:-}" = "--load" ]; then
     shift

@@ -1,0 +1,142 @@
+"""deploy/run_replicas.sh: replicas behind nginx, each visitor kept on one by the sticky cookie,
+and a replica killed mid-class: its visitors reach a live one and get a working page.
+
+Runs two replicas of benchmarks/minimal_app.py (the dashboard's gestures without its models),
+which start in seconds; needs nginx (the script installs it with apt-get where it may)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from attnviz_ui.replica_note import restarted
+
+from ..helpers import ROOT, free_port
+
+pytestmark = pytest.mark.slow
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def test_a_resumed_session_is_not_a_restart_and_a_lost_one_is():
+    assert not restarted("streamlit", "abc")  # a first visit
+    assert not restarted("streamlit, xsrf, abc", "abc")  # resumed where it was
+    assert restarted("streamlit, xsrf, abc", "def")  # asked for abc, got a new one
+    assert not restarted(None, "abc")
+
+
+@pytest.fixture(scope="module")
+def replicas(tmp_path_factory):
+    """deploy/run_replicas.sh --replicas 2 of the minimal page; yields (url, {port: pid},
+    the process); stops it."""
+    if not Path(NGINX).exists() and os.geteuid() != 0:
+        pytest.skip("nginx is missing, and only root may apt-get it here")
+    proxy, first = free_port(), free_port()
+    while free_port() == first + 1:  # the second replica's port must be free too
+        first = free_port()
+    env = os.environ | {"APP": "benchmarks/minimal_app.py", "PROXY_PORT": str(proxy),
+                        "FIRST_PORT": str(first)}  # fmt: skip
+    log = tmp_path_factory.mktemp("replicas") / "out.log"
+    with log.open("w") as out:
+        process = subprocess.Popen([str(ROOT / "deploy/run_replicas.sh"), "--replicas", "2"],
+                                   cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)  # fmt: skip
+    deadline = time.monotonic() + 600  # apt-get may install nginx first
+    while "Students open" not in log.read_text() and time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()
+        time.sleep(0.2)
+    text = log.read_text()
+    found = re.search(r"on ports ([\d ]+) \(pids ([\d,]+)\)", text)
+    assert found, text
+    ports = [int(p) for p in found.group(1).split()]
+    pids = dict(zip(ports, map(int, found.group(2).split(",")), strict=True))
+    yield f"http://127.0.0.1:{proxy}", pids, process
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _get(url: str, cookie: str = ""):
+    """GET ``url`` with ``cookie``: (status, the replicas tried, the last of them the one that
+    answered, and the cookie it set)."""
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with OPENER.open(request, timeout=30) as r:
+        return r.status, r.headers.get("X-Attnviz-Replica"), r.headers.get("Set-Cookie")
+
+
+async def _session(url: str, cookie: str, resume: str = "") -> tuple[str, int]:
+    """Opens the page's websocket with ``cookie`` (asking to resume session ``resume``) and
+    runs the script once: (the session's id, the heatmaps it drew)."""
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    host = url.split("://", 1)[1]
+    protocols = ["streamlit", "xsrf", resume] if resume else ["streamlit"]
+    async with websockets.connect(f"ws://{host}/_stcore/stream", subprotocols=protocols,
+                                  additional_headers={"Cookie": cookie}, proxy=None,
+                                  open_timeout=30) as ws:  # fmt: skip
+        msg = BackMsg()
+        msg.rerun_script.query_string = ""
+        await ws.send(msg.SerializeToString())
+        session, heatmaps = "", 0
+        while True:
+            forward = ForwardMsg.FromString(await asyncio.wait_for(ws.recv(), 60))
+            kind = forward.WhichOneof("type")
+            if kind == "new_session":
+                session = forward.new_session.initialize.session_id
+            elif kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                heatmaps += forward.delta.new_element.WhichOneof("type") == "plotly_chart"
+            elif kind == "script_finished":
+                return session, heatmaps
+
+
+def test_the_cookie_keeps_a_visitor_on_one_replica_until_it_dies(replicas):
+    url, pids, process = replicas
+    status, first, set_cookie = _get(url + "/")
+    assert status == 200 and set_cookie.startswith("attnviz_replica=")
+    cookie = set_cookie.split(";", 1)[0]
+    assert {_get(url + "/", cookie)[1:] for _ in range(10)} == {(first, None)}  # no new cookie
+    others = {_get(url + "/", f"attnviz_replica=visitor{i}")[1] for i in range(30)}
+    assert len(others) == 2  # the cookies of a class spread over both replicas
+
+    session, heatmaps = asyncio.run(_session(url, cookie))
+    assert heatmaps == 2
+    assert asyncio.run(_session(url, cookie, resume=session)) == (session, 2)  # same replica
+
+    dead = int(first.rsplit(":", 1)[1])
+    os.kill(pids[dead], signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # until the port is closed
+        try:
+            OPENER.open(f"http://127.0.0.1:{dead}/_stcore/health", timeout=1)
+            time.sleep(0.1)
+        except OSError:
+            break
+    live = f"127.0.0.1:{next(p for p in pids if p != dead)}"
+    for _ in range(5):  # the first tries the dead replica, then the live one ("dead, live")
+        status, tried, _cookie = _get(url + "/", cookie)
+        assert status == 200 and tried.split(", ")[-1] == live
+    again, heatmaps = asyncio.run(_session(url, cookie, resume=session))
+    assert again != session and heatmaps == 2  # a fresh session on the live replica, working
+    assert restarted(f"streamlit, xsrf, {session}", again)  # what the dashboard notes
+    assert process.poll() is None  # one replica lost does not stop the class
+
+
+def test_ctrl_c_stops_the_replicas_and_nginx(replicas):
+    url, pids, process = replicas
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 130
+    with pytest.raises(OSError):
+        OPENER.open(url + "/_stcore/health", timeout=2)
+    for pid in pids.values():
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
