@@ -18,7 +18,7 @@ from attnviz.store.catalog import Checkpoint
 from .cache import Choice, Side, load_fp32, page_precision, translate
 from .language import session_language, translated_headers
 from .session_keys import Key, element_key
-from .vega import vega_chart
+from .vega import vega_charts
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 TOO_LONG = N_(
@@ -122,7 +122,7 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
         st.caption(note)
     if not trace.has_attention:
         st.caption(_(WITHOUT_ATTENTION))
-        vega_chart(
+        vega_charts(
             attribution_charts.attribution_bars(trace, att, t),
             key=element_key("attribution-bars", k),
         )
@@ -135,7 +135,7 @@ def _side_ui(k: int, side: Side, att: attribution.Attribution, t: int) -> None:
     mean = "–" if np.isnan(whole.mean_spearman) else f"{whole.mean_spearman:+.2f}"
     agree = "–" if np.isnan(whole.argmax_agreement) else f"{whole.argmax_agreement:.0%}"
     cols[2].metric(_("Sentence: mean ρ · argmax agrees"), f"{mean} · {agree}")
-    vega_chart(
+    vega_charts(
         attribution_charts.attribution_bars(trace, att, t), key=element_key("attribution-bars", k)
     )
 

@@ -13,7 +13,7 @@ from attnviz.plots import charts, formulas
 from attnviz.plots.context_charts import attention_picture
 
 from .session_keys import Key, element_key
-from .vega import vega_chart
+from .vega import vega_chart, vega_charts
 
 
 def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
@@ -29,7 +29,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         if not trace.has_attention:
             col.info(_(formulas.NO_ATTENTION).format(name=name))
             continue
-        vega_chart(
+        vega_charts(
             charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name), col
         )
     shown = [(name, trace) for name, trace in shown if trace.has_attention]
@@ -37,8 +37,9 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         return
     st.caption(
         _(
-            "Raw scores (left) and the softmax weights they become (right) at the current step. "
-            "The softmax turns score differences into weight ratios: a gap of 1 is a factor e."
+            "Raw scores (upper chart) and the softmax weights they become (lower chart) at the "
+            "current step. The softmax turns score differences into weight ratios: a gap of 1 is "
+            "a factor e."
         )
     )
     vega_chart(charts.coverage_chart(dict(shown)))

@@ -18,7 +18,7 @@ from attnviz.training.live import Run, RunRefused, Runs, ToySettings
 
 from .language import bind_language
 from .session_keys import Key
-from .vega import vega_chart
+from .vega import vega_charts
 
 MAX_RUNS = 2  # live runs at once over all sessions: the server's CPU is shared
 REFRESH_SECONDS = 1.0
@@ -91,14 +91,13 @@ def progress_ui(run: Run) -> None:
     matrix = history.matrices(len(history.snapshots) - 1)[k]
     title = _("epoch {epoch:g}").format(epoch=snap["epoch"])
     title += f" · AER {probe_aer(matrix, probes[k].gold):.0f}%"
-    cols = st.columns([1, 2])  # a toy sentence is short; the three curves are wide
-    with cols[0]:
-        st.plotly_chart(
-            history_charts.snapshot_heatmap(matrix, probes[k], title), key=Key.LIVE_HEATMAP
-        )
-    with cols[1]:
-        frame = history_charts.history_frame({s.name: history})
-        vega_chart(history_charts.curves_chart(frame, snap["epoch"]), key=Key.LIVE_CURVES)
+    # A toy sentence is short: its heatmap takes half the page, the three curves a row under it.
+    st.columns(2)[0].plotly_chart(
+        history_charts.snapshot_heatmap(matrix, probes[k], title), key=Key.LIVE_HEATMAP
+    )
+    frame = history_charts.history_frame({s.name: history})
+    curves = history_charts.curves_chart(frame, snap["epoch"])
+    vega_charts(curves, key=Key.LIVE_CURVES, side=True)
 
 
 def live_view_ui() -> None:

@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from attnviz.i18n import N_
+
+# The button's faces: a label and a Material icon, which Streamlit draws in its own font (the
+# "⏸" character has no glyph in the fonts of a Debian Chromium: it drew as an empty box).
+PLAY = (N_("Play"), ":material/play_arrow:")
+PAUSE = (N_("Pause"), ":material/pause:")
+
 
 @dataclass(frozen=True)
 class Playback:
@@ -36,6 +43,11 @@ def toggled(p: Playback, steps: int) -> Playback:
     """Play or pause pressed on step ``p.step``."""
     playing = not p.playing
     return Playback(p.step, playing, playing and p.step >= steps)
+
+
+def face(playing: bool) -> tuple[str, str]:
+    """The button's label (to translate) and icon: Pause while playing, else Play."""
+    return PAUSE if playing else PLAY
 
 
 def after_run(p: Playback, steps: int) -> tuple[Playback, bool]:

@@ -80,7 +80,9 @@ def examples_of(direction: Direction) -> list[str]:
 
 OWN = N_("(type your own)")
 PLAY_SECONDS = 0.8
-MAX_CHARS = 4000  # per text box; the models refuse over 200 words before decoding anyway
+# Per text box, checked on the server: a box with max_chars shows a "55/4000" counter that
+# covers the end of the sentence. The models refuse over 200 words before decoding anyway.
+MAX_CHARS = 4000
 PIECES = N_(
     "The models read and write subword pieces; ▁ starts a word, and a word never "
     "seen whole is spelled in several pieces (characters never seen, in bytes)."
@@ -118,6 +120,8 @@ def _new_sentence(example: bool) -> None:
     a typed sentence drops a walk-through's reference the page filled in."""
     shown = playback.new_sentence(example)
     state = st.session_state
+    if not example:  # the Examples box no longer names the sentence shown
+        state[Key.EXAMPLE] = OWN
     if not example and is_taught(state.get(Key.REFERENCE, "")):
         state[Key.REFERENCE] = ""
     state[Key.STEP], state[Key.PLAYING] = shown.step, shown.playing
@@ -160,7 +164,6 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
         _("{language} sentence").format(language=language_name(direction.source)),
         placeholder=_("e.g. {example}").format(example=examples[-1]) if examples else "",
         key=Key.SENTENCE,
-        max_chars=MAX_CHARS,
         on_change=_new_sentence,
         args=(False,),
     )
@@ -170,7 +173,6 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
             language=language_name(direction.target)
         ),
         key=Key.REFERENCE,
-        max_chars=MAX_CHARS,
     )
     return sentence, reference
 
@@ -240,14 +242,16 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     switches = step_switches()
     fragment(view, choice, sides, steps, switches)
     with above:
-        cols = st.columns([2, 2, 2, 2, 1])
+        # Two switches a column, so that each label is read whole at a projector's 1024 px.
+        cols = st.columns([5, 5, 3, 2], vertical_alignment="center")
         cols[0].toggle(_("Show the finished translation"), key=Key.FINISHED)
-        cols[1].toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
-        cols[2].toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
-        with cols[3]:
+        cols[0].toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
+        cols[1].toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
+        with cols[1]:
+            aligner_view.switch_ui()
+        with cols[2]:
             what_if_choice_ui()
         _play_ui(cols[-1], steps, playing)
-        aligner_view.switch_ui()
         pieces = any(side.trace.pieces for side in sides)
         fixed = not all(side.trace.has_attention for side in sides)
         st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces, fixed))
@@ -270,8 +274,10 @@ def step_switches() -> StepSwitches:
 
 
 def _play_ui(where, steps: int, playing: bool) -> None:
+    label, icon = playback.face(playing)
     where.button(
-        _("⏸ Pause") if playing else _("▶ Play"),
+        _(label),
+        icon=icon,
         key=Key.PLAY,
         on_click=_play_pressed,
         args=(steps,),
@@ -376,6 +382,9 @@ def sentence_page_ui(choice: Choice) -> None:
     sentence, reference = inputs_ui(choice.direction)
     if not sentence.strip():
         st.info(_("Type a sentence or pick an example to start."))
+        return
+    if max(len(sentence), len(reference)) > MAX_CHARS:
+        st.warning(_("A box holds at most {n:,} characters.").format(n=MAX_CHARS))
         return
     sides = decode_ui(choice, sentence, reference)
     if sides is None:

@@ -75,6 +75,7 @@ class Key(StrEnum):
     MOMENT_PLAYING = "moment_playing"  # whether its Play is on
     MOMENT_RESTART = "moment_restart"  # Play pressed on the last snapshot: start again
     MOMENT_PLAY = "moment_play"  # its Play / Pause button
+    TRAINING_CURVES = "training-curves"  # the curves of validation loss, BLEU and AER
 
     # The training page: the live run
     LIVE_OWNER = "live_owner"  # this session's key among the server's live runs

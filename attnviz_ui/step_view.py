@@ -24,8 +24,8 @@ from .session_keys import element_key
 NUMBERS = N_(
     "The step in numbers, as the model computed it. For each source token: its score e, "
     "exp(e − max) (the softmax's numerator, kept from overflowing by subtracting the largest "
-    "score), its weight α = exp / Σ exp, and its share of the context c_t (α_j h_j · c_t / "
-    "|c_t|², so the shares sum to 1). Then the vectors the score is made of, as colour strips "
+    "score), its weight α = exp / Σ exp, and its share of the context cₜ (αⱼ hⱼ · cₜ / "
+    "|cₜ|², so the shares sum to 1). Then the vectors the score is made of, as colour strips "
     "(red negative, blue positive; hover for a number), the context and what the output "
     "layer reads, and the next word's logits and probabilities."
 )
@@ -200,6 +200,6 @@ def numbers_ui(s: Side, t: int) -> None:
     title = _("The score: query {query}").format(query=query)
     st.plotly_chart(step_charts.strips(step_charts.query_strips(m), title))
     st.caption(formulas.parts_note(s.trace.attention) + scale)
-    st.plotly_chart(step_charts.strips(step_charts.output_strips(m), _("From c_t to the output")))
+    st.plotly_chart(step_charts.strips(step_charts.output_strips(m), _("From cₜ to the output")))
     st.dataframe(step_charts.next_word_frame(m).style.format(precision=3), hide_index=True)
     st.caption(_(NUMBERS))

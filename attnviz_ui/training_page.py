@@ -17,7 +17,7 @@ from .cache import Choice, load
 from .live_view import live_view_ui
 from .playback import Playback
 from .session_keys import Key, element_key
-from .vega import vega_chart
+from .vega import vega_charts
 
 PLAY_SECONDS = 0.8
 OLDER = N_(
@@ -67,7 +67,8 @@ def moment_ui(epochs: list[float]) -> float:
         key=Key.MOMENT,
         format_func=keeping_language(lambda e: _("epoch {epoch:g}").format(epoch=e)),
     )
-    if cols[1].button(_("⏸ Pause") if shown.playing else _("▶ Play"), key=Key.MOMENT_PLAY):
+    label, icon = playback.face(shown.playing)
+    if cols[1].button(_(label), icon=icon, key=Key.MOMENT_PLAY):
         pressed = playback.toggled(Playback(epochs.index(epoch) + 1, shown.playing), len(epochs))
         state[Key.MOMENT_PLAYING], state[Key.MOMENT_RESTART] = pressed.playing, pressed.restart
         st.rerun()
@@ -75,7 +76,8 @@ def moment_ui(epochs: list[float]) -> float:
 
 
 def keep_playing_ui(epochs: list[float]) -> None:
-    """While playing, show the next snapshot after a pause."""
+    """While playing, show the next snapshot after a pause; on the last, stop, and draw the
+    page once more so that its button offers Play again."""
     state = st.session_state
     if Key.MOMENT not in state:
         return
@@ -83,9 +85,12 @@ def keep_playing_ui(epochs: list[float]) -> None:
     done, again = playback.after_run(
         Playback(step, state.get(Key.MOMENT_PLAYING, False)), len(epochs)
     )
+    playing = state.get(Key.MOMENT_PLAYING, False)
     state[Key.MOMENT_PLAYING] = done.playing
     if again:
         time.sleep(PLAY_SECONDS)
+        st.rerun()
+    elif playing:  # stopped on the last snapshot: the button above still says Pause
         st.rerun()
 
 
@@ -135,7 +140,8 @@ def history_ui(histories: dict[str, History]) -> list[float]:
             "links; AER scores each output word's most-attended source word against them."
         )
     )
-    vega_chart(history_charts.curves_chart(history_charts.history_frame(histories), epoch))
+    curves = history_charts.curves_chart(history_charts.history_frame(histories), epoch)
+    vega_charts(curves, key=Key.TRAINING_CURVES, side=True)
     st.caption(
         _(
             "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "

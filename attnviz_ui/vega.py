@@ -13,5 +13,17 @@ def vega_chart(chart: alt.TopLevelMixin, where=st, key: str | None = None) -> No
     ``chart.to_dict(validate=VALIDATE)``. ``st.altair_chart`` validates the spec against
     Vega-Lite's JSON schema on every rerun, which took 12 of the 21 ms a bar chart's
     conversion took, and the compare view draws three; the builders in attnviz.plots make
-    specs of the same shape each time, which the tests validate."""
-    where.vega_lite_chart(chart.to_dict(validate=VALIDATE), key=key)
+    specs of the same shape each time, which the tests validate.
+
+    A single or layered chart takes the width of where it is drawn, so that it never runs
+    past the page's edge; a builder that has several to show returns them apart.
+    """
+    where.vega_lite_chart(chart.to_dict(validate=VALIDATE), key=key, width="stretch")
+
+
+def vega_charts(charts: list[alt.TopLevelMixin], where=st, key: str = "", side=False) -> None:
+    """Several charts of one builder, each as wide as ``where``, one under the other (or, with
+    ``side``, side by side in columns of ``where``)."""
+    places = where.columns(len(charts)) if side and len(charts) > 1 else [where] * len(charts)
+    for k, (place, chart) in enumerate(zip(places, charts, strict=True)):
+        vega_chart(chart, place, key=f"{key}-{k}" if key else None)

@@ -23,7 +23,7 @@ WHY = {
         "is “My father loves pizza.”, and 汤姆爱吃芦笋 “Tom likes asparagus”. So “to eat” is "
         "the notes' wording, not the corpus's: each model is made to write it here, and the "
         "heatmaps show where it looks while it does. Bahdanau chooses where to look with "
-        "s_{t-1}, its state before it has read the word just written: after a word it did not "
+        "sₜ₋₁, its state before it has read the word just written: after a word it did not "
         "expect (“to”), it looks where the word it did expect would have looked."
     )
 }

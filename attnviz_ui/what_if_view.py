@@ -40,7 +40,7 @@ WORD = N_(
     "dashed line were given, not chosen."
 )
 ATTENTION = N_(
-    "Replace one model's attention at this step: the context c_t is recomputed from the "
+    "Replace one model's attention at this step: the context cₜ is recomputed from the "
     "weights you set, and decoding goes on from there (greedy search). The scores are the "
     "model's own; only the weights change. For a subword model, a word's weight is shared "
     "among its pieces as the model shared it."

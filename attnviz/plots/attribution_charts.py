@@ -14,7 +14,7 @@ from ..analysis.attribution import Attribution
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
 from . import charts
-from .charts import labels, matrix_figure
+from .charts import bar_height, labels, matrix_figure, source_axis
 
 
 def attribution_heatmap(att: Attribution, step: int | None = None, title: str = "") -> go.Figure:
@@ -44,35 +44,37 @@ def step_frame(trace: Trace, att: Attribution, step: int) -> pd.DataFrame:
     )
 
 
-def attribution_bars(trace: Trace, att: Attribution, step: int) -> alt.HConcatChart:
-    """One step's attention bars (left) beside its attribution bars (right), per source word
-    in sentence order; attribution bars are red above 0 and blue below. A model without
-    attention has its attribution bars alone."""
+def attribution_bars(trace: Trace, att: Attribution, step: int) -> list[alt.Chart]:
+    """One step's attention bars, then its attribution bars, per source word in sentence
+    order, down each chart (every word named, level); attribution bars are red above 0 and
+    blue below. A model without attention has its attribution bars alone. Each chart is as
+    wide as where it is drawn."""
     frame = step_frame(trace, att, step)
     order = list(dict.fromkeys(frame["source"]))
-    x = alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45))
+    y = alt.Y("source:N", sort=order, title=None, axis=source_axis())
     tooltip = [
         alt.Tooltip("source:N", title=_("source")),
         alt.Tooltip("value:Q", format="+.3f", title=_("value")),
     ]
+    height = bar_height(len(order))
     left = (
         alt.Chart(frame[frame.measure == "attention"])
         .mark_bar(color="#1f77b4")
-        .encode(x=x, y=alt.Y("value:Q", title=_("attention weight")), tooltip=tooltip)
+        .encode(y=y, x=alt.X("value:Q", title=_("attention weight")), tooltip=tooltip)
+        .properties(height=height)
     )
     right = (
         alt.Chart(frame[frame.measure != "attention"])
         .mark_bar()
         .encode(
-            x=x,
-            y=alt.Y("value:Q", title=_(attribution.METHODS[att.method].label)),
+            y=y,
+            x=alt.X("value:Q", title=_(attribution.METHODS[att.method].label)),
             color=alt.condition("datum.value >= 0", alt.value("#d62728"), alt.value("#1f77b4")),
             tooltip=tooltip,
         )
+        .properties(height=height)
     )
-    if not trace.has_attention:
-        return alt.hconcat(right.properties(height=200))
-    return alt.hconcat(left.properties(height=200), right.properties(height=200))
+    return [left, right] if trace.has_attention else [right]
 
 
 def step_agreement(trace: Trace, att: Attribution, step: int) -> tuple[float, bool]:

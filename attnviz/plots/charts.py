@@ -7,6 +7,7 @@ The dashboard only lays these out; tests call them directly. Tokens are labelled
 from __future__ import annotations
 
 import shutil
+import unicodedata
 
 import altair as alt
 import numpy as np
@@ -54,6 +55,12 @@ def labels(tokens: list[str]) -> list[str]:
     return [f"{i}:{token}" for i, token in enumerate(tokens, 1)]
 
 
+def label_width(text: str) -> int:
+    """About how many pixels ``text`` takes at the charts' font size: a Chinese character
+    about twice a Latin one."""
+    return sum(15 if unicodedata.east_asian_width(c) in "WF" else 8 for c in text)
+
+
 def _finite(a: np.ndarray) -> np.ndarray:
     """Non-finite values (the -inf score of a masked position) as NaN, which JSON can carry."""
     return np.where(np.isfinite(a), a, np.nan)
@@ -69,13 +76,15 @@ def matrix_figure(
 ) -> go.Figure:
     """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
     source across the top, output down (first row on top), a height that grows with the
-    ``n_rows`` rows, tilted labels past six columns, and row ``step`` (0-based; None or out of
+    ``n_rows`` rows, tilted labels where level ones would crowd, and row ``step`` (0-based; None or out of
     range: none) framed. Built in one go, from plain values, as validating a figure piece by
     piece takes several times longer."""
     framed = step is not None and 0 <= step < n_rows
-    tilted = n_cols > 6
-    longest = max((len(str(x)) for x in traces[0].get("x", ())), default=0)
-    top = 80 + (round(6.5 * longest) if tilted else 18)  # a tilted character: ~6.5 px high
+    longest = max((label_width(str(x)) for x in traces[0].get("x", ())), default=0)
+    # Level labels only where each fits its column in a half-page heatmap at 1024 px (about
+    # 260 px of cells): "1:▁我 2:▁昨天" or "1:a 2:bird 3:likes" side by side overlap.
+    tilted = n_cols * (longest + 8) > 260
+    top = 80 + (round(0.72 * longest) if tilted else 18)  # a label tilted by 45°: 0.72 its width
     frame = dict(
         type="rect", x0=-0.5, x1=n_cols - 0.5, y0=(step or 0) - 0.5, y1=(step or 0) + 0.5,
         line=dict(color=frame_color, width=3), name=FRAME,
@@ -185,7 +194,7 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
         )
     x, y = labels(a.src_tokens), labels(a.tgt_tokens)
     cells = dict(
-        type="heatmap", z=a.weights - b.weights, x=x, y=y, **signed_style("difference", 1.0)
+        type="heatmap", z=a.weights - b.weights, x=x, y=y, **signed_style(_("difference"), 1.0)
     )
     return matrix_figure([cells], title, len(y), len(x))
 
@@ -240,28 +249,46 @@ def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
     )
 
 
-def scores_and_weights(trace: Trace, step: int, name: str = "") -> alt.Chart:
-    """One step's raw scores (left) beside their softmax weights (right), per source word."""
+def source_axis(**kwargs) -> alt.Axis:
+    """The axis of a bar chart's source words: every word named, written level (Vega-Lite
+    would drop every other label where they crowd, and tilt Chinese characters on their side),
+    one band per word."""
+    return alt.Axis(labelOverlap=False, labelLimit=180, labelAngle=0, labelFontSize=13, **kwargs)
+
+
+def bar_height(n_bars: int) -> int:
+    """A horizontal bar chart's height for ``n_bars`` bars: room for each one's label."""
+    return max(120, 22 * n_bars)
+
+
+def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Chart]:
+    """One step's raw scores, then the softmax weights they become, per source word: two
+    charts, each as wide as the column it is drawn in (a pair side by side outgrew a column)."""
     frame = _source_frame(trace, step)
     order = list(frame["source"])
-    base = alt.Chart().encode(  # the data is the pair's, given once: see the hconcat below
-        y=alt.Y("source:N", sort=order, title=None),
+    base = alt.Chart(frame).encode(
+        y=alt.Y("source:N", sort=order, title=None, axis=source_axis()),
         tooltip=[
             alt.Tooltip("source:N", title=_("source")),
             alt.Tooltip("score:Q", format=".3f", title=_("score")),
             alt.Tooltip("weight:Q", format=".3f", title=_("weight")),
         ],
     )
-    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title=_("raw score e_tj")))
-    weights = base.mark_bar(color="#1f77b4").encode(
-        x=alt.X("weight:Q", title=_("weight softmax(e)_j"), scale=alt.Scale(domain=[0, 1]))
-    )
     title = _("{name}: step {step}").format(name=name or trace.attention, step=step + 1)
-    return (  # data on the pair, not on each chart: Altair would hash each one's to merge them
-        alt.hconcat(scores.properties(width=220), weights.properties(width=220), data=frame)
-        .properties(title=title)
-        .configure_axis(labelFontSize=13, titleFontSize=14)
+    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title=_("raw score eₜⱼ")))
+    weights = base.mark_bar(color="#1f77b4").encode(
+        x=alt.X(
+            "weight:Q",
+            title=_("weight αₜⱼ = softmax(eₜ)ⱼ"),
+            scale=alt.Scale(domain=[0, 1]),
+            axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1]),
+        )
     )
+    height = bar_height(len(order))
+    return [
+        scores.properties(title=title, height=height).configure_axis(titleFontSize=14),
+        weights.properties(height=height).configure_axis(titleFontSize=14),
+    ]
 
 
 def candidates_frame(trace: Trace, step: int) -> pd.DataFrame:
@@ -293,7 +320,8 @@ def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
 
 def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
     """Total attention per source word for each model: about 1 for a word translated once,
-    near 0 for a word left out, well above 1 for a word translated twice."""
+    near 0 for a word left out, well above 1 for a word translated twice. One band per source
+    word, down the chart, its label level."""
     rows = [
         {"model": name, "source": label, "position": i, "coverage": c}
         for name, tr in traces.items()
@@ -307,9 +335,9 @@ def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            x=alt.X("source:N", sort=order, title=None, axis=alt.Axis(labelAngle=-45)),
-            xOffset="model:N",
-            y=alt.Y("coverage:Q", title=_("total attention received")),
+            y=alt.Y("source:N", sort=order, title=None, axis=source_axis()),
+            yOffset="model:N",
+            x=alt.X("coverage:Q", title=_("total attention received")),
             color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="top")),
             tooltip=[
                 alt.Tooltip("model:N", title=_("model")),
@@ -317,13 +345,15 @@ def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
                 alt.Tooltip("coverage:Q", format=".2f", title=_("coverage")),
             ],
         )
-        .properties(height=240)
+        .properties(height=bar_height(len(order) * max(1, len(traces))))
     )
 
 
 def beam_figure(trace: Trace) -> go.Figure:
-    """The beam-search tree: one column per step, one node per kept hypothesis (its word and
-    cumulative log-probability), edges to its parent; the winning path in red."""
+    """The beam-search tree: one column per step (numbered from 1, as the Step slider is), one
+    node per kept hypothesis, edges to its parent; the winning path in red. Each node's word
+    sits above it on a white label, clear of the dots and lines; its cumulative
+    log-probability is on hover."""
     if not trace.beam:
         raise ValueError("this trace has no beam: translate with beam > 1")
     fig = go.Figure()
@@ -335,8 +365,8 @@ def beam_figure(trace: Trace) -> go.Figure:
             on_path = (t, k) in path and (t - 1, parent) in path
             fig.add_trace(
                 go.Scatter(
-                    x=[t - 1, t],
-                    y=[parent, k],
+                    x=[t, t + 1],
+                    y=[parent + 1, k + 1],
                     mode="lines",
                     line=dict(color="#d62728" if on_path else "#c7c7c7", width=3 if on_path else 1),
                     hoverinfo="skip",
@@ -345,37 +375,42 @@ def beam_figure(trace: Trace) -> go.Figure:
             )
     fig.add_trace(_beam_nodes(trace, path, on_path=False))
     fig.add_trace(_beam_nodes(trace, path, on_path=True))
+    words = [
+        dict(
+            x=t + 1, y=k + 1, text="·" if finished else token, showarrow=False, yshift=17,
+            bgcolor="rgba(255, 255, 255, 0.85)", borderpad=1, font=dict(size=13),
+        )  # fmt: skip
+        for t, step in enumerate(trace.beam)
+        for k, (token, finished) in enumerate(zip(step.tokens, step.finished, strict=True))
+    ]
     fig.update_layout(
         font=FONT,
-        height=120 + 60 * len(trace.beam[0].tokens),
+        height=140 + 70 * len(trace.beam[0].tokens),
         margin=dict(l=10, r=10, t=30, b=10),
         xaxis=dict(title=_("step"), dtick=1),
         yaxis=dict(title=_("hypothesis"), autorange="reversed", dtick=1),
         plot_bgcolor="white",
+        annotations=words,
     )
     return fig
 
 
 def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.Scatter:
-    """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it."""
-    xs, ys, text, hover = [], [], [], []
+    """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it, drawn
+    at step and hypothesis numbered from 1."""
+    xs, ys, hover = [], [], []
     node = _("step {step}, hypothesis {k}: {token}<br>log-prob {score:.2f}")
     for t, step in enumerate(trace.beam or []):
-        for k, (token, score, finished) in enumerate(
-            zip(step.tokens, step.scores, step.finished, strict=True)
-        ):
+        for k, (token, score) in enumerate(zip(step.tokens, step.scores, strict=True)):
             if ((t, k) in path) != on_path:
                 continue
-            xs.append(t)
-            ys.append(k)
-            text.append("·" if finished else token)
+            xs.append(t + 1)
+            ys.append(k + 1)
             hover.append(node.format(step=t + 1, k=k + 1, token=token, score=score))
     return go.Scatter(
         x=xs,
         y=ys,
-        mode="markers+text",
-        text=text,
-        textposition="top center",
+        mode="markers",
         marker=dict(size=10, color="#d62728" if on_path else "#1f77b4"),
         hovertext=hover,
         hoverinfo="text",
@@ -387,7 +422,7 @@ def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.S
 def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
     """The (step, hypothesis) nodes a :func:`beam_figure` marks as the winner's, 0-based."""
     nodes = [d for d in _plain(fig).get("data", []) if d.get("name") == WINNER]
-    return [(int(x), int(y)) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
+    return [(int(x) - 1, int(y) - 1) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
 
 
 def length_chart(frame: pd.DataFrame) -> alt.Chart:

@@ -29,18 +29,18 @@ NO_ATTENTION = N_(
 )
 
 QUERY = {
-    "bahdanau": N_("s_{t-1}, the decoder state before this step"),
-    "luong": N_("h_t, the decoder state after this step's GRU update"),
+    "bahdanau": N_("sₜ₋₁, the decoder state before this step"),
+    "luong": N_("hₜ, the decoder state after this step's GRU update"),
 }
 
 DIFFERENCE = N_(
     "**Bahdanau** scores each source word with the decoder state *before* the step "
-    "(s_{t-1}) through a small feed-forward layer (additive), then feeds the context into the "
-    "GRU. **Luong** first updates the GRU, then scores with the *new* state h_t by a dot "
+    "(sₜ₋₁) through a small feed-forward layer (additive), then feeds the context into the "
+    "GRU. **Luong** first updates the GRU, then scores with the *new* state hₜ by a dot "
     "product (dot, general) or a feed-forward layer (concat), and mixes the context into the "
-    "output through h~_t = tanh(W_c[c_t; h_t]). Additive scores pass through tanh and stay in "
-    "a narrow range; dot products grow with the vectors, so Luong's weights are often sharper "
-    "(lower entropy)."
+    "output through $\\tilde h_t = \\tanh(W_c[c_t; h_t])$. Additive scores pass through tanh "
+    "and stay in a narrow range; dot products grow with the vectors, so Luong's weights are "
+    "often sharper (lower entropy)."
 )
 
 
@@ -66,21 +66,21 @@ def query_name(attention: str) -> str:
 
 PARTS = {
     "bahdanau": N_(
-        "e_tj = v · tanh(W s_{t-1} + U h_j): W s_{t-1} is computed once per step, "
-        "U h_j once per sentence (one row per source token); they add up inside tanh, and v "
+        "eₜⱼ = v · tanh(W sₜ₋₁ + U hⱼ): W sₜ₋₁ is computed once per step, "
+        "U hⱼ once per sentence (one row per source token); they add up inside tanh, and v "
         "weighs each row of the result into one number, the score of that source token."
     ),
     "concat": N_(
-        "e_tj = v_a · tanh(W_a[h_t; h_j]): W_a is split into the half that multiplies h_t "
-        "(once per step) and the half that multiplies h_j (once per sentence, one row per source "
-        "token); they add up inside tanh, and v_a weighs each row into the score."
+        "eₜⱼ = vₐ · tanh(Wₐ[hₜ; hⱼ]): Wₐ is split into the half that multiplies hₜ "
+        "(once per step) and the half that multiplies hⱼ (once per sentence, one row per source "
+        "token); they add up inside tanh, and vₐ weighs each row into the score."
     ),
     "general": N_(
-        "e_tj = h_t · W_a h_j: W_a h_j is computed once per sentence (one row per source "
-        "token); each score is the dot product of its row with h_t."
+        "eₜⱼ = hₜ · Wₐ hⱼ: Wₐ hⱼ is computed once per sentence (one row per source "
+        "token); each score is the dot product of its row with hₜ."
     ),
     "dot": N_(
-        "e_tj = h_t · h_j: each score is the dot product of h_t with that source token's "
+        "eₜⱼ = hₜ · hⱼ: each score is the dot product of hₜ with that source token's "
         "encoder output (one row per source token)."
     ),
 }

@@ -57,10 +57,12 @@ def history_frame(histories: dict[str, History]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["model", "epoch", "metric", "value"])
 
 
-def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
-    """Each metric of :func:`history_frame` over epochs, one line per model, side by side;
-    a rule marks ``epoch``, the moment shown."""
+def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> list[alt.Chart]:
+    """Each metric of :func:`history_frame` over epochs, one line per model: one chart per
+    metric, each as wide as where it is drawn, its epoch axis over the whole run; a rule marks
+    ``epoch``, the moment shown."""
     charts = []
+    epochs = [0, float(frame["epoch"].max())] if not frame.empty else [0, 1]
     for label in METRICS.values():
         part = frame[frame.metric == label]
         if part.empty:
@@ -69,7 +71,7 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
             alt.Chart(part)
             .mark_line(point=True)
             .encode(
-                x=alt.X("epoch:Q", title=_("epoch")),
+                x=alt.X("epoch:Q", title=_("epoch"), scale=alt.Scale(domain=epochs, nice=False)),
                 y=alt.Y("value:Q", title=_(label), scale=alt.Scale(zero=label != METRICS["aer"])),
                 color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="bottom")),
                 tooltip=[
@@ -78,23 +80,24 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> alt.Chart:
                     alt.Tooltip("value:Q", title=_(label), format=".2f"),
                 ],
             )
-            .properties(width=190, height=200)
+            .properties(height=200)
         )
         if epoch is not None:  # the epoch in the spec itself (a dataset may travel apart)
             rule = alt.Chart(pd.DataFrame({"moment": [MOMENT]})).mark_rule(
                 color="#d62728", strokeWidth=2, description=MOMENT
             )
             lines += rule.encode(x=alt.datum(epoch))
-        charts.append(lines)
-    return alt.hconcat(*charts).configure_axis(
-        labelFontSize=FONT["size"] - 3, titleFontSize=FONT["size"] - 2
-    )
+        charts.append(
+            lines.configure_axis(labelFontSize=FONT["size"] - 3, titleFontSize=FONT["size"] - 2)
+        )
+    return charts
 
 
-def moment_of(chart: alt.Chart | dict) -> float | None:
-    """The epoch a :func:`curves_chart` marks, or None (for tests: read from its spec)."""
+def moment_of(chart: alt.TopLevelMixin | dict) -> float | None:
+    """The epoch one of :func:`curves_chart`'s charts marks, or None (for tests: read from its
+    spec)."""
     spec = chart.to_dict() if isinstance(chart, alt.TopLevelMixin) else chart
-    for part in spec.get("hconcat", []):
+    for part in [spec, *spec.get("hconcat", [])]:
         for layer in part.get("layer", []):
             if layer.get("mark", {}).get("description") == MOMENT:
                 return layer["encoding"]["x"]["datum"]
@@ -114,18 +117,23 @@ def card_loss_chart(card: dict) -> alt.Chart:
     frame = pd.DataFrame(
         {
             "epoch": range(1, len(losses) + 1),
-            "validation loss": losses,
+            "loss": losses,
             "kept": [i + 1 == card.get("best_epoch") for i in range(len(losses))],
         }
     )
-    line = (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(x=alt.X("epoch:O"), y=alt.Y("validation loss:Q", scale=alt.Scale(zero=False)))
-    )
+    x = alt.X("epoch:O", title=_("epoch"), axis=alt.Axis(labelAngle=0))
+    y = alt.Y("loss:Q", title=_(METRICS["valid_loss"]), scale=alt.Scale(zero=False))
+    line = alt.Chart(frame).mark_line(point=True).encode(x=x, y=y)
     best = (
         alt.Chart(frame[frame["kept"]])
         .mark_point(size=160, color="#d62728", filled=True)
-        .encode(x="epoch:O", y="validation loss:Q", tooltip=["epoch", "validation loss"])
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("epoch:O", title=_("epoch")),
+                alt.Tooltip("loss:Q", title=_(METRICS["valid_loss"]), format=".3f"),
+            ],
+        )
     )
     return (line + best).properties(height=220)

@@ -3,6 +3,8 @@ it decodes in, and the words of a sentence it never saw."""
 
 from __future__ import annotations
 
+import re
+
 from ..data.text import language_name
 from ..decoding.trace import Trace
 from ..i18n import N_
@@ -47,17 +49,13 @@ def card_summary(card: dict, config, data=None) -> str:
             layers=config.layers,
             vocabularies=_vocabularies(config, data),
         ),
-        _("Test BLEU: greedy {greedy}, beam 5 {beam} ({sentences} sentences)").format(
-            greedy=bleu.get("beam1", "–"),
-            beam=bleu.get("beam5", "–"),
-            sentences=bleu.get("sentences", "–"),
-        ),
+        _bleu_line(bleu),
         *([sinks] if sinks else []),
         _corpus_line(corpus),
         _("Trained {epochs} epochs in {seconds} s on {hardware}").format(
             epochs=card.get("epochs", "–"),
             seconds=card.get("train_seconds", "–"),
-            hardware=card.get("hardware", "–"),
+            hardware=_hardware(card.get("hardware", "–")),
         ),
     ]
     if languages := card.get("languages"):
@@ -76,11 +74,48 @@ def card_summary(card: dict, config, data=None) -> str:
     return "  \n".join(lines)
 
 
+def _bleu_line(bleu: dict) -> str:
+    """The card's test BLEU, naming only the searches it was measured with."""
+    if "beam1" not in bleu and "beam5" not in bleu:
+        return _("Test BLEU: not measured for this file")
+    if "beam5" not in bleu:
+        line = _("Test BLEU (greedy): {greedy}").format(greedy=bleu["beam1"])
+    elif "beam1" not in bleu:
+        line = _("Test BLEU (beam 5): {beam}").format(beam=bleu["beam5"])
+    else:
+        line = _("Test BLEU: greedy {greedy}, beam 5 {beam}").format(
+            greedy=bleu["beam1"], beam=bleu["beam5"]
+        )
+    if "sentences" in bleu:
+        line += _(" ({sentences:,} test sentences)").format(sentences=bleu["sentences"])
+    return line
+
+
+_THREADS = re.compile(r"^(?P<cpu>.*), (?P<threads>\d+) threads?$")
+
+
+def _hardware(hardware: str) -> str:
+    """A card's hardware as training wrote it (``AMD EPYC, 1 threads``), in the reader's
+    language."""
+    if match := _THREADS.match(hardware):
+        return _("{cpu} (threads: {threads})").format(cpu=match["cpu"], threads=match["threads"])
+    return hardware
+
+
+def _attribution(attribution: str) -> str:
+    """A corpus's credit as its card spells it (``www.manythings.org/anki and tatoeba.org``),
+    its one English word in the reader's language."""
+    sources = attribution.split(" and ")
+    if len(sources) != 2:
+        return attribution
+    return _("{first} and {second}").format(first=sources[0], second=sources[1])
+
+
 def _corpus_line(corpus: dict) -> str:
     line = _("Corpus: {file} · license {license} · {attribution}").format(
         file=corpus.get("file", "–"),
         license=corpus.get("license", "–"),
-        attribution=corpus.get("attribution", ""),
+        attribution=_attribution(corpus.get("attribution", "")),
     )
     if attributed := corpus.get("attributed_lines"):
         line += _(" (each of {pairs:,} pairs with its authors in the file's third column)").format(

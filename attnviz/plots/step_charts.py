@@ -52,7 +52,8 @@ def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
             zmin=-limit,
             zmax=limit,
             colorscale=STRIP_COLORS,
-            colorbar=dict(thickness=10),
+            # Three ticks: a strip of two rows is too short for plotly's own, which crowd.
+            colorbar=dict(thickness=10, tickvals=[-limit, 0, limit], tickformat=".2g"),
             hovertemplate=_("%{y}, dimension %{x}: %{z:.3f}") + "<extra></extra>",
         )
     )
@@ -70,22 +71,22 @@ def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
 def query_strips(m: StepMath) -> dict[str, np.ndarray]:
     """The vectors the score is made of, named as the model's formula names them."""
     luong = m.attention != "bahdanau"
-    query = "h_t" if luong else "s_{t-1}"
+    query = "hₜ" if luong else "sₜ₋₁"
     rows = {query: m.query}
     if "v" in m.parts:
-        W, U = ("W_a[h_t; ·]", "W_a[·; h_j]") if luong else ("W s_{t-1}", "U h_j")
+        W, U = ("Wₐ[hₜ; ·]", "Wₐ[·; hⱼ]") if luong else ("W sₜ₋₁", "U hⱼ")
         rows[W] = m.parts["W q"]
         rows[U] = m.parts["U h_j"]
         rows["tanh(·)"] = m.parts["tanh(W q + U h_j)"]
         rows["v"] = m.parts["v"]
     elif "W_a h_j" in m.parts:
-        rows["W_a h_j"] = m.parts["W_a h_j"]
+        rows["Wₐ hⱼ"] = m.parts["W_a h_j"]
     else:
-        rows["h_j"] = m.values
+        rows["hⱼ"] = m.values
     return rows
 
 
 def output_strips(m: StepMath) -> dict[str, np.ndarray]:
     """From the context to what the output layer reads."""
-    out = "h~_t = tanh(W_c[c_t; h_t])" if m.attention != "bahdanau" else _("t_t (deep output)")
-    return {"c_t": m.context, out: m.features}
+    out = "h̃ₜ = tanh(W·[cₜ; hₜ])" if m.attention != "bahdanau" else _("tₜ (deep output)")
+    return {"cₜ": m.context, out: m.features}

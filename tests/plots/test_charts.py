@@ -37,11 +37,25 @@ def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
     """An exported picture (kaleido) has no Streamlit theme to push the margins: the output
     labels must make room for themselves, and the top must hold the title, the tilted source
     labels and their title, more of it for longer words."""
-    short = charts.heatmap(hand_trace(np.full((2, 8), 1 / 8), ["a"] * 8, ["x", "y"]))
-    long = charts.heatmap(hand_trace(np.full((2, 8), 1 / 8), ["extraordinary"] * 8, ["x", "y"]))
+    short = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["a"] * 12, ["x", "y"]))
+    long = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["extraordinary"] * 12, ["x", "y"]))
     assert short.layout.yaxis.automargin and short.layout.xaxis.tickangle == -45
     assert long.layout.margin.t > short.layout.margin.t > 80
     assert short.layout.title.yref == "container" and short.layout.title.yanchor == "top"
+
+
+@pytest.mark.parametrize(
+    "words, tilted",
+    [
+        (["a", "b", "c"], False),  # three short words fit level
+        (["▁我", "▁昨天", "▁在", "▁图书馆"], True),  # the issue's Chinese pieces overlapped
+        (["a", "bird", "likes", "the", "red", "fish"], True),  # and the toy model's words
+    ],
+)
+def test_source_labels_tilt_where_level_ones_would_overlap(words, tilted):
+    n = len(words)
+    fig = charts.heatmap(hand_trace(np.full((2, n), 1 / n), words, ["x", "y"]))
+    assert (fig.layout.xaxis.tickangle == -45) == tilted
 
 
 def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):

@@ -6,6 +6,8 @@ import pytest
 from attnviz.model.attention import SCORES, formula
 from attnviz.plots.formulas import FIXED_CONTEXT, WEIGHTS, query_name, step_formula
 
+WRITTEN = {"s_{t-1}": "sₜ₋₁", "h_t": "hₜ"}  # the query as prose names it, in Unicode
+
 
 @pytest.mark.parametrize(
     "kind, query, form",
@@ -19,7 +21,7 @@ from attnviz.plots.formulas import FIXED_CONTEXT, WEIGHTS, query_name, step_form
 def test_each_attention_type_shows_its_own_score_with_the_query_the_page_names(kind, query, form):
     score = formula(kind)
     assert score.startswith("e_{tj} = ") and form in score
-    assert query in score and query_name(kind).startswith(f"{query},")
+    assert query in score and query_name(kind).startswith(f"{WRITTEN[query]},")
     shown, scaled = step_formula(kind), step_formula(kind, scaled=True)
     assert score in shown and WEIGHTS in shown and formula(kind, scaled=True) in scaled
     assert shown not in {step_formula(other) for other in SCORES if other != kind}

@@ -32,7 +32,7 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
         "corpus": {"file": "fra.txt", "license": "CC-BY 2.0", "attribution": "tatoeba.org"},
         "epochs": 8,
         "train_seconds": 3600,
-        "hardware": "2 CPU threads",
+        "hardware": "AMD EPYC, 1 threads",
         "attention_sinks": {
             "sentences": 2340,
             "steps": 21000,
@@ -47,11 +47,11 @@ def test_a_card_summary_gives_sizes_scores_corpus_and_training():
     lines = model_notes.card_summary(card, config).split("  \n")
     assert lines == [
         "**general** attention · embed 64 · hidden 128 · 2 layer(s) · vocabularies 12,000 / 15,000",
-        "Test BLEU: greedy 31.2, beam 5 32.0 (2340 sentences)",
+        "Test BLEU: greedy 31.2, beam 5 32.0 (2,340 test sentences)",
         "Attention sinks (test split, 2340 sentences, greedy): first word's attention on the "
         "source `<eos>` 3.1%, every step's 1.2%; on the final punctuation 0.4% and 2.5%",
         "Corpus: fra.txt · license CC-BY 2.0 · tatoeba.org",
-        "Trained 8 epochs in 3600 s on 2 CPU threads",
+        "Trained 8 epochs in 3600 s on AMD EPYC (threads: 1)",
     ]
 
 
@@ -80,7 +80,9 @@ def test_a_card_summary_names_the_languages_and_the_attribution_column():
                    "source_column": 2, "attributed_lines": 29155},
     }  # fmt: skip
     lines = model_notes.card_summary(card, ModelConfig(10, 10)).split("  \n")
-    assert lines[1] == "Translates 中文 → English (the corpus's second column read as the source)"
+    assert (
+        lines[1] == "Translates Chinese → English (the corpus's second column read as the source)"
+    )
     assert lines[4] == (
         "Corpus: cmn.txt · license CC-BY 2.0 FR · tatoeba.org (each of 29,155 pairs with its "
         "authors in the file's third column)"
@@ -89,6 +91,17 @@ def test_a_card_summary_names_the_languages_and_the_attribution_column():
 
 def test_a_card_summary_marks_what_the_card_lacks():
     text = model_notes.card_summary({}, ModelConfig(10, 10))
-    assert "greedy –, beam 5 – (– sentences)" in text
+    assert "Test BLEU: not measured for this file" in text
     assert "Trained – epochs in – s on –" in text
     assert "Attention sinks: not measured for this file" in text
+
+
+def test_a_card_names_only_the_bleu_it_has_and_credits_in_the_readers_words():
+    card = {
+        "test_bleu": {"beam1": 43.81, "sentences": 2340},
+        "corpus": {"attribution": "www.manythings.org/anki and tatoeba.org"},
+    }
+    text = model_notes.card_summary(card, ModelConfig(10, 10))
+    assert "Test BLEU (greedy): 43.81 (2,340 test sentences)" in text
+    assert "–" not in text.split("  \n")[1]
+    assert "www.manythings.org/anki and tatoeba.org" in text

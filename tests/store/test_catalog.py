@@ -58,7 +58,7 @@ def test_checkpoints_group_by_direction_english_french_first_and_open_on_their_p
     groups = by_direction(found, lambda c: zh_en if c.name.endswith("zh-en") else en_fr)
     assert list(groups) == [en_fr, zh_en] and [str(d) for d in groups] == [
         "English → French",
-        "中文 → English",
+        "Chinese → English",
     ]
     assert [c.name for c in groups[zh_en]] == ["bahdanau-zh-en", "luong-zh-en"]
     assert opening(en_fr) == OPENING

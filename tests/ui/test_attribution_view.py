@@ -119,7 +119,7 @@ def test_chart_builders_show_the_values_they_are_given(method):
     np.testing.assert_allclose(frame[frame.measure == method]["value"], att.values[2])
     np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])
     bars = attribution_charts.attribution_bars(trace, att, 2)
-    spec = json.dumps(bars.to_dict(), ensure_ascii=False)
+    spec = json.dumps([b.to_dict() for b in bars], ensure_ascii=False)
     assert "attention weight" in spec and METHODS[method].label in spec
 
 

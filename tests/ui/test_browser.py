@@ -168,10 +168,10 @@ def test_the_view_reveals_one_word_per_step_and_play_walks_to_the_end(server):
         start = _written(page)[:2]
         assert [shown for shown, _ in start] == [1, 1]  # step 1: one output word per model
         assert all(rows > 2 for _, rows in start)
-        page.get_by_role("button", name="▶ Play").click()
-        page.get_by_role("button", name="⏸ Pause").wait_for(timeout=30_000)
+        page.get_by_role("button", name="Play").click()
+        page.get_by_role("button", name="Pause").wait_for(timeout=30_000)
         # It walks on by itself, then stops on the last step and offers Play again.
-        page.get_by_role("button", name="▶ Play").wait_for(timeout=60_000)
+        page.get_by_role("button", name="Play").wait_for(timeout=60_000)
         # The last step's heatmaps may be drawn after the button: wait for them, however busy
         # the machine, rather than read once.
         page.wait_for_function(ALL_WRITTEN, timeout=60_000)
@@ -191,8 +191,8 @@ def test_typing_the_classroom_sentence_into_the_chinese_pair(two_direction_serve
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(two_direction_server)
         page.get_by_label("English sentence").wait_for(timeout=60_000)
-        page.get_by_text("中文 → English").click()
-        box = page.get_by_label("中文 sentence")
+        page.get_by_text("Chinese → English").click()
+        box = page.get_by_label("Chinese sentence")
         box.wait_for(timeout=60_000)
         box.fill("")  # the direction opened on this very sentence: clear it, then type it
         box.press("Enter")
@@ -317,7 +317,7 @@ def test_switching_the_language_keeps_the_direction_and_the_page(two_direction_s
         page.goto(f"{two_direction_server}/?lang=zh")
         page.get_by_text("中文 → 英语").click()
         page.get_by_label("中文句子").wait_for(timeout=60_000)
-        for language, box in (("English", "中文 sentence"), ("中文", "中文句子")):
+        for language, box in (("English", "Chinese sentence"), ("中文", "中文句子")):
             page.get_by_text(language, exact=True).click()
             page.get_by_label(box).wait_for(timeout=60_000)  # still Chinese -> English
             assert _no_exception(page)

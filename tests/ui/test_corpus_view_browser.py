@@ -37,7 +37,7 @@ def test_the_corpus_says_what_the_classroom_sentence_s_words_are(shipped_server)
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         page = browser.new_page(viewport={"width": 1600, "height": 1200})
         page.goto(shipped_server)
-        box = page.get_by_label("中文 sentence")  # the only direction here: zh -> en
+        box = page.get_by_label("Chinese sentence")  # the only direction here: zh -> en
         box.wait_for(timeout=120_000)
         assert box.input_value() == "我爱吃苹果。"
         page.get_by_text("What the corpus says").click()

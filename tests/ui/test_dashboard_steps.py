@@ -32,7 +32,7 @@ def test_the_opening_example_is_shown_finished_and_play_replays_it(app):
     assert max(len(fig["data"][0]["y"]) for fig in heatmaps_on(app)) == steps
     app.button(key="play").click().run()
     assert app.slider(key="step").value == 1
-    assert app.button(key="play").label == "⏸ Pause"
+    assert app.button(key="play").label == "Pause"
     assert all(len(_shown_rows(fig)) == 1 for fig in heatmaps_on(app))
 
 

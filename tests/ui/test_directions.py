@@ -31,7 +31,7 @@ def _switch(app, direction: str):
 
 def test_the_sidebar_offers_each_direction_with_only_its_own_models(app):
     radio = app.sidebar.radio(key="direction")
-    assert list(radio.options) == ["English → French", "中文 → English"] and radio.value == EN_FR
+    assert list(radio.options) == ["English → French", "Chinese → English"] and radio.value == EN_FR
     assert [s.options for s in app.sidebar.selectbox] == [["bahdanau", "luong"]] * 2
     _switch(app, ZH_EN)
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau-zh-en", "luong-zh-en"]
@@ -42,7 +42,7 @@ def test_switching_to_chinese_opens_on_the_classroom_sentence_translated(app):
     assert app.text_input(key="sentence").value.startswith("He bought")
     _switch(app, ZH_EN)
     assert app.text_input(key="sentence").value == "我爱吃苹果。"
-    assert app.text_input(key="sentence").label == "中文 sentence"
+    assert app.text_input(key="sentence").label == "Chinese sentence"
     examples = app.selectbox(key="example").options
     assert "汤姆有三个孩子。" in examples and any(c.isdigit() for e in examples for c in e)
     heatmaps = heatmaps_on(app)
@@ -77,7 +77,7 @@ def test_every_view_works_on_the_chinese_sentence(app):
     for view in ("Bahdanau vs Luong", "Beam search", "Export", "Model cards"):
         app.radio(key="view").set_value(view).run()
         assert not app.exception, (view, app.exception)
-    assert sum("Translates 中文 → English" in m.value for m in app.markdown) == 2  # the cards
+    assert sum("Translates Chinese → English" in m.value for m in app.markdown) == 2  # the cards
 
 
 def test_the_walk_through_opens_forced_to_the_notes_translation_beside_the_models_own(app):
@@ -125,5 +125,5 @@ def test_every_order_of_language_direction_and_page_switches_keeps_each_choice(a
         assert app.title[0].value == title[state["language"]]
         if state["page"] == Page.SENTENCE:  # the box names the direction's source language
             label = app.text_input(key="sentence").label
-            chinese_box = {"en": "中文 sentence", "zh": "中文句子"}[state["language"]]
+            chinese_box = {"en": "Chinese sentence", "zh": "中文句子"}[state["language"]]
             assert (label == chinese_box) == (state["direction"] == ZH_EN), (label, state)
