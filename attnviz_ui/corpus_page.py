@@ -37,17 +37,14 @@ def _held_out(path: str, mtime: float, left: Checkpoint, count: int) -> list[Ite
     return compare_models.held_out_items(path, load(left).data, count)
 
 
-def held_out_ui(left: Checkpoint) -> list[Item]:
-    """Sentences from the held-out test split of a corpus, as the left model's data was split."""
-    files = corpora(os.environ.get("ATTNVIZ_CORPUS"), os.environ.get("ATTNVIZ_CORPORA"))
-    if not files:
-        st.info(
-            _(
-                "No corpus is configured: set ATTNVIZ_CORPUS to the `source<TAB>target` file the "
-                "models were trained on (or ATTNVIZ_CORPORA to a folder of such files) and reload."
-            )
-        )
-        return []
+def corpus_files() -> list[str]:
+    """The corpus files the server was configured with (ATTNVIZ_CORPUS, ATTNVIZ_CORPORA)."""
+    return corpora(os.environ.get("ATTNVIZ_CORPUS"), os.environ.get("ATTNVIZ_CORPORA"))
+
+
+def held_out_ui(left: Checkpoint, files: list[str]) -> list[Item]:
+    """Sentences from the held-out test split of one of ``files``, as the left model's data
+    was split."""
     path = st.selectbox(
         _("Corpus file"),
         files,
@@ -133,15 +130,19 @@ def corpus_page_ui(choice: Choice) -> None:
             "through it."
         )
     )
+    files = corpus_files()  # no corpus configured: no held-out split to offer
     source = st.radio(
         _("Sentences from"),
-        SOURCES,
+        SOURCES if files else SOURCES[:2],
         format_func=keeping_language(_),
         horizontal=True,
         key=Key.CORPUS_SOURCE,
     )
     try:
-        items = held_out_ui(choice.left) if source == SOURCES[2] else typed_ui(source == SOURCES[1])
+        if source == SOURCES[2]:
+            items = held_out_ui(choice.left, files)
+        else:
+            items = typed_ui(source == SOURCES[1])
     except (ValueError, OSError) as e:
         st.error(_("Could not read the sentences: {error}").format(error=e))
         return
@@ -213,7 +214,7 @@ def results_ui(
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     frame = teaching.with_strays(frame, strays or {})
-    st.dataframe(translated_headers(frame, list(scores)), hide_index=True, height=320)
+    _table_ui(translated_headers(_translations_first(frame, list(scores)), list(scores)))
     st.caption(
         _(
             "One row per sentence, where the two models differ most first (BLEU difference = "
@@ -247,6 +248,26 @@ def results_ui(
         key=Key.CORPUS_PICK,
     )
     st.button(_("Open"), key=Key.CORPUS_OPEN, on_click=_open, args=(items[picked - 1], view))
+
+
+def _translations_first(frame, names: list[str]):
+    """The table with both models' translations beside the source, before every score, so
+    that a page as wide as a projector's shows them without scrolling."""
+    first = ["#", "source", *names, "reference"]
+    return frame[[c for c in first if c in frame] + [c for c in frame if c not in first]]
+
+
+def _table_ui(frame) -> None:
+    """The per-sentence table: text columns of a readable width, figures narrow, as many rows
+    high as it has (no empty rows under a short corpus), at most about twelve."""
+    config = {
+        column: st.column_config.NumberColumn(width="small")
+        if frame[column].dtype.kind in "fiub"
+        else st.column_config.TextColumn(width="medium")
+        for column in frame
+    }
+    height = 35 * (min(len(frame), 12) + 1) + 3  # Streamlit's rows are 35 px, its header too
+    st.dataframe(frame, hide_index=True, height=height, column_config=config)
 
 
 def _open(item: Item, view: View = View.STEPS) -> None:

@@ -132,7 +132,11 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     pair = teaching_of(chosen)
     if pair is None:
         taught = parent_digest(load(chosen).card) is not None
-        st.info(teaching_notes.no_partner_note(chosen.name, typed_path(chosen.path), taught))
+        st.info(teaching_notes.no_partner_note(chosen.name, taught))
+        if not taught:
+            with st.expander(_("For whoever installs attnviz: making a taught partner")):
+                st.code(teaching_notes.partner_command(typed_path(chosen.path)), language="bash")
+                st.caption(_("Or `--guide-links FILE` for your own Pharaoh links."))
         return
     shift = shift_of(
         pair, sentence, reference.strip(), choice.beam, session_language(), page_precision()

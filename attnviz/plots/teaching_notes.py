@@ -27,9 +27,10 @@ STRAYS_HELP = N_(
 MOVES_SHOWN = 6  # the words named as looking elsewhere, at most
 
 
-def no_partner_note(name: str, path: str, taught: bool) -> str:
-    """Why ``name`` (the file at ``path``) has no partner to be shown beside, and how to make
-    one; ``taught``: whether its own card says it was taught."""
+def no_partner_note(name: str, taught: bool) -> str:
+    """Why ``name`` has no partner to be shown beside, in a teacher's words: what the view
+    would show and who can provide it (:func:`partner_command` says how); ``taught``: whether
+    its own card says it was taught."""
     if taught:
         return _(
             "**{name}** was taught, but the natural file it was fine-tuned from (the sha256 its "
@@ -37,13 +38,19 @@ def no_partner_note(name: str, path: str, taught: bool) -> str:
             "compare them."
         ).format(name=markdown_text(name))
     return _(
-        "**{name}** has no taught partner: no checkpoint's card says it was fine-tuned from this "
-        "file with guided alignment. Make one with {command} (or `--guide-links FILE` for your "
-        "own Pharaoh links) and put it beside the others."
-    ).format(
-        name=markdown_text(name),
-        command=f"`python -m attnviz train --data CORPUS --init-from {path} --guide eflomal "
-        "--guide-weight 1 --out TAUGHT.safetensors`",
+        "**{name}** has no taught partner here. A taught partner is this model trained a little "
+        "further to follow a word aligner's links; beside it, this view shows where teaching "
+        "moved each word's attention. Pick a model that has one (the English → French models "
+        "come with bahdanau-guided and luong-guided), or ask whoever installed attnviz to make "
+        "one."
+    ).format(name=markdown_text(name))
+
+
+def partner_command(path: str) -> str:
+    """The command that makes a taught partner of the checkpoint at ``path``."""
+    return (
+        f"python -m attnviz train --data CORPUS --init-from {path} --guide eflomal "
+        "--guide-weight 1 --out TAUGHT.safetensors"
     )
 
 

@@ -18,7 +18,7 @@ from attnviz.analysis.teaching import (
     with_strays,
 )
 from attnviz.plots import charts
-from attnviz.plots.teaching_notes import no_partner_note, teaching_note
+from attnviz.plots.teaching_notes import no_partner_note, partner_command, teaching_note
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -127,7 +127,10 @@ def test_the_explanation_says_what_the_cards_do_not_tell():
     assert "not on both cards" in note and "not measured on both cards" in note
 
 
-def test_without_a_partner_the_view_says_how_to_make_one():
-    note = no_partner_note("luong", "checkpoints/luong.safetensors", taught=False)
-    assert "--init-from checkpoints/luong.safetensors --guide eflomal" in note
-    assert "is not among the checkpoints" in no_partner_note("t", "t.st", taught=True)
+def test_without_a_partner_the_view_says_what_it_would_show_and_how_to_make_one():
+    note = no_partner_note("luong", taught=False)
+    assert "no taught partner" in note and "python" not in note  # plain words
+    assert "--init-from checkpoints/luong.safetensors --guide eflomal" in partner_command(
+        "checkpoints/luong.safetensors"
+    )
+    assert "is not among the checkpoints" in no_partner_note("t", taught=True)

@@ -66,13 +66,15 @@ def test_a_taught_model_finds_its_natural_parent(app):
     assert titles == ["bahdanau (natural)", f"{TAUGHT} (taught)"]
 
 
-def test_a_model_without_a_taught_partner_says_how_to_make_one(app):
+def test_a_model_without_a_taught_partner_says_so_in_plain_words_the_command_set_apart(app):
     _taught_view(app, "The red cat sees a dog.")
     app.radio(key="taught_model").set_value(1).run()  # the right model: luong
     assert not app.exception, app.exception
     assert not heatmaps_on(app)
     (info,) = [i.value for i in app.info if "taught partner" in i.value]
-    assert "luong" in info and "--guide eflomal" in info and "--init-from" in info
+    assert "luong" in info and "python" not in info  # what it would show, not a command
+    (command,) = [c.value for c in app.code if "--init-from" in c.value]
+    assert "--guide eflomal" in command
 
 
 def test_the_corpus_page_ranks_sentences_by_how_far_natural_strays_from_taught(app):
