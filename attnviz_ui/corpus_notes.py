@@ -16,11 +16,19 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.store.corpus_lookup import Answer, Example, Lookup
+from attnviz.store.step_index import Neighbour
+
+from .html_widgets import shaded_tokens
 
 FEW = 3  # training pairs below which the corpus has next to nothing on a word
 MOST = 2  # source words looked up per step: the most attended, and the next if it has ...
 FLOOR = 0.2  # ... at least this weight
 SHOWN = 5  # other translations listed per word
+NEAREST = N_(
+    "The training steps nearest to this one: of a sample of the training split, the steps "
+    "whose query (what the model attends with) points the most the same way as this step's. "
+    "Each shows its pair's source, shaded by where that step looked, and the word it wrote."
+)
 HOW = N_(
     "What the model's own training split says, as eflomal aligns it: for the word this step "
     "wrote and the source words it attended to most, how often the corpus links them, the "
@@ -154,3 +162,21 @@ def _marked(tokens, marked, lang: str) -> str:
     shown = [f"<mark>{html.escape(t)}</mark>" if i in marked else html.escape(t)
              for i, t in enumerate(tokens)]  # fmt: skip
     return "".join(shown) if lang == "zh" else " ".join(shown)
+
+
+def neighbours_html(
+    neighbours: list[Neighbour], pairs: list[tuple[list[str], list[str]]], text: TextConfig
+) -> str:
+    """The nearest training steps, one per item: the pair's source shaded by the step's
+    attention, its target with the word the step wrote marked, and the distance."""
+    items = []
+    for n, (src, tgt) in zip(neighbours, pairs, strict=True):
+        written = tgt[n.step] if n.step < len(tgt) else EOS
+        weights = n.weights[: len(src) + 1]
+        shaded = shaded_tokens([*src, EOS], np.pad(weights, (0, len(src) + 1 - len(weights))))
+        marked = _marked([*tgt, EOS], (n.step,), text.tgt_lang)
+        said = _("writes {word} · distance {distance:.2f}").format(
+            word=html.escape(f"“{written}”"), distance=n.distance
+        )
+        items.append(f"<li>{shaded}→ {marked}<br><small>{said}</small></li>")
+    return "<ul>" + "".join(items) + "</ul>"

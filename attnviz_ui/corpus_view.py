@@ -13,11 +13,13 @@ from attnviz.errors import Refused
 from attnviz.i18n import gettext as _
 from attnviz.i18n import shown
 from attnviz.store.catalog import Checkpoint
+from attnviz.store.checkpoint import weights_digest
 from attnviz.store.corpus_index import CARD_KEY, HOW_TO_BUILD, CorpusIndex, CorpusIndexError
 from attnviz.store.corpus_lookup import Lookup
+from attnviz.store.step_index import StepIndex, StepIndexError, step_index_path
 
 from .cache import Choice, Side, file_version, load
-from .corpus_notes import HOW, notes_html, step_notes
+from .corpus_notes import HOW, NEAREST, neighbours_html, notes_html, step_notes
 from .session_keys import Key
 
 
@@ -55,6 +57,39 @@ def lookup_of(checkpoint: Checkpoint) -> Lookup | Refused:
     return Lookup(index, translator.text, translator.data)
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _steps(path: str, version: tuple[int, int]) -> StepIndex | StepIndexError:
+    """One version (mtime, size) of a step index, loaded, or why it cannot be."""
+    try:
+        return StepIndex(path)
+    except StepIndexError as e:
+        return e
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _weights_digest(checkpoint: Checkpoint) -> str:
+    return weights_digest(checkpoint.path)
+
+
+def step_index_of(checkpoint: Checkpoint) -> StepIndex | Refused:
+    """The step index beside ``checkpoint``, or why there is none (with the command that
+    builds one)."""
+    path = step_index_path(checkpoint.path)
+    version = file_version(path)
+    if version is None:
+        return Refused(
+            _("No step index {path}: build it with `python -m attnviz steps {checkpoint}`").format(
+                path=path, checkpoint=checkpoint.path
+            )
+        )
+    steps = _steps(str(path), version)
+    if isinstance(steps, StepIndexError):
+        return Refused(shown(steps))
+    named = (load(checkpoint).card.get(CARD_KEY) or {}).get("sha256")
+    refusal = steps.refusal(_weights_digest(checkpoint), named)
+    return steps if refusal is None else Refused(refusal.shown())
+
+
 def corpus_view_ui(choice: Choice, sides: list[Side], step: int) -> None:
     """The switch, and with it on, each model's notes at ``step`` (0-based), in columns."""
     if not st.toggle(_("What the corpus says"), key=Key.CORPUS_ON, help=_(HOW)):
@@ -85,3 +120,11 @@ def _side_ui(side: Side, step: int, checkpoint: Checkpoint) -> None:
         return
     t = min(step, len(trace.tgt_tokens) - 1)
     st.html(notes_html(step_notes(lookup, trace, t), side.translator.text))
+    st.markdown("**" + _("The nearest training steps") + "**", help=_(NEAREST))
+    steps = step_index_of(checkpoint)
+    if isinstance(steps, Refused):
+        st.caption(steps.message)
+        return
+    nearest = steps.nearest(trace.query[t])
+    pairs = lookup.pairs([n.pair for n in nearest])
+    st.html(neighbours_html(nearest, pairs, side.translator.text))

@@ -47,6 +47,7 @@ def parser() -> argparse.ArgumentParser:
         _evaluate_command,
         _index_command,
         _ask_corpus_command,
+        _steps_command,
         _handout_command,
     ):
         add(sub)
@@ -511,6 +512,31 @@ def _ask_corpus_command(sub) -> None:
     p.add_argument("--json", action="store_true", help='print {"word", "pairs", "links", '
                    '"examples"} as JSON')  # fmt: skip
     p.add_argument("--limit", type=int, default=3, help="example pairs to show")
+    p.add_argument("--index", help="the corpus index to read (default: the one the card names)")
+
+
+def _steps_command(sub) -> None:
+    p = sub.add_parser(
+        "steps",
+        formatter_class=_Help,
+        help="index the queries of a sample of a model's training steps, for the nearest "
+        "training steps of a step in the dashboard",
+        description="Force-decodes --pairs pairs of the model's training split (from the "
+        "corpus index its card names) and puts each word step's query (what the model "
+        "attends with: s_{t-1} or h_t) into an approximate-nearest-neighbour index (usearch, "
+        "HNSW, int8, the queries' first 64 principal components), with the step's pair, word "
+        "and attention, in one safetensors file. It then checks it on --held-out pairs of the "
+        "validation split: how often the 5 nearest training steps of a held-out step that "
+        "writes a common word wrote the same word; the file records that share and the "
+        "model's weight digest (an index of other weights is refused).",
+    )
+    p.add_argument("checkpoint")
+    p.add_argument("--out", help="file to write (default: CHECKPOINT's name .steps.safetensors)")
+    p.add_argument("--pairs", type=int, default=8000, help="training pairs sampled")
+    p.add_argument("--held-out", type=int, default=300, help="validation pairs checked")
+    p.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    p.add_argument("--batch-size", type=int, default=64, help="pairs force-decoded together")
+    p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     p.add_argument("--index", help="the corpus index to read (default: the one the card names)")
 
 

@@ -79,33 +79,14 @@ def name_in_card(path: str, index, entry: dict, log) -> None:
 
 def ask_corpus(args) -> int:
     """Print what the training split of ``args.checkpoint`` says about ``args.word``."""
-    from ..store.checkpoint import file_sha256, read_settings
-    from ..store.corpus_index import HOW_TO_BUILD, CorpusIndex
+    from ..store.checkpoint import read_settings
+    from ..store.corpus_index import CorpusIndex
     from ..store.corpus_lookup import Lookup
 
     if args.limit < 0:
         raise ValueError(f"--limit must be 0 or more, got {args.limit}")
     card, text, data = read_settings(args.checkpoint)
-    named = card.get(CARD_KEY) or {}
-    if args.index:
-        path = Path(args.index)
-    elif named.get("file"):
-        path = Path(args.checkpoint).parent / named["file"]
-    else:
-        raise ValueError(
-            f"{args.checkpoint}: its card names no corpus index; give one with --index FILE, "
-            f"or build one and name it in the card with `python -m attnviz index CORPUS "
-            f"--checkpoint {args.checkpoint} --out FILE --card {args.checkpoint}`"
-        )
-    if not path.is_file():
-        build = HOW_TO_BUILD.format(checkpoint=args.checkpoint, path=path)
-        raise ValueError(f"{path}: no such corpus index; {build}")
-    if named.get("sha256") and file_sha256(path) != named["sha256"]:
-        print(
-            f"note: {path} is not the index {args.checkpoint}'s card names (sha256 "
-            f"{named['sha256'][:12]}…): its links may differ (eflomal samples them)",
-            file=sys.stderr,
-        )
+    path = index_of(args.checkpoint, card, args.index)
     index = CorpusIndex(path)
     refusal = index.refusal(card, text, data)
     if refusal is not None:
@@ -121,6 +102,36 @@ def ask_corpus(args) -> int:
         print(_report(answer, index.meta["corpus"]["file"], Path(args.checkpoint).stem, text))
     print(f"({took * 1000:.1f} ms)", file=sys.stderr)
     return 0
+
+
+def index_of(checkpoint: str, card: dict, given: str | None) -> Path:
+    """The corpus index of ``checkpoint``: ``given``, or the one its card names, beside it;
+    ValueError saying how to build one when there is none. A file other than the one the card
+    names is noted on stderr."""
+    from ..store.checkpoint import file_sha256
+    from ..store.corpus_index import HOW_TO_BUILD
+
+    named = card.get(CARD_KEY) or {}
+    if given:
+        path = Path(given)
+    elif named.get("file"):
+        path = Path(checkpoint).parent / named["file"]
+    else:
+        raise ValueError(
+            f"{checkpoint}: its card names no corpus index; give one with --index FILE, "
+            f"or build one and name it in the card with `python -m attnviz index CORPUS "
+            f"--checkpoint {checkpoint} --out FILE --card {checkpoint}`"
+        )
+    if not path.is_file():
+        build = HOW_TO_BUILD.format(checkpoint=checkpoint, path=path)
+        raise ValueError(f"{path}: no such corpus index; {build}")
+    if named.get("sha256") and file_sha256(path) != named["sha256"]:
+        print(
+            f"note: {path} is not the index {checkpoint}'s card names (sha256 "
+            f"{named['sha256'][:12]}…): its links may differ (eflomal samples them)",
+            file=sys.stderr,
+        )
+    return path
 
 
 def _report(answer, corpus: str, model: str, text: TextConfig) -> str:

@@ -1,9 +1,10 @@
 """Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,
-handout,aer,info}``.
+steps,handout,aer,info}``.
 
 The options are declared in :mod:`attnviz.cli.arguments`; this module runs the commands,
-:mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length`` and
-:mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``, and
+:mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length``,
+:mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``,
+:mod:`attnviz.cli.steps_command` runs ``steps``, and
 :mod:`attnviz.cli.handout_command` runs ``handout``.
 """
 
@@ -26,6 +27,7 @@ from ..tuning.onednn import bound_product_cache
 from .arguments import parser, typed_train_options
 from .corpus_command import ask_corpus, build_index
 from .handout_command import write_handout_command
+from .steps_command import build_steps
 
 if TYPE_CHECKING:
     from ..decoding.translator import Translator
@@ -52,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             "info": _info,
             "index": lambda args: build_index(args, argv),
             "corpus": ask_corpus,
+            "steps": lambda args: build_steps(args, argv),
             "handout": write_handout_command,
         }[args.command](args)
     except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …

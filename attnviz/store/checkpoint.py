@@ -91,8 +91,11 @@ def read_tensors(
     if not path.is_file():
         raise CheckpointError(Text(N_("{path}: no such checkpoint file"), path=path))
     with open(path, "rb") as f:
-        head = f.read(8)
-    if head[:2] in (b"PK", b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05"):
+        head = f.read(9)
+    # A zip (torch.save) or a pickle; a safetensors file starts with its header's length, which
+    # can read so too (19,280 bytes is "PK"), but then its JSON header follows.
+    pickled = head[:2] in (b"PK", b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05")
+    if pickled and head[8:9] != b"{":
         raise CheckpointError(
             Text(
                 N_(
@@ -179,6 +182,19 @@ def read_settings(path: str | Path) -> tuple[dict, TextConfig, DataConfig]:
         return dict(meta.get("card", {})), text, data
     except (KeyError, TypeError, ValueError) as e:
         raise CheckpointError(Text(INVALID, path=path, error=e)) from e
+
+
+def weights_digest(path: str | Path) -> str:
+    """The digest of a checkpoint's weights, from its header alone: what stays the same when
+    only its card changes (:func:`write_card`)."""
+    try:
+        with safe_open(str(path), framework="pt") as f:
+            return (f.metadata() or {}).get("digest", "")
+    except Exception as e:  # safetensors raises several types for garbled files
+        raise CheckpointError(
+            Text(N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
+                 path=path, error=e)
+        ) from e  # fmt: skip
 
 
 def write_card(path: str | Path, card: dict) -> None:

@@ -286,6 +286,18 @@ class CorpusIndex:
         with self._lock:
             return self._db.execute(sql, (query,)).fetchall()
 
+    def split_pairs(self, source: str, split: str) -> list[tuple[int, list[str], list[str]]]:
+        """``(id, source tokens, target tokens)`` of every pair in ``split`` ("train", "valid"
+        or "test") when ``source`` is the source column, by id."""
+        target = COLUMNS[1 - COLUMNS.index(source)]
+        sql = (
+            f"SELECT id, {source}_tokens, {target}_tokens FROM pairs "
+            f"WHERE split_{source} = ? ORDER BY id"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, (SPLITS.index(split),)).fetchall()
+        return [(n, src.split(" "), tgt.split(" ")) for n, src, tgt in rows]
+
     def by_id(self, ids: Sequence[int]) -> list[tuple]:
         """The rows of :meth:`rows` of the pairs numbered ``ids``, in that order."""
         marks = ", ".join("?" * len(ids))

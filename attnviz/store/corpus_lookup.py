@@ -151,6 +151,10 @@ class Lookup:
         examples = tuple(self._example(row, src) for row in self.index.by_id(ids))
         return Answer(word, target, pairs, links, unlinked, examples)
 
+    def pairs(self, ids: Sequence[int]) -> list[tuple[list[str], list[str]]]:
+        """(source tokens, target tokens) of the pairs numbered ``ids``, in that order."""
+        return [self._sides(row)[:2] for row in self.index.by_id(list(ids))]
+
     def sentence_pairs(self, src: Sequence[str]) -> int:
         """How many training pairs have the tokens ``src`` as their whole source."""
         src = list(src)

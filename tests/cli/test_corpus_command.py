@@ -113,3 +113,24 @@ def test_index_refuses_a_checkpoint_of_another_corpus(built, tmp_path, capsys):
     argv = ["index", str(other), "--checkpoint", model, "--out", str(tmp_path / "o.sqlite")]
     assert main(argv) == 2
     assert "was trained on another corpus" in capsys.readouterr().err
+
+
+def test_steps_indexes_a_trained_model_s_steps_and_checks_them(trained, corpus_file, tmp_path):
+    """On the toy, a tiny trained model's nearest training steps mostly wrote the same word."""
+    from attnviz.store.checkpoint import weights_digest
+    from attnviz.store.step_index import StepIndex
+
+    model = tmp_path / "luong.safetensors"
+    shutil.copy(trained("general")[0], model)
+    out = tmp_path / "syn.sqlite"
+    assert main(["index", str(corpus_file), "--checkpoint", str(model), "--out", str(out),
+                 "--card", str(model)]) == 0  # fmt: skip
+    argv = ["steps", str(model), "--pairs", "400", "--held-out", "60", "--threads", "1"]
+    assert main(argv) == 0
+    index = StepIndex(tmp_path / "luong.steps.safetensors")
+    assert index.meta["sample"]["pairs"] == 400 and len(index) == index.meta["sample"]["steps"]
+    held = index.meta["held_out"]
+    assert held["held_out_steps"] > 100
+    assert held["same_word"] > 0.5  # more than half the neighbours wrote the same word
+    sha256 = read_settings(model)[0]["corpus_index"]["sha256"]
+    assert index.refusal(weights_digest(model), sha256) is None

@@ -283,3 +283,17 @@ def test_an_absurd_header_is_refused_before_anything_is_built(saved, section, fi
     # Building such a model would take minutes and gigabytes, then fail with a raw RuntimeError.
     with pytest.raises(attnviz.CheckpointError, match=str(saved)):
         attnviz.load(saved)
+
+
+def test_a_checkpoint_whose_header_length_reads_as_a_zip_loads(tmp_path):
+    """A safetensors file starts with its header's length: one of 19,280 bytes reads "PK", as
+    a zip (torch.save) does, and is still a safetensors file."""
+    path = tmp_path / "m.safetensors"
+    tr = tiny_translator("bahdanau")
+    _save(tr, path)
+    for pad in range(19_280 - int.from_bytes(path.read_bytes()[:8], "little") + 8, 0, -1):
+        checkpoint.write_card(path, {"pad": "x" * pad})
+        if path.read_bytes()[:2] == b"PK":
+            break
+    assert path.read_bytes()[:2] == b"PK"
+    assert attnviz.load(path, precision="fp32").card == {"pad": "x" * pad}

@@ -27,11 +27,17 @@ def indexed(checkpoints, corpus_file, tmp_path_factory):
                  "--card", *models]) == 0  # fmt: skip
     for cache in folder.glob("*.links"):
         cache.unlink()
+    for model in models:
+        assert main(["steps", model, "--pairs", "300", "--held-out", "30", "--threads", "1"]) == 0
     return folder
 
 
 def _notes(at) -> list[str]:
     return [e.proto.body for e in at.get("html") if "training pair" in e.proto.body]
+
+
+def _neighbours(at) -> list[str]:
+    return [e.proto.body for e in at.get("html") if "· distance" in e.proto.body]
 
 
 def _hand_count(corpus_file, word: str) -> int:
@@ -58,6 +64,15 @@ def test_the_step_view_says_what_the_corpus_says(indexed, corpus_file, monkeypat
             n = _hand_count(corpus_file, word)
             assert re.search(rf"hold it \(\d+ of {n}\)|hold it: {n}\)", html), (word, n, html)
         assert "<mark>" in html  # example pairs, the linked words marked
+    page = " ".join(e.proto.body for e in at.get("html"))
+    written = re.findall(r"Step 3: writing “([^”]+)”", page)
+    neighbours = _neighbours(at)
+    assert len(neighbours) == 2 and len(written) == 2
+    for html, word in zip(neighbours, written, strict=True):
+        wrote = re.findall(r"writes “([^”]+)” · distance (\d\.\d\d)", html)
+        assert len(wrote) == 5  # the five nearest training steps
+        assert word in [w for w, _ in wrote]  # the toy is small: some wrote the same word
+        assert [float(d) for _, d in wrote] == sorted(float(d) for _, d in wrote)
 
 
 def test_without_an_index_the_view_says_how_to_build_one(checkpoints, monkeypatch):
@@ -78,6 +93,21 @@ def test_a_missing_index_file_is_said_with_its_name(indexed, tmp_path, monkeypat
     assert not at.exception, at.exception
     said = [str(e.value) for e in at.info]
     assert any(f"No corpus index {folder / 'syn.corpus.sqlite'}" in s for s in said), said
+
+
+def test_a_missing_step_index_is_said_with_the_command_that_builds_it(
+    indexed, tmp_path, monkeypatch
+):
+    folder = tmp_path / "no-steps"
+    shutil.copytree(indexed, folder)
+    for path in folder.glob("*.steps.safetensors"):
+        path.unlink()
+    at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
+    at.toggle(key="corpus_on").set_value(True).run()
+    assert not at.exception, at.exception
+    assert len(_notes(at)) == 2 and not _neighbours(at)
+    captions = [c.value for c in at.caption if "No step index" in c.value]
+    assert len(captions) == 2 and all("python -m attnviz steps" in c for c in captions)
 
 
 def test_the_view_speaks_chinese(indexed, monkeypatch):
