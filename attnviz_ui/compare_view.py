@@ -97,15 +97,15 @@ def _headers(frame, a: Trace, b: Trace):
 
 def _summary_ui(shown: list[tuple[str, Trace]]) -> None:
     """Each model's sentence figures, as the corpus page's table gives them."""
-    metrics = st.columns(2 * len(shown))
-    for i, (name, trace) in enumerate(shown):
+    for col, (name, trace) in zip(st.columns(len(shown)), shown, strict=True):
         figures = diagnostics.summary(trace)
         entropy, tau = figures.entropy, figures.monotonicity
-        metrics[2 * i].metric(
+        # A model's two figures one above the other under its own column: labels read whole.
+        col.metric(
             _("{name}: mean entropy").format(name=name),
             "–" if math.isnan(entropy) else _("{bits:.2f} bits").format(bits=entropy),
         )
-        metrics[2 * i + 1].metric(
+        col.metric(
             _("{name}: monotonicity (τ)").format(name=name),
             "–" if math.isnan(tau) else f"{tau:.2f}",
         )

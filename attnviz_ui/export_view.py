@@ -79,10 +79,14 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
         st.markdown(f"**{name}**")
         if not trace.has_attention:
             st.caption(_(formulas.NO_ATTENTION).format(name=name))
-        for col, (label, file_name, make) in zip(
-            st.columns(5), _files(name, trace, images), strict=False
-        ):
-            col.download_button(label, make, file_name=file_name, key=element_key(file_name, side))
+        files = _files(name, trace, images)
+        for row in range(0, len(files), 3):  # three a row: each label whole at 1024 px
+            for col, (label, file_name, make) in zip(
+                st.columns(3), files[row : row + 3], strict=False
+            ):
+                col.download_button(
+                    label, make, file_name=file_name, key=element_key(file_name, side)
+                )
     if not images:
         st.caption(
             _(

@@ -237,21 +237,23 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
     fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
     if view != View.STEPS:
         fragment(view, choice, sides, steps, StepSwitches())  # that view has no switches
-        _play_ui(above.columns([8, 1])[-1], steps, playing)
+        _play_ui(above.columns([4, 1])[-1], steps, playing)
         return
     switches = step_switches()
     fragment(view, choice, sides, steps, switches)
     with above:
-        # Two switches a column, so that each label is read whole at a projector's 1024 px.
-        cols = st.columns([5, 5, 3, 2], vertical_alignment="center")
+        # Two switches a half, so that each label is read whole at a projector's 1024 px;
+        # the what-if and Play on a row under them.
+        cols = st.columns(2)
         cols[0].toggle(_("Show the finished translation"), key=Key.FINISHED)
         cols[0].toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
         cols[1].toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
         with cols[1]:
             aligner_view.switch_ui()
-        with cols[2]:
+        cols = st.columns([2, 1, 1], vertical_alignment="bottom")
+        with cols[0]:
             what_if_choice_ui()
-        _play_ui(cols[-1], steps, playing)
+        _play_ui(cols[1], steps, playing)
         pieces = any(side.trace.pieces for side in sides)
         fixed = not all(side.trace.has_attention for side in sides)
         st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces, fixed))

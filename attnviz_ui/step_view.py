@@ -43,7 +43,7 @@ def model_header_ui(s: Side) -> None:
     fragment: the browser typesets every formula on the page again on each rerun, and a step
     change should not wait for that."""
     trace = s.trace
-    cols = st.columns([3, 1])
+    cols = st.columns([3, 2])  # room for "Formula" and its chevron at 1024 px
     label = formulas.attention_label(trace.attention)
     cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {label}")
     with cols[1].popover(_("Formula")):

@@ -100,8 +100,10 @@ def matrix_figure(
         # has only this layout (in the page, Streamlit's theme also lets labels push the
         # margins), and plotly's automargin would draw the title over the labels.
         margin=dict(l=10, r=10, t=top, b=10),
-        xaxis=dict(title=_("source"), side="top", tickangle=-45 if tilted else 0),
-        yaxis=dict(title=_("output"), autorange="reversed", automargin=True),
+        # dtick 1: every word labelled, where plotly would skip every other one in a narrow
+        # column.
+        xaxis=dict(title=_("source"), side="top", tickangle=-45 if tilted else 0, dtick=1),
+        yaxis=dict(title=_("output"), autorange="reversed", automargin=True, dtick=1),
         plot_bgcolor="white",
         shapes=[frame] if framed else [],
     )
@@ -257,8 +259,9 @@ def source_axis(**kwargs) -> alt.Axis:
 
 
 def bar_height(n_bars: int) -> int:
-    """A horizontal bar chart's height for ``n_bars`` bars: room for each one's label."""
-    return max(120, 22 * n_bars)
+    """A horizontal bar chart's height for ``n_bars`` bars: room for each one's label, and for
+    the title and axis that the page's width-filling layout counts in it."""
+    return 90 + 20 * n_bars
 
 
 def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Chart]:
