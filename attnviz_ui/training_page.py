@@ -27,6 +27,19 @@ OLDER = N_(
 )
 
 
+READING = N_(
+    "The attention each model gave this held-out sentence's reference translation at that "
+    "moment of its training (force-decoded, as the model then was). Row = output word, column = "
+    "source word (and its end)."
+)
+GOLD = N_(
+    "Orange crosses: the gold alignment's sure links; AER scores each output word's "
+    "most-attended source word against them."
+)
+NO_GOLD = N_(
+    "This sentence has no gold alignment, so no crosses and no AER: the sentences marked "
+    "(gold) have them."
+)
 NO_PROBES = N_(
     "{name} recorded no attention during training: it has none (a fixed-context model), or "
     "it was trained with `--probe-sentences 0`. Its curves are below."
@@ -132,24 +145,28 @@ def history_ui(histories: dict[str, History]) -> list[float]:
     for i, (col, (name, history)) in enumerate(zip(st.columns(2), histories.items(), strict=False)):
         with col:
             snapshot_ui(i, name, history, probes[k], epoch)
-    st.caption(
-        _(
-            "The attention each model gave this held-out sentence's reference translation at "
-            "that moment of its training (force-decoded, as the model then was). Row = output "
-            "word, column = source word (and its end). Orange crosses: the gold alignment's sure "
-            "links; AER scores each output word's most-attended source word against them."
-        )
-    )
+    st.caption(_(READING) + " " + _(GOLD if probes[k].gold is not None else NO_GOLD))
     curves = history_charts.curves_chart(history_charts.history_frame(histories), epoch)
     vega_charts(curves, key=Key.TRAINING_CURVES, side=True)
-    st.caption(
-        _(
-            "Validation loss and BLEU, and the AER over every probe sentence with gold, at each "
-            "snapshot: at the start, at 10, 25 and 50% of the first epoch and after each epoch. "
-            "The red rule is the moment shown."
-        )
-    )
+    st.caption(snapshots_note(epochs))
     return epochs
+
+
+def snapshots_note(epochs: list[float]) -> str:
+    """What the curves show and when their snapshots were taken, as this history has them: a
+    run continued with ``--init-from`` takes its own first-epoch snapshots (2.1, 2.25, 2.5)."""
+    note = _(
+        "Validation loss and BLEU, and the AER over every probe sentence with gold, at each of "
+        "the {n} snapshots (epochs {epochs}): at the start of a run, at 10, 25 and 50% of its "
+        "first epoch, and after each epoch. The red rule is the moment shown."
+    ).format(n=len(epochs), epochs=", ".join(f"{e:g}" for e in epochs))
+    continued = [round(e - 0.1) for e in epochs if e > 1 and round(e % 1, 2) == 0.1]
+    if continued:
+        note += " " + _(
+            "Continued runs (`--init-from`) start at epochs: {epochs}; each is a new run, with "
+            "its own first-epoch snapshots."
+        ).format(epochs=", ".join(str(e) for e in continued))
+    return note
 
 
 def training_page_ui(choice: Choice) -> None:
