@@ -24,8 +24,10 @@ device=${DEVICE:-cpu}
 deadline=${DEADLINE:-36000}
 threads=${THREADS:-1}
 mkdir -p "$work"
+# --output-bias zero: as the shipped files were trained, before the unigram start (issue 51)
 common=(--attention none --half --tatoeba --embed 192 --hidden 384 --dropout 0.3
-    --label-smoothing 0.1 --test-beam 1 --seed 0 --device "$device" --threads "$threads")
+    --label-smoothing 0.1 --test-beam 1 --seed 0 --device "$device" --threads "$threads"
+    --output-bias zero)
 [ "$device" = cpu ] || common+=(--precision fp32)
 fra_flags=(--joint-subwords --swap-fraction 3 --epochs 8 --lr 1e-3 --decay-after 5 --lr-decay 0.5)
 zh_flags=(--source-column 2 --src-lang zh --tgt-lang en --license "CC-BY 2.0 FR" --subwords 4000

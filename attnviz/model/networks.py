@@ -515,6 +515,12 @@ class Seq2Seq(nn.Module):
         return self.decoder.features(tgt_in, state, memory)
 
     @property
+    def output_bias(self) -> nn.Parameter:
+        """The output layer's bias (V,), whichever shape the output layer has."""
+        generator = self.generator
+        return generator[-1].bias if isinstance(generator, nn.Sequential) else generator.bias
+
+    @property
     def generator(self) -> nn.Module:
         """The output layer: features (..., H) -> logits (..., V); a Linear, or with tied
         embeddings a :class:`TiedOutput` (for decoding in int8 or bf16, its untied copy)."""

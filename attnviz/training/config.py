@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 STORAGE = ("fp32", "fp16")  # how a checkpoint may store its weights
 SCHEDULES = ("step", "linear")  # how the learning rate moves over a run
+OUTPUT_BIASES = ("unigram", "zero")  # how the output layer's bias starts
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,16 @@ class TrainConfig:
         "sides, so that the model learns to copy what it has not seen (0: none; 2: each "
         "twice; at most 4; see attnviz.data.swap)",
     )
+    output_bias: str = option(
+        "unigram",
+        "the output layer's bias at the start: unigram: the log of each target token's share "
+        "of the training split's target tokens, so that the first updates need not learn "
+        "which tokens the corpus writes and which never (a small corpus under the default "
+        "--subwords has hundreds of pieces it never writes, and learning that first put a "
+        "toy's attention on <eos>: docs/alignment.md); zero: PyTorch's initialization, as the "
+        "shipped checkpoints were trained",
+        choices=OUTPUT_BIASES,
+    )
     probe_sentences: int = option(
         20, "held-out pairs, spread over lengths, whose attention the history records (0: none)"
     )
@@ -97,6 +108,10 @@ class TrainConfig:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
         if self.guide_weight < 0:
             raise ValueError(f"guide_weight must be >= 0, got {self.guide_weight}")
+        if self.output_bias not in OUTPUT_BIASES:
+            raise ValueError(
+                f"output_bias must be one of {OUTPUT_BIASES}, not {self.output_bias!r}"
+            )
         if self.precision not in TRAINING:
             raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
 

@@ -50,6 +50,7 @@ from ..store import checkpoint
 from . import distributed, lineage
 from .config import TrainingRun
 from .guide import Teacher, teacher_links, with_links
+from .output_bias import start_at_unigram
 from .precision_choice import choose_precision
 from .resume import load_state, save_state, state_path
 from .update import batch_loss, optimizer, set_lr, train_step, update
@@ -212,6 +213,8 @@ def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
     with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
         torch.manual_seed(run.train.seed)
         model = Seq2Seq(run.model).to(dev)
+    if run.train.output_bias == "unigram" and parent is None:  # a parent's bias is learned
+        start_at_unigram(model, p.splits["train"], p.tgt_vocab)
     first_batch = make_batch(p.splits["train"][: run.train.batch_size], p.src_vocab, p.tgt_vocab)
     precision, chosen = choose_precision(run.train, model, first_batch.to(dev), dev, group.joined)
     run = replace(run, train=replace(run.train, precision=precision))

@@ -15,7 +15,8 @@ from attnviz.training.live import RunRefused, Runs, ToySettings, train_toy
 
 pytestmark = pytest.mark.slow  # every test trains
 
-SMALL = ToySettings("adjectives", "general", sentences=800, epochs=2)
+# three epochs: from the unigram output bias (issue 51) the second ends at AER 11.4, the third 4.6
+SMALL = ToySettings("adjectives", "general", sentences=800, epochs=3)
 
 
 @pytest.fixture(scope="module")
