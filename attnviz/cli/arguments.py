@@ -531,7 +531,7 @@ def _steps_command(sub) -> None:
         "model's weight digest (an index of other weights is refused).",
     )
     p.add_argument("checkpoint")
-    p.add_argument("--out", help="file to write (default: CHECKPOINT's name .steps.safetensors)")
+    p.add_argument("--out", help="file to write (default: beside CHECKPOINT, named MODEL.steps)")
     p.add_argument("--pairs", type=int, default=8000, help="training pairs sampled")
     p.add_argument("--held-out", type=int, default=300, help="validation pairs checked")
     p.add_argument("--seed", type=int, default=0, help="seed of the samples")

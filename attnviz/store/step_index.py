@@ -1,6 +1,7 @@
 """The nearest training steps of a model: the queries of a sample of its training steps in an
 approximate-nearest-neighbour index (usearch's HNSW), beside the checkpoint as
-``<model>.steps.safetensors``.
+``<model>.steps``: a safetensors file, not named ``.safetensors`` so that nothing that looks
+for checkpoints takes it for one.
 
 One safetensors file, never pickle: the usearch index as bytes (``ann``), the projection of
 queries onto their first :data:`DIMS` principal components (``mean``, ``components``), and the
@@ -32,7 +33,7 @@ from ..i18n import N_, Text
 FORMAT = "attnviz-step-index/1"
 DIMS = 64  # principal components kept: as many neighbours agree as with all 384 dimensions
 CONNECTIVITY = 8  # HNSW links per vector: the graph is half the file
-SUFFIX = ".steps.safetensors"  # beside the checkpoint: <model>.steps.safetensors
+SUFFIX = ".steps"  # beside the checkpoint: <model>.steps
 
 
 class StepIndexError(ValueError):

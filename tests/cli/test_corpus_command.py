@@ -127,7 +127,7 @@ def test_steps_indexes_a_trained_model_s_steps_and_checks_them(trained, corpus_f
                  "--card", str(model)]) == 0  # fmt: skip
     argv = ["steps", str(model), "--pairs", "400", "--held-out", "60", "--threads", "1"]
     assert main(argv) == 0
-    index = StepIndex(tmp_path / "luong.steps.safetensors")
+    index = StepIndex(tmp_path / "luong.steps")
     assert index.meta["sample"]["pairs"] == 400 and len(index) == index.meta["sample"]["steps"]
     held = index.meta["held_out"]
     assert held["held_out_steps"] > 100

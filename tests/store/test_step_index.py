@@ -27,7 +27,7 @@ def built(tmp_path_factory):
     """(steps, index file) of the pairs' steps, for a tiny untrained model."""
     steps = step_states(tiny_translator("bahdanau"), PAIRS, batch_size=7)
     meta = {"weights_digest": "w" * 8, "corpus_index": {"sha256": "c" * 8}}
-    path = tmp_path_factory.mktemp("steps") / "tiny.steps.safetensors"
+    path = tmp_path_factory.mktemp("steps") / "tiny.steps"
     write_step_index(path, steps, meta, dims=8)
     return steps, path
 
@@ -66,7 +66,7 @@ def test_the_file_is_safetensors_with_the_index_inside(built):
         assert f.metadata()["format"] == "attnviz-step-index/1"
         assert {"ann", "mean", "components", "pair", "step", "offsets", "weights"} <= set(f.keys())
         assert f.get_tensor("components").shape[0] == 8
-    assert step_index_path("models/luong.safetensors").name == "luong.steps.safetensors"
+    assert step_index_path("models/luong.safetensors").name == "luong.steps"
 
 
 def test_other_weights_or_another_corpus_index_are_refused(built):
@@ -78,10 +78,10 @@ def test_other_weights_or_another_corpus_index_are_refused(built):
 
 def test_a_missing_or_foreign_file_is_refused(tmp_path):
     with pytest.raises(StepIndexError, match="no such step index"):
-        StepIndex(tmp_path / "none.steps.safetensors")
-    (tmp_path / "x.steps.safetensors").write_bytes(b"\x00" * 64)
+        StepIndex(tmp_path / "none.steps")
+    (tmp_path / "x.steps").write_bytes(b"\x00" * 64)
     with pytest.raises(StepIndexError, match="not a readable step index"):
-        StepIndex(tmp_path / "x.steps.safetensors")
+        StepIndex(tmp_path / "x.steps")
 
 
 def test_same_word_share_counts_the_neighbours_that_wrote_the_word():

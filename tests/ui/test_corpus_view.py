@@ -100,7 +100,7 @@ def test_a_missing_step_index_is_said_with_the_command_that_builds_it(
 ):
     folder = tmp_path / "no-steps"
     shutil.copytree(indexed, folder)
-    for path in folder.glob("*.steps.safetensors"):
+    for path in folder.glob("*.steps"):
         path.unlink()
     at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
     at.toggle(key="corpus_on").set_value(True).run()

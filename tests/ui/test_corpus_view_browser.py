@@ -1,9 +1,11 @@
 """What the corpus says, in a real browser, on the shipped Chinese -> English pair and the
-shipped index of cmn.txt (checkpoints/cmn.corpus.sqlite): the classroom sentence's 爱 is
-"love" in most of the training pairs that hold it."""
+shipped index of cmn.txt (checkpoints/cmn.corpus.sqlite) and their step indexes: the
+classroom sentence's 爱 is "love" in most of the training pairs that hold it, and the step
+that writes "love" has training steps that wrote "love" among its nearest."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -13,7 +15,13 @@ from .test_browser import CHROMIUM, _serve, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHIPPED = ROOT / "checkpoints"
-FILES = ("bahdanau-zh-en.safetensors", "luong-zh-en.safetensors", "cmn.corpus.sqlite")
+FILES = (
+    "bahdanau-zh-en.safetensors",
+    "luong-zh-en.safetensors",
+    "cmn.corpus.sqlite",
+    "bahdanau-zh-en.steps",
+    "luong-zh-en.steps",
+)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +45,7 @@ def test_the_corpus_says_what_the_classroom_sentence_s_words_are(shipped_server)
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         page = browser.new_page(viewport={"width": 1600, "height": 1200})
         page.goto(shipped_server)
-        box = page.get_by_label("Chinese sentence")  # the only direction here: zh -> en
+        box = page.get_by_label(re.compile(r"(中文|Chinese) sentence"))  # the one direction here
         box.wait_for(timeout=120_000)
         assert box.input_value() == "我爱吃苹果。"
         page.get_by_text("What the corpus says").click()
@@ -52,5 +60,9 @@ def test_the_corpus_says_what_the_classroom_sentence_s_words_are(shipped_server)
         assert "“爱” (attention" in body
         assert "Other translations in the corpus: loves" in body
         assert page.locator("mark").count() >= 2  # example pairs, the words marked
+        assert page.get_by_text("The nearest training steps").count() == 2
+        assert body.count("· distance") == 10  # five per model
+        assert body.count("writes “love”") >= 2
         assert page.locator('[data-testid="stException"]').count() == 0
+        assert "could not be loaded" not in body  # the step indexes are not checkpoints
         browser.close()
