@@ -204,13 +204,13 @@ def results_ui(
     """Totals, the per-sentence table (ranked by ``strays`` where given: see
     :func:`strays_ui`), BLEU by length (of output in the ``target`` language), and a sentence
     to open."""
-    metrics = st.columns(2 * len(scores))
-    for k, (name, rows) in enumerate(scores.items()):
+    # Each model's figures under one column, one above the other: labels read whole at 1024 px.
+    for col, (name, rows) in zip(st.columns(len(scores)), scores.items(), strict=True):
         totals = compare_models.totals(items, rows, target)
         if totals.bleu is not None:
-            metrics[2 * k].metric(_("{name}: corpus BLEU").format(name=name), f"{totals.bleu:.1f}")
+            col.metric(_("{name}: corpus BLEU").format(name=name), f"{totals.bleu:.1f}")
         if totals.aer is not None:
-            metrics[2 * k + 1].metric(_("{name}: AER").format(name=name), f"{totals.aer.aer:.1f}")
+            col.metric(_("{name}: AER").format(name=name), f"{totals.aer.aer:.1f}")
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     frame = teaching.with_strays(frame, strays or {})

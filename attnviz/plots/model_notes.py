@@ -112,11 +112,12 @@ def _attribution(attribution: str) -> str:
 
 
 def _corpus_line(corpus: dict) -> str:
-    line = _("Corpus: {file} · license {license} · {attribution}").format(
-        file=corpus.get("file", "–"),
-        license=corpus.get("license", "–"),
-        attribution=_attribution(corpus.get("attribution", "")),
-    )
+    """The corpus, its license and its credit: those the card names (a blank is left out)."""
+    line = _("Corpus: {file}").format(file=corpus.get("file") or _("not recorded"))
+    if corpus.get("license"):
+        line += " · " + _("license {license}").format(license=corpus["license"])
+    if corpus.get("attribution"):
+        line += " · " + _attribution(corpus["attribution"])
     if attributed := corpus.get("attributed_lines"):
         line += _(" (each of {pairs:,} pairs with its authors in the file's third column)").format(
             pairs=attributed

@@ -1,0 +1,186 @@
+"""The page as a teacher projects it (issue 52), in real Chromium: at 1024, 1400 and 1920 px, in
+English and in Chinese, every view of the sentence page for an English and a Chinese sentence,
+then the Corpus and Training pages. On each: no chart or table past the viewport's right edge
+(or its column's), every bar chart and heatmap naming every source word, no widget label cut
+short, no English prose under ``?lang=zh``, no model card with a blank figure, no traceback.
+
+One server for all twelve walks (the language is the link's), on the tiny models of
+tests/ui/conftest.py; skipped without Chromium and Playwright, as tests/ui/test_browser.py is.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_browser import CHROMIUM, _serve, chromium, sync_playwright  # noqa: F401
+from .test_i18n import ALLOWED, WORD, english_prose
+from .test_i18n_browser import TEXTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+ENGLISH = "The big red cat sees a small dog and a little bird."  # 12 source tokens and <eos>
+CHINESE = "我爱吃苹果。"
+BOX = {"en": ("English sentence", "Chinese sentence"), "zh": ("英语句子", "中文句子")}
+DIRECTION = {"en": "Chinese → English", "zh": "中文 → 英语"}
+PAGES = {"en": ("A corpus", "Training"), "zh": ("语料", "训练")}
+
+# Each visible chart, table and picture whose right edge passes the viewport's or its
+# element's: [what, left, right, the element's right].
+PAST_THE_EDGE = """() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  const shown = '.js-plotly-plot .main-svg, [data-testid="stVegaLiteChart"] svg, '
+    + '[data-testid="stVegaLiteChart"] canvas, [data-testid="stDataFrame"] > div, '
+    + '[data-testid="stTable"] table, [data-testid="stHtml"] table, .attnviz-bars, '
+    + '[data-testid="stImage"] img';
+  for (const el of document.querySelectorAll(shown)) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    const box = (el.closest('[data-testid="stElementContainer"]') || el.parentElement)
+      .getBoundingClientRect();
+    if (r.width > 1 && (r.right > vw + 1 || r.right > box.right + 1))
+      out.push([el.closest('[data-testid]')?.dataset.testid, r.left, r.right, box.right]);
+  }
+  return out;
+}"""
+# Each label, button or widget text shown cut short (an ellipsis, or clipped).
+CUT = """() => [...document.querySelectorAll(
+    '[data-testid="stWidgetLabel"] *, label *, button *, .stMarkdownEllipsis')]
+  .filter(el => el.checkVisibility() && el.textContent.trim()
+    && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+  .map(el => el.textContent.trim())"""
+# The numbered source labels ("3:cat") of each heatmap's columns and each bar chart's axis.
+NUMBERED = """() => {
+  const numbers = texts => texts.map(t => /^(\\d+):/.exec(t.textContent.trim()))
+    .filter(Boolean).map(m => +m[1]);
+  const heatmaps = [...document.querySelectorAll('.js-plotly-plot')]
+    .filter(p => p.querySelector('.heatmaplayer') && p.checkVisibility())
+    .map(p => numbers([...p.querySelectorAll('.xtick text')]));
+  const bars = [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')]
+    .filter(s => s.checkVisibility())
+    .map(s => numbers([...s.querySelectorAll('.role-axis-label text')]))
+    .filter(n => n.length);
+  return {heatmaps, bars};
+}"""
+CARDS = """() => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+  .filter(m => m.checkVisibility()).map(m => m.innerText)"""
+BLANK = re.compile(r"(?:^|[\s(:,])[–-](?=[\s),]|$)")  # a figure the card left blank: "beam 5 –"
+
+
+SETTLED = """() => document.querySelectorAll('[data-testid="stElementContainer"]').length
+  + ':' + document.querySelectorAll('svg text, .js-plotly-plot, .attnviz-bars').length"""
+
+
+def _idle(page) -> None:
+    """Wait for the run a click started, and for the charts it sent to be drawn (Vega-Lite
+    draws a moment after the run ends): the page the same on two looks 400 ms apart."""
+    seen = None
+    for _ in range(60):
+        page.wait_for_timeout(400)
+        page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=120_000)
+        now = page.evaluate(SETTLED)
+        if now == seen:
+            return
+        seen = now
+
+
+def _type(page, label: str, sentence: str) -> None:
+    box = page.get_by_label(label)
+    box.wait_for(timeout=90_000)
+    box.fill(sentence)
+    box.press("Enter")
+    _idle(page)
+
+
+def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str]:
+    """What a teacher would see wrong on the page as it is now."""
+    found = []
+    if page.get_by_test_id("stException").count():
+        found.append(f"{where}: a traceback")
+    found += [f"{where}: past the edge {w}" for w in page.evaluate(PAST_THE_EDGE)]
+    found += [f"{where}: cut label “{t}”" for t in page.evaluate(CUT)]
+    numbered = page.evaluate(NUMBERED)
+    columns = max((max(n, default=0) for n in numbered["heatmaps"]), default=0)
+    for kind, labelled in numbered.items():
+        for numbers in labelled:
+            if sorted(set(numbers)) != list(range(1, max(numbers, default=0) + 1)):
+                found.append(f"{where}: a {kind[:-1]} leaves words out: {sorted(set(numbers))}")
+    if columns:
+        found += [
+            f"{where}: a bar chart names {max(n)} of {columns} source words"
+            for n in numbered["bars"]
+            if max(n) < columns - 1  # the bars leave out <eos> (attribution's)
+        ]
+    if lang == "zh":
+        allowed = ALLOWED | sentence_words | {"bahdanau", "luong", "general", "toy"}
+        found += [
+            f"{where}: English “{t}”" for t in page.evaluate(TEXTS) if english_prose(t, allowed)
+        ]
+    return found
+
+
+def _views(page) -> int:
+    return page.get_by_test_id("stMain").get_by_role("radiogroup").nth(1).locator("label").count()
+
+
+def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
+    """Every view of the sentence page (the step view with its switches on, too)."""
+    found = []
+    views = page.get_by_test_id("stMain").get_by_role("radiogroup").nth(1).locator("label")
+    for k in range(_views(page)):
+        views.nth(k).click()
+        _idle(page)
+        name = views.nth(k).inner_text()
+        found += _problems(page, f"{where}/{name}", lang, words)
+        if k == 0:  # the step view: its numbers and the finished translation as well
+            for key in ("finished", "numbers"):
+                page.locator(f".st-key-{key} label").click()
+                _idle(page)
+            found += _problems(page, f"{where}/{name}, switches on", lang, words)
+            for key in ("finished", "numbers"):
+                page.locator(f".st-key-{key} label").click()
+                _idle(page)
+        if "card" in name.lower() or "卡片" in name:
+            cards = [t for t in page.evaluate(CARDS) if "BLEU" in t]
+            found += [f"{where}: a blank card figure in “{t}”" for t in cards if BLANK.search(t)]
+    return found
+
+
+@pytest.fixture(scope="module")
+def server(chromium, two_directions, tmp_path_factory):  # noqa: F811
+    yield from _serve(two_directions, tmp_path_factory.mktemp("logs"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [1024, 1400, 1920])
+def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(server, width, lang):
+    words = {w.lower() for w in WORD.findall(ENGLISH + " I love to eat apples")}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": width, "height": 1000}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        english_box, chinese_box = BOX[lang]
+        _type(page, english_box, ENGLISH)
+        found = _walk_views(page, f"{width}/{lang}/English", lang, words)
+        page.get_by_test_id("stSidebar").get_by_text(DIRECTION[lang], exact=True).click()
+        _idle(page)
+        _type(page, chinese_box, CHINESE)
+        found += _walk_views(page, f"{width}/{lang}/Chinese", lang, words)
+        corpus, training = PAGES[lang]
+        main = page.get_by_test_id("stMain")
+        main.get_by_role("radiogroup").first.get_by_text(corpus, exact=True).click()
+        _idle(page)
+        main.locator("textarea").first.fill(
+            "我爱吃苹果。\tI love to eat apples.\n我爱你。\tI love you."
+        )
+        main.locator("textarea").first.press("Control+Enter")
+        _idle(page)
+        main.locator(".st-key-corpus_run button").click()
+        _idle(page)
+        main.get_by_test_id("stDataFrame").wait_for(timeout=120_000)
+        found += _problems(page, f"{width}/{lang}/corpus", lang, words)
+        main.get_by_role("radiogroup").first.get_by_text(training, exact=True).click()
+        _idle(page)
+        found += _problems(page, f"{width}/{lang}/training", lang, words)
+        browser.close()
+    assert not found, "\n".join(found)
