@@ -127,3 +127,18 @@ def test_the_view_speaks_chinese(indexed, monkeypatch):
     notes = [e.proto.body for e in at.get("html") if "训练句对" in e.proto.body]
     assert len(notes) == 2
     assert all("The corpus" not in html and "training pair" not in html for html in notes)
+
+
+def test_an_index_of_another_corpus_is_refused_in_the_view(indexed, tmp_path, monkeypatch):
+    from ..hand_corpus import hand_index, write_hand_corpus
+
+    folder = tmp_path / "other-index"
+    shutil.copytree(indexed, folder)
+    (folder / "syn.corpus.sqlite").unlink()  # the name the cards give, another corpus's index
+    hand_index(folder / "syn.corpus.sqlite", write_hand_corpus(tmp_path / "hand.txt")).close()
+    at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
+    at.toggle(key="corpus_on").set_value(True).run()
+    assert not at.exception, at.exception
+    said = [str(e.value) for e in at.info]
+    assert len([s for s in said if "indexes another corpus (hand.txt" in s]) == 2, said
+    assert not _notes(at)
