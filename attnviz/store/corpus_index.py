@@ -89,43 +89,8 @@ def write_index(
     atomically; returns the file's size in bytes. ``aligner``: what made the links."""
     if len(links) != len(corpus.pairs):
         raise ValueError(f"{len(links)} sets of links for {len(corpus.pairs)} pairs")
-    swap = data.source_column == 2  # the pairs are (source, target): store them by column
-    rows = []
-    for n, ((src, tgt), pair_links) in enumerate(zip(corpus.pairs, links, strict=True)):
-        tokens = (text.tokenize(src, "src"), text.tokenize(tgt, "tgt"))
-        first, second = (tgt, src) if swap else (src, tgt)
-        if swap:
-            tokens, pair_links = tokens[::-1], [(j, i) for i, j in pair_links]
-        rows.append(
-            (
-                n,
-                " ".join(tokens[0]),
-                " ".join(tokens[1]),
-                links_blob(pair_links),
-                SPLITS.index(split_of(first, data.valid_percent, data.test_percent)),
-                SPLITS.index(split_of(second, data.valid_percent, data.test_percent)),
-            )
-        )
-    languages = (text.tgt_lang, text.src_lang) if swap else (text.src_lang, text.tgt_lang)
-    meta = {
-        "format": FORMAT,
-        "corpus": {
-            "file": Path(corpus.path).name,
-            "sha256": corpus.sha256,
-            "pairs": len(corpus.pairs),
-            "skipped_lines": corpus.skipped,
-        },
-        "languages": dict(zip(COLUMNS, languages, strict=True)),
-        "lowercase": text.lowercase,
-        "split": {
-            "valid_percent": data.valid_percent,
-            "test_percent": data.test_percent,
-            "max_len": data.max_len,
-        },
-        "frequent": FREQUENT,
-        "aligner": aligner,
-        "command": command,
-    }
+    rows = _rows(corpus, text, data, links)
+    meta = _meta(corpus, text, data, aligner, command)
     db = sqlite3.connect(":memory:")
     try:
         db.executescript(SCHEMA)
@@ -151,6 +116,54 @@ def write_index(
         db.close()
     atomic_write(path, data_bytes)
     return len(data_bytes)
+
+
+def _rows(corpus: Corpus, text: TextConfig, data: DataConfig, links) -> list[tuple]:
+    """The ``pairs`` rows: each pair by column (the corpus was read as (source, target)), its
+    tokens, its links as bytes and its split either way round."""
+    swap = data.source_column == 2
+    rows = []
+    for n, ((src, tgt), pair_links) in enumerate(zip(corpus.pairs, links, strict=True)):
+        tokens = (text.tokenize(src, "src"), text.tokenize(tgt, "tgt"))
+        first, second = (tgt, src) if swap else (src, tgt)
+        if swap:
+            tokens, pair_links = tokens[::-1], [(j, i) for i, j in pair_links]
+        rows.append(
+            (
+                n,
+                " ".join(tokens[0]),
+                " ".join(tokens[1]),
+                links_blob(pair_links),
+                SPLITS.index(split_of(first, data.valid_percent, data.test_percent)),
+                SPLITS.index(split_of(second, data.valid_percent, data.test_percent)),
+            )
+        )
+    return rows
+
+
+def _meta(corpus: Corpus, text: TextConfig, data: DataConfig, aligner: dict, command: str):
+    """The ``meta`` table: what the index was made from and how."""
+    swap = data.source_column == 2
+    languages = (text.tgt_lang, text.src_lang) if swap else (text.src_lang, text.tgt_lang)
+    return {
+        "format": FORMAT,
+        "corpus": {
+            "file": Path(corpus.path).name,
+            "sha256": corpus.sha256,
+            "pairs": len(corpus.pairs),
+            "skipped_lines": corpus.skipped,
+        },
+        "languages": dict(zip(COLUMNS, languages, strict=True)),
+        "lowercase": text.lowercase,
+        "split": {
+            "valid_percent": data.valid_percent,
+            "test_percent": data.test_percent,
+            "max_len": data.max_len,
+        },
+        "frequent": FREQUENT,
+        "aligner": aligner,
+        "command": command,
+    }
 
 
 def links_blob(links: Sequence[Link]) -> bytes:
