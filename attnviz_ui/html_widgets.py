@@ -57,8 +57,8 @@ BARS_CSS = (  # the look of weight_bars, once per drawing rather than once per b
     "align-items:center}.attnviz-bars .well{height:150px;width:72%;display:flex;"
     "align-items:flex-end;border-bottom:1px solid rgba(49,51,63,.4)}"
     ".attnviz-bars .word{writing-mode:vertical-rl;transform:rotate(180deg);max-height:7em;"
-    "overflow:hidden;white-space:nowrap;font-size:.8rem;padding-top:4px}"
-    ".attnviz-bars .level{writing-mode:horizontal-tb;transform:none;font-size:.85rem}"
+    "overflow:hidden;white-space:nowrap;font-size:.85rem;padding-top:4px}"
+    ".attnviz-bars .level{writing-mode:horizontal-tb;transform:none}"
     ".attnviz-bars .upright{transform:none;text-orientation:upright}"
     ".attnviz-bars .note{font-size:.75rem;opacity:.7}</style>"
 )

@@ -21,7 +21,9 @@ from ..i18n import N_
 from ..i18n import gettext as _
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
-HEATMAP_COLORS = "Blues"
+# Cividis (Nuñez et al., 2018), made to read the same with any colour vision, light for 0 and
+# dark for 1, so that "darker = more attention" stays true.
+HEATMAP_COLORS = "Cividis_r"
 FRAME = "current step"  # the name of the heatmap's frame around the current step
 WINNER = "winner"  # the name of the beam figure's nodes on the winning path
 # plotly's empty template. Streamlit's default one only carries its palette's colours, which
