@@ -25,6 +25,7 @@ from attnviz.data.corpus import (
     split_examples,
     tokenize_pairs,
 )
+from attnviz.data.prepare import Prepared
 from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS_ID, Vocab
 from attnviz.decoding.translator import Translator
@@ -33,7 +34,7 @@ from attnviz.model.low_precision import for_decoding
 from attnviz.model.networks import ModelConfig, Seq2Seq
 from attnviz.training.config import TrainConfig
 from attnviz.training.precision_choice import choose_precision
-from attnviz.training.train import Prepared, evaluate_loss
+from attnviz.training.train import evaluate_loss
 from attnviz.training.update import optimizer, train_step
 from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
 from attnviz.tuning.onednn import bound_product_cache

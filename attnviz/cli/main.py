@@ -76,7 +76,9 @@ def _train(args, argv: list[str]) -> int:
         if args.threads < 1:
             raise ValueError(f"--threads must be positive, got {args.threads}")
         torch.set_num_threads(args.threads)
-    card = train(_training_run(args, argv), log=lambda msg: print(msg, file=sys.stderr))
+    parent = _parent(args)  # loaded once: for the options read against it, and to train from
+    run = _training_run(args, argv, parent)
+    card = train(run, log=lambda msg: print(msg, file=sys.stderr), parent=parent)
     if is_main():  # under torchrun, rank 0 alone wrote the file
         print(
             f"saved {args.out}: best epoch {card.get('best_epoch')}, "
@@ -86,14 +88,14 @@ def _train(args, argv: list[str]) -> int:
     return 0
 
 
-def _training_run(args, argv: list[str]) -> TrainingRun:
-    """The training run ``args`` describe; ``argv``, as typed, is the card's command."""
+def _training_run(args, argv: list[str], parent: Translator | None) -> TrainingRun:
+    """The training run ``args`` describe; ``argv``, as typed, is the card's command;
+    ``parent``: the --init-from checkpoint, loaded."""
     corpus = dict(TATOEBA) if args.tatoeba else {}
     corpus.update(
         {k: v for k, v in (("license", args.license), ("attribution", args.attribution)) if v}
     )
     command = shlex.join(a for a in argv if a != "--resume")
-    parent = _parent(args)
     given = typed_train_options(argv[1:]) if parent else {}
     return TrainingRun(
         corpus=args.data,
@@ -115,7 +117,8 @@ def _training_run(args, argv: list[str]) -> TrainingRun:
 
 
 def _parent(args) -> Translator | None:
-    """The --init-from checkpoint, loaded once for the options read against it."""
+    """The --init-from checkpoint, loaded once (in fp32, as training takes it) for the options
+    read against it and the run that starts from it."""
     if not args.init_from:
         return None
     from ..store.checkpoint import load

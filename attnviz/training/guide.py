@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
@@ -32,7 +32,7 @@ from ..analysis.aer import read_gold
 from ..analysis.eflomal_aligner import MAX_TOKENS, eflomal_version, run_eflomal
 from ..analysis.eflomal_priors import PriorsConfig
 from ..analysis.symmetrize import grow_diag_final_and
-from ..data.corpus import Corpus, Example, Link, owned_links
+from ..data.corpus import Corpus, Link, owned_links
 from ..data.text import TextConfig
 from ..files import atomic_write
 
@@ -129,14 +129,6 @@ def _lines(links: Sequence[Sequence[Link]]) -> str:
 
 def _parse(line: str) -> tuple[Link, ...]:
     return tuple((int(i), int(j)) for i, j in (x.split("-") for x in line.split()))
-
-
-def with_links(examples: list[Example], teacher: Teacher | None) -> list[Example]:
-    """``examples`` (one per corpus pair, tokenized, not yet in pieces) with their teacher's
-    links; unchanged without a teacher."""
-    if teacher is None:
-        return examples
-    return [replace(e, links=links) for e, links in zip(examples, teacher.links, strict=True)]
 
 
 def guide_loss(weights: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:

@@ -1,5 +1,11 @@
 """Training: teacher forcing with Adam, validation loss and BLEU each epoch, best epoch kept.
 
+:func:`train` is the loop, read top to bottom: the run started (:mod:`.start`), then each
+epoch trained over its batches (:meth:`Trainer.train_epoch`), validated and recorded
+(:meth:`Trainer.validate`), its checkpoint and training state written, and at the end the test
+split scored (:meth:`Trainer.finish`). The hooks are named calls: the history's snapshots,
+the guide loss inside :func:`.update.batch_loss`, DDP inside :meth:`Trainer.step`.
+
 After every epoch the full training state (weights, optimizer, random state, history) is saved
 to ``OUT.state``, so an interrupted run goes on with ``resume=True`` and ends with the same
 weights it would have had uninterrupted.
@@ -7,15 +13,10 @@ weights it would have had uninterrupted.
 
 from __future__ import annotations
 
-import hashlib
-import itertools
 import math
-import platform
 import random
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -23,158 +24,43 @@ import torch
 from tqdm import tqdm
 
 from ..analysis.evaluate import corpus_bleu, corpus_sinks
-from ..analysis.history import FIRST_EPOCH_POINTS, History, Probe, choose_probes
+from ..analysis.history import FIRST_EPOCH_POINTS, History
 from ..data.corpus import (
-    Corpus,
-    DataConfig,
     Example,
     bucket_batches,
     group_references,
     join_examples,
     make_batch,
-    read_corpus,
-    split_examples,
-    split_of,
     spread_sample,
-    to_pieces,
-    tokenize_pairs,
     training_examples,
 )
-from ..data.subwords import Subwords
+from ..data.prepare import Prepared
 from ..data.swap import swap_examples
-from ..data.text import TextConfig
-from ..data.vocab import Vocab
 from ..decoding.translator import BETA, Translator
-from ..model.networks import ModelConfig, Seq2Seq
+from ..model.networks import Seq2Seq
 from ..store import checkpoint
-from . import distributed, lineage
+from . import distributed
 from .config import TrainingRun
-from .guide import Teacher, teacher_links, with_links
-from .output_bias import start_at_unigram
-from .precision_choice import choose_precision
-from .resume import load_state, save_state, state_path
-from .update import batch_loss, optimizer, set_lr, train_step, update
-
-_SEEDING = threading.Lock()  # one run at a time seeds torch and draws its initial weights
-
-
-@dataclass
-class Prepared:
-    corpus: Corpus
-    splits: dict[str, list[Example]]
-    src_vocab: Vocab
-    tgt_vocab: Vocab
-    subwords: Subwords | None = None  # the sentencepiece models, None for whole words
-    teacher: Teacher | None = None  # the links a guided run learns from, None for a natural one
-
-
-def prepare(
-    path: str | Path,
-    text: TextConfig,
-    data: DataConfig,
-    log=print,
-    parent: Translator | None = None,
-    guide: str | Path | None = None,
-    out: str | Path = ".",
-    add_pieces: int = 0,
-) -> Prepared:
-    """Read, tokenize and split a corpus; build both vocabularies on the training split (and,
-    with ``data.subwords``, the sentencepiece models that split its words into pieces), or take
-    those of ``parent``, the model a run continues from, grown by up to ``add_pieces`` pieces
-    from the words of the training split (:meth:`Subwords.grown`). With ``guide`` ("eflomal"
-    or a links file, see :mod:`.guide`), every pair carries its teacher's links (eflomal's
-    cached beside ``out``)."""
-    corpus = read_corpus(path, data.source_column)
-    if not corpus.pairs:
-        raise ValueError(f"{path}: no sentence pairs found ({corpus.skipped} malformed lines)")
-    log(f"{path}: {len(corpus.pairs)} pairs, {corpus.skipped} malformed lines skipped")
-    teacher = teacher_links(corpus, text, guide, out, log) if guide else None
-    examples = with_links(tokenize_pairs(corpus.pairs, text), teacher)
-    subwords = parent.subwords if parent else None
-    if add_pieces:
-        if not subwords:
-            raise ValueError("--add-pieces grows a parent's sentencepiece pieces; it has none")
-        subwords = subwords.grown(_training_words(examples, data, path), add_pieces)
-    if subwords:
-        examples = to_pieces(examples, subwords)
-    elif data.subwords and not parent:
-        subwords = Subwords.train(
-            _training_words(examples, data, path),
-            data.subwords,
-            data.subword_model,
-            data.joint_subwords,
-            (text.src_lang, text.tgt_lang),
-        )
-        examples = to_pieces(examples, subwords)
-    splits = split_examples(examples, data)
-    if not splits["train"]:
-        raise ValueError(f"{path}: the training split is empty")
-    train = splits["train"]
-    if subwords:
-        src_vocab, tgt_vocab = subwords.src.vocab, subwords.tgt.vocab
-    elif parent:
-        src_vocab, tgt_vocab = parent.src_vocab, parent.tgt_vocab
-    else:
-        src_vocab = Vocab.build((e.src_tokens for e in train), data.min_freq, data.max_vocab)
-        tgt_vocab = Vocab.build((e.tgt_tokens for e in train), data.min_freq, data.max_vocab)
-    log(
-        "split: "
-        + ", ".join(f"{k} {len(v)}" for k, v in splits.items())
-        + f"; vocabularies: source {len(src_vocab)}, target {len(tgt_vocab)}"
-    )
-    return Prepared(corpus, splits, src_vocab, tgt_vocab, subwords, teacher)
-
-
-def _training_words(
-    examples: list[Example], data: DataConfig, path: str | Path
-) -> list[tuple[list[str], list[str]]]:
-    """The (source, target) words of the training split's pairs, which the sentencepiece
-    models are trained or grown on."""
-    words = [
-        (e.src_tokens, e.tgt_tokens)
-        for e in examples
-        if split_of(e.src, data.valid_percent, data.test_percent) == "train"
-    ]
-    if not words:
-        raise ValueError(f"{path}: the training split is empty")
-    return words
-
-
-def hardware(device: torch.device) -> str:
-    if device.type == "cuda":
-        return torch.cuda.get_device_name(device)
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    return f"{cpu}, {torch.get_num_threads()} threads"
-
-
-@torch.no_grad()
-def evaluate_loss(
-    model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
-) -> float:
-    """Mean per-token cross-entropy over ``examples``."""
-    model.eval()
-    total, tokens = 0.0, 0
-    for chunk in bucket_batches(examples, batch_size):
-        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(device)
-        total += float(batch_loss(model, batch))
-        tokens += batch.n_tokens
-    return total / max(tokens, 1)
+from .resume import save_state, state_path
+from .start import Start, start
+from .update import batch_loss, set_lr, train_step, update
 
 
 @distributed.launched
-def train(run: TrainingRun, log=print, progress: Callable[[History], bool] | None = None) -> dict:
+def train(
+    run: TrainingRun,
+    log=print,
+    progress: Callable[[History], bool] | None = None,
+    parent: Translator | None = None,
+) -> dict:
     """Train the model ``run`` describes and save its best epoch to ``run.out``; returns its card.
 
     ``log`` takes one message a time. ``progress`` is called with the history after each
     snapshot; once it returns True the run ends after the epoch under way, keeping the best
     epoch so far (one process only). After every epoch the training state goes to
     ``OUT.state``, from which ``run.resume`` goes on. With ``run.init_from`` the history goes
-    on from the parent's, and the card records the lineage (see :mod:`.lineage`).
+    on from the parent's, and the card records the lineage (see :mod:`.lineage`); ``parent``
+    is that checkpoint where the caller loaded it already (in fp32).
     Under torchrun, every process trains its share of each batch (see :mod:`.distributed`)
     and rank 0 alone logs and writes ``run.out``; the other ranks return the card as it stood
     before the test BLEU.
@@ -183,188 +69,47 @@ def train(run: TrainingRun, log=print, progress: Callable[[History], bool] | Non
     if progress is not None and group.joined:
         raise ValueError("a progress callback stops one process, not a torchrun group")
     log = log if group.main else _quiet
-    loop = _start(run, group, log, progress)
-    for epoch in range(loop.first, loop.config.epochs):
-        if loop.epoch(epoch, log):
-            loop.save(loop.model)
+    trainer = Trainer(start(run, group, log, parent), group, log, progress)
+    trainer.first_snapshot()
+    for epoch in range(trainer.first, trainer.config.epochs):
+        began = time.perf_counter()
+        speed = trainer.train_epoch(epoch)  # every process, its share of each batch
         if group.main:
-            loop.save_state(epoch + 1)
-        if loop.stopped:
+            if trainer.validate(epoch, speed, began):  # the best epoch so far
+                trainer.save(trainer.model)
+            trainer.save_state(epoch + 1)  # for --resume
+        if trainer.stopped:
             break
     if not group.main:
-        return loop.card
-    if "best_epoch" not in loop.history.best:
+        return trainer.card
+    if "best_epoch" not in trainer.history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {run.out} was not written")
-    loop.finish(log)
-    return loop.card
-
-
-def _start(run: TrainingRun, group: distributed.Group, log, progress) -> _Loop:
-    """Everything before the first epoch: the corpus read and split, the model built (with the
-    parent's weights, or the training state's with ``run.resume``), the card begun and the
-    starting snapshot taken."""
-    dev = group.device(run.device)
-    parent = checkpoint.load(run.init_from, precision="fp32") if run.init_from else None
-    run = _resolved(run, parent)
-    p = prepare(run.corpus, run.text, run.data, log, parent, run.guide, run.out, run.add_pieces)
-    distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
-    run = replace(run, model=_sized(run.model, p))
-    history, offset = _history(run, p, parent)
-    with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
-        torch.manual_seed(run.train.seed)
-        model = Seq2Seq(run.model).to(dev)
-    if run.train.output_bias == "unigram" and parent is None:  # a parent's bias is learned
-        start_at_unigram(model, p.splits["train"], p.tgt_vocab)
-    first_batch = make_batch(p.splits["train"][: run.train.batch_size], p.src_vocab, p.tgt_vocab)
-    precision, chosen = choose_precision(run.train, model, first_batch.to(dev), dev, group.joined)
-    run = replace(run, train=replace(run.train, precision=precision))
-    settings = _settings(p, run, history.probes)
-    card = {**_card(p, run, dev), "training_precision": chosen, "world_size": group.world_size}
-    if parent:
-        weights = lineage.starting_weights(parent, model, run.fresh_attention, p.subwords)
-        model.load_state_dict(weights)
-        card["lineage"] = lineage.lineage(parent, run.init_from)
-        if run.add_pieces:  # how many pieces each side's model grew by
-            card["vocab"]["added_pieces"] = {
-                "source": len(p.src_vocab) - len(parent.src_vocab),
-                "target": len(p.tgt_vocab) - len(parent.tgt_vocab),
-            }
-        settings["init_from"] = card["lineage"][-1]["sha256"]
-    opt, first = optimizer(model, run.train.lr), 0
-    if run.resume:
-        state = state_path(Path(run.out))
-        if not state.is_file():
-            raise FileNotFoundError(f"{state}: no training state to resume from")
-        first, history = load_state(state, model, opt, settings, dev)
-        log(f"resuming after epoch {first} of {run.train.epochs}")
-    loop = _Loop(run, p, model, opt, history, card, settings, group, progress, first, int(offset))
-    if group.main and (not history.snapshots or history.snapshots[-1]["epoch"] < offset):
-        loss, bleu = loop.snapshot(offset)
-        if parent:
-            log(f"starting from {run.init_from}: valid loss {loss:.4f}, valid BLEU {bleu}")
-    return loop
+    trainer.finish()
+    return trainer.card
 
 
 def _quiet(*_) -> None:
     """The log of ranks other than 0."""
 
 
-def _resolved(run: TrainingRun, parent: Translator | None) -> TrainingRun:
-    """``run`` with a parent as it runs: the parent's architecture, text settings and
-    vocabulary settings."""
-    if parent is None:
-        return run
-    model, data = lineage.child_configs(parent, run.model, run.data)
-    if run.add_pieces:  # the grown vocabularies decide the sizes
-        model = replace(model, src_vocab=None, tgt_vocab=None)
-    return replace(run, model=model, text=parent.text, data=data)
+class Trainer:
+    """One run's moving parts (a :class:`.start.Start`) and what each epoch does with them."""
 
-
-def _sized(model: ModelConfig, p: Prepared) -> ModelConfig:
-    """``model`` with the vocabulary sizes of the prepared data (refused when it had others)."""
-    sizes = {"src_vocab": len(p.src_vocab), "tgt_vocab": len(p.tgt_vocab)}
-    for name, size in sizes.items():
-        if getattr(model, name) not in (None, size):
-            raise ValueError(f"{name} is {getattr(model, name)}, but the data gives {size}")
-    return replace(model, **sizes)
-
-
-def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[History, float]:
-    """The history the run records, and the epoch it starts at: the parent's before its best
-    epoch, or a new one. Its probes: the parent's, or held-out pairs chosen here, then
-    ``run.probes``."""
-    history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
-    if not run.model.has_attention:
-        return history, offset  # curves only: no attention to record on probes
-    if not history.probes:
-        history.probes = choose_probes(
-            [(e.src, e.tgt) for e in p.splits["valid"]], run.train.probe_sentences
-        )
-    new = [q for q in run.probes if history.find(q) is None]
-    if new and history.snapshots:  # each snapshot keeps the matrices of the same probes
-        raise ValueError(
-            f"--init-from {run.init_from}: the history goes on with the parent's probe "
-            f"sentences, and {len(new)} of the probes given are not among them"
-        )
-    history.probes += new
-    if not history.snapshots:  # a new history counts its probes' words as the run reads them
-        history.probes = [p.counted(run.text) for p in history.probes]
-    return history, offset
-
-
-def _fingerprint(p: Prepared) -> str:
-    """What every process must agree on: the corpus, its split and both vocabularies."""
-    parts = [p.corpus.sha256, p.subwords.sha256() if p.subwords else "words"]
-    parts += [f"{k}:{len(v)}" for k, v in p.splits.items()]
-    parts += [*p.src_vocab.itos, "\t", *p.tgt_vocab.itos]
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
-
-
-def _settings(p: Prepared, run: TrainingRun, probes: list[Probe]) -> dict:
-    """What decides a run: everything but the number of epochs must match for --resume
-    (which may extend a run)."""
-    return {
-        "model": asdict(run.model),
-        "text": asdict(run.text),
-        "data": asdict(run.data),
-        "train": {k: v for k, v in asdict(run.train).items() if k != "epochs"},
-        **({"guide": p.teacher.sha256} if p.teacher else {}),
-        "data_sha256": p.corpus.sha256,
-        "subwords_sha256": p.subwords.sha256() if p.subwords else None,
-        "probes": [probe.to_json() for probe in probes],
-        "half": run.storage == "fp16",
-    }
-
-
-def _card(p: Prepared, run: TrainingRun, dev: torch.device) -> dict:
-    """The model card's start: what was trained on, how, on what."""
-    return {
-        **run.about,
-        "corpus": {
-            "file": Path(p.corpus.path).name,
-            "sha256": p.corpus.sha256,
-            "pairs": len(p.corpus.pairs),
-            "skipped_lines": p.corpus.skipped,
-            "source_column": run.data.source_column,
-            # each pair's authors (tatoeba.org sentence numbers), kept in the corpus's column 3
-            "attributed_lines": p.corpus.attributions,
-            **run.about.get("corpus", {}),
-        },
-        "languages": {"source": run.text.src_lang, "target": run.text.tgt_lang},
-        "split_pairs": {k: len(v) for k, v in p.splits.items()},
-        "vocab": {
-            "source": len(p.src_vocab),
-            "target": len(p.tgt_vocab),
-            "joint": bool(p.subwords and p.subwords.joint),
-        },
-        "train_config": asdict(run.train),
-        **({"guide": p.teacher.card(run.train.guide_weight)} if p.teacher else {}),
-        "hardware": hardware(dev),
-    }
-
-
-@dataclass(eq=False)
-class _Loop:
-    """One run's moving parts: what each epoch, snapshot and save needs."""
-
-    run: TrainingRun  # as it runs: precision chosen, vocabulary sizes set
-    p: Prepared
-    model: Seq2Seq
-    opt: torch.optim.Adam
-    history: History
-    card: dict  # the model card as it stands
-    settings: dict  # what a resumed run must match (see _settings)
-    group: distributed.Group
-    progress: Callable[[History], bool] | None = None  # train()'s callback
-    first: int = 0  # the first epoch this process trains: after the training state's, resumed
-    offset: int = 0  # epochs before this run's first: the parent's, with --init-from
-    stopped: bool = False  # the progress callback asked to stop
-
-    def __post_init__(self):
-        run, p = self.run, self.p
-        self.config, self.dev = run.train, self.group.device(run.device)
+    def __init__(
+        self,
+        s: Start,
+        group: distributed.Group,
+        log=print,
+        progress: Callable[[History], bool] | None = None,
+    ):
+        self.run, self.p, self.teacher, self.model, self.opt = s.run, s.p, s.teacher, s.model, s.opt
+        self.history, self.card, self.settings = s.history, s.card, s.settings
+        self.first, self.offset = s.first, s.offset
+        self.group, self.log, self.progress = group, log, progress
+        self.stopped = False  # the progress callback asked to stop
+        self.config, self.dev = s.run.train, group.device(s.run.device)
         self.ddp = None
-        if self.group.joined:
+        if group.joined:
             loss = partial(
                 batch_loss,
                 label_smoothing=self.config.label_smoothing,
@@ -373,70 +118,48 @@ class _Loop:
             )
             self.ddp = distributed.data_parallel(loss, self.model)
         self.valid_src, self.valid_refs = spread_sample(
-            *group_references((e.src, e.tgt) for e in p.splits["valid"]),
+            *group_references((e.src, e.tgt) for e in s.p.splits["valid"]),
             self.config.bleu_sentences,
         )
-        self.valid = p.splits["valid"] or p.splits["train"][:1000]
+        self.valid = s.p.splits["valid"] or s.p.splits["train"][:1000]
         self.translator = Translator(
-            self.model, p.src_vocab, p.tgt_vocab, run.text, subwords=p.subwords
+            self.model, s.p.src_vocab, s.p.tgt_vocab, s.run.text, subwords=s.p.subwords
         )
 
-    def snapshot(self, epoch: float) -> tuple[float, float | None]:
-        """Validation loss and BLEU now, recorded with the probes' attention."""
-        loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
-        bleu = None
-        if self.valid_src:
-            bleu = corpus_bleu(self.translator, self.valid_src, self.valid_refs).score
-        self.history.add(self.translator, epoch, loss, bleu)
-        if self.progress is not None and self.progress(self.history):
-            self.stopped = True
-        self.model.train()
-        return loss, bleu
+    def first_snapshot(self) -> None:
+        """The history's point before any training of this run (none when it has one)."""
+        snapshots = self.history.snapshots
+        if self.group.main and (not snapshots or snapshots[-1]["epoch"] < self.offset):
+            loss, bleu = self.snapshot(self.offset)
+            if self.run.init_from:
+                self.log(
+                    f"starting from {self.run.init_from}: valid loss {loss:.4f}, valid BLEU {bleu}"
+                )
 
-    def epoch(self, epoch: int, log) -> bool:
-        """Train epoch ``epoch`` (0-based) and record it; True if it is the best so far."""
-        config, t0, main = self.config, time.perf_counter(), self.group.main
+    def train_epoch(self, epoch: int) -> float:
+        """One pass over epoch ``epoch``'s batches (0-based), one update each at the scheduled
+        learning rate; the first epoch takes the history's early snapshots on the way.
+        Returns the target tokens trained per second, snapshots' time left out."""
+        config, main = self.config, self.group.main
         distributed.seed_dropout(config.seed, epoch, self.group)
         batches = self.batches(epoch)
-        points = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
-        hooks = {i: (lambda f=f: self.snapshot(self.offset + f)) for i, f in points.items()}
+        early = {max(1, round(f * len(batches))): f for f in FIRST_EPOCH_POINTS}
+        snapshots = early if main and not epoch else {}
         desc = f"epoch {epoch + 1}/{config.epochs}"
-        updates = itertools.count()
-
-        def step(chunk: list[Example]) -> tuple[float, int]:
-            set_lr(self.opt, config.lr_at(epoch + next(updates) / len(batches)))
-            return self.step(chunk)
-
-        speed = _train_epoch(
-            self.model, step, batches, desc, hooks if main and not epoch else {}, main
-        )
-        if not main:
-            return False
-        done = self.offset + epoch + 1  # epochs counted over the lineage
-        loss, bleu = self.snapshot(done)
-        curves = self.history.epochs
-        curves["valid_loss"].append(round(loss, 4))
-        curves["valid_bleu"].append(bleu)
-        curves["epoch_seconds"].append(round(time.perf_counter() - t0, 1))
-        log(f"epoch {done}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
-        best = self.history.best.get("best_loss")
-        if not math.isfinite(loss) or (best is not None and loss >= best):
-            return False
-        self.history.best.update(best_loss=loss, best_epoch=done)
-        self.card.update(epochs=done, best_epoch=done, train_seconds=self.seconds())
-        return True
-
-    def batches(self, epoch: int) -> list[list[Example]]:
-        """Epoch ``epoch``'s batches, drawn from a function of the seed and the epoch alone:
-        the training pairs, their swapped copies and joined pairs, bucketed by length."""
-        config, run = self.config, self.run
-        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
-        train = self.p.splits["train"]
-        rng = random.Random(config.seed * 100_003 + epoch)
-        make = partial(training_examples, text=run.text, data=run.data, subwords=self.p.subwords)
-        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
-        examples = join_examples(train, config.join_fraction, gen)
-        return bucket_batches(examples, config.batch_size, gen)
+        self.model.train()
+        tokens, t0 = 0, time.perf_counter()
+        bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0, disable=not main)
+        for i, chunk in enumerate(bar):
+            if i in snapshots:
+                paused = time.perf_counter()
+                self.snapshot(self.offset + snapshots[i])
+                t0 += time.perf_counter() - paused
+            set_lr(self.opt, config.lr_at(epoch + i / len(batches)))
+            loss, n = self.step(chunk)
+            tokens += n
+            rate = tokens / (time.perf_counter() - t0)
+            bar.set_postfix(loss=f"{loss:.3f}", tok_s=f"{rate:.0f}", refresh=False)
+        return tokens / (time.perf_counter() - t0)
 
     def step(self, chunk: list[Example]) -> tuple[float, int]:
         """One update on the global batch ``chunk``: its loss here (mean per token) and its
@@ -453,6 +176,47 @@ class _Loop:
         loss = self.ddp(batch) / (tokens / self.group.world_size)
         update(self.model, self.opt, loss if share else loss * 0, self.config)
         return loss.item() * batch.n_tokens / tokens, tokens
+
+    def batches(self, epoch: int) -> list[list[Example]]:
+        """Epoch ``epoch``'s batches, drawn from a function of the seed and the epoch alone:
+        the training pairs, their swapped copies and joined pairs, bucketed by length."""
+        config, run = self.config, self.run
+        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+        train = self.p.splits["train"]
+        rng = random.Random(config.seed * 100_003 + epoch)
+        make = partial(training_examples, text=run.text, data=run.data, subwords=self.p.subwords)
+        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
+        examples = join_examples(train, config.join_fraction, gen)
+        return bucket_batches(examples, config.batch_size, gen)
+
+    def snapshot(self, epoch: float) -> tuple[float, float | None]:
+        """Validation loss and BLEU now, recorded with the probes' attention."""
+        loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
+        bleu = None
+        if self.valid_src:
+            bleu = corpus_bleu(self.translator, self.valid_src, self.valid_refs).score
+        self.history.add(self.translator, epoch, loss, bleu)
+        if self.progress is not None and self.progress(self.history):
+            self.stopped = True
+        self.model.train()
+        return loss, bleu
+
+    def validate(self, epoch: int, speed: float, began: float) -> bool:
+        """Record epoch ``epoch`` (0-based; trained at ``speed`` tokens/s, begun at
+        ``began``): its snapshot and curves. True if it is the best so far."""
+        done = self.offset + epoch + 1  # epochs counted over the lineage
+        loss, bleu = self.snapshot(done)
+        curves = self.history.epochs
+        curves["valid_loss"].append(round(loss, 4))
+        curves["valid_bleu"].append(bleu)
+        curves["epoch_seconds"].append(round(time.perf_counter() - began, 1))
+        self.log(f"epoch {done}: valid loss {loss:.4f}, valid BLEU {bleu}, {speed:.0f} tokens/s")
+        best = self.history.best.get("best_loss")
+        if not math.isfinite(loss) or (best is not None and loss >= best):
+            return False
+        self.history.best.update(best_loss=loss, best_epoch=done)
+        self.card.update(epochs=done, best_epoch=done, train_seconds=self.seconds())
+        return True
 
     def seconds(self) -> float:
         """This run's training time (a parent's is in the card's lineage)."""
@@ -480,7 +244,7 @@ class _Loop:
         state = state_path(Path(self.run.out))
         save_state(state, self.model, self.opt, epochs, self.history, self.settings, self.dev)
 
-    def finish(self, log) -> None:
+    def finish(self) -> None:
         """Give the best file's card this run's settings, the whole curve, the test BLEU, scored
         at the precision that loading picks here by default (what `evaluate` does), and the
         test split's attention sinks, in fp32 (what `evaluate --sinks` does)."""
@@ -494,48 +258,44 @@ class _Loop:
         )
         test_src, test_refs = group_references((e.src, e.tgt) for e in self.p.splits["test"])
         if test_src:
-            beam = self.config.test_beam
-            beams = [1] + ([beam] if beam > 1 else [])
-            results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
-            self.card["test_bleu"] = {k: r.score for k, r in results.items()}
-            self.card["test_bleu"].update(
-                signature=results["beam1"].signature,
-                sentences=len(test_src),
-                refused=results["beam1"].refused,
-                precision=scorer.precision,
-                alpha=1.0,
-                coverage=BETA,
-            )
-            log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+            self.test_bleu(scorer, test_src, test_refs)
         if test_src and best.model.config.has_attention:
             sinks = corpus_sinks(best, test_src)  # the attention the dashboard shows: fp32
             self.card["attention_sinks"] = sinks.card("test")
-            log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
+            self.log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
         self.save(best.model)
+
+    def test_bleu(self, scorer: Translator, test_src: list[str], test_refs) -> None:
+        """The test split's BLEU, greedy and with the run's test beam, into the card."""
+        beam = self.config.test_beam
+        beams = [1] + ([beam] if beam > 1 else [])
+        results = {f"beam{b}": corpus_bleu(scorer, test_src, test_refs, beam=b) for b in beams}
+        self.card["test_bleu"] = {k: r.score for k, r in results.items()}
+        self.card["test_bleu"].update(
+            signature=results["beam1"].signature,
+            sentences=len(test_src),
+            refused=results["beam1"].refused,
+            precision=scorer.precision,
+            alpha=1.0,
+            coverage=BETA,
+        )
+        self.log("test BLEU: " + ", ".join(f"{k} {r.score}" for k, r in results.items()))
+
+
+@torch.no_grad()
+def evaluate_loss(
+    model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
+) -> float:
+    """Mean per-token cross-entropy over ``examples``."""
+    model.eval()
+    total, tokens = 0.0, 0
+    for chunk in bucket_batches(examples, batch_size):
+        batch = make_batch(chunk, p.src_vocab, p.tgt_vocab).to(device)
+        total += float(batch_loss(model, batch))
+        tokens += batch.n_tokens
+    return total / max(tokens, 1)
 
 
 def target_tokens(examples: list[Example]) -> int:
     """The target tokens a batch of ``examples`` scores (``Batch.n_tokens``: <eos> included)."""
     return sum(len(e.tgt_tokens) + 1 for e in examples)
-
-
-def _train_epoch(model, step, batches, desc: str, hooks: dict, show: bool = True) -> float:
-    """One pass over ``batches``, ``step(batch) -> (loss, tokens)`` on each; ``hooks[i]()`` runs
-    before batch ``i`` (snapshots). ``show``: the progress bar. Returns the target tokens
-    trained per second, hooks' time left out."""
-    model.train()
-    tokens, t0 = 0, time.perf_counter()
-    bar = tqdm(batches, desc=desc, unit="batch", leave=False, mininterval=1.0, disable=not show)
-    for i, chunk in enumerate(bar):
-        if i in hooks:
-            hooked = time.perf_counter()
-            hooks[i]()
-            t0 += time.perf_counter() - hooked
-        loss, n = step(chunk)
-        tokens += n
-        bar.set_postfix(
-            loss=f"{loss:.3f}",
-            tok_s=f"{tokens / (time.perf_counter() - t0):.0f}",
-            refresh=False,
-        )
-    return tokens / (time.perf_counter() - t0)

@@ -13,7 +13,6 @@ from attnviz.analysis.aer import Gold
 from attnviz.analysis.evaluate import corpus_aer
 from attnviz.data import toy
 from attnviz.data.corpus import (
-    DataConfig,
     Example,
     guide_rows,
     join_examples,
@@ -28,7 +27,8 @@ from attnviz.model.networks import ModelConfig
 from attnviz.training import guide
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.guide import guide_loss, teacher_links
-from attnviz.training.train import prepare, train
+from attnviz.training.start import prepared
+from attnviz.training.train import train
 
 from ..helpers import TINY
 
@@ -111,23 +111,20 @@ def test_eflomal_aligns_a_corpus_once_and_later_runs_read_its_cache(
 ):
     folder, pairs = toy_files
     out = tmp_path / "model.safetensors"
-    first = prepare(
-        folder / "toy.txt", TextConfig(), DataConfig(), lambda *_: None, None, "eflomal", out
-    )
-    assert first.teacher.name.startswith("eflomal ")
+    run = TrainingRun(folder / "toy.txt", out, ModelConfig(attention="bahdanau"), guide="eflomal")
+    _, first = prepared(run, None, lambda *_: None)
+    assert first.name.startswith("eflomal ")
     assert len(list(tmp_path.glob("toy.*.links"))) == 1
-    agree = sum(set(a) == set(g) for a, (*_, g) in zip(first.teacher.links, pairs, strict=True))
+    agree = sum(set(a) == set(g) for a, (*_, g) in zip(first.links, pairs, strict=True))
     assert agree / len(pairs) > 0.5  # eflomal learns the toy language's reordering
 
     def refuse(*_, **__):
         raise AssertionError("aligned again")
 
     monkeypatch.setattr(guide, "run_eflomal", refuse)
-    again = prepare(
-        folder / "toy.txt", TextConfig(), DataConfig(), lambda *_: None, None, "eflomal", out
-    )
-    assert again.teacher == first.teacher
-    train_links = [e.links for e in again.splits["train"]]
+    p, again = prepared(run, None, lambda *_: None)
+    assert again == first
+    train_links = [e.links for e in p.splits["train"]]
     assert all(links is not None for links in train_links) and any(train_links)
     assert eflomal_aligner.run_eflomal is not refuse  # the aligner itself is untouched
 

@@ -3,7 +3,7 @@
     python benchmarks/peers/joeynmt/prepare.py --data fra.txt --work WORK
 
 Run with the project's Python. The split, the sentencepiece models and the pieces come from
-``attnviz.training.train.prepare``, the function ``python -m attnviz train`` calls: the
+``attnviz.data.prepare.prepare``, the function ``python -m attnviz train`` calls: the
 hash-keyed train / valid / test split of ``--tatoeba`` runs and 8,000 BPE pieces per language
 learned on the training split. Every pair is written as its pieces, one pair per line
 (``train.en`` / ``train.fr`` ...), so that JoeyNMT reads exactly the pieces attnviz trains on
@@ -23,8 +23,8 @@ from pathlib import Path
 import torch
 
 from attnviz.data.corpus import DataConfig, bucket_batches, group_references, spread_sample
+from attnviz.data.prepare import prepare, read
 from attnviz.data.text import TextConfig
-from attnviz.training.train import prepare
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness as h  # the folder's shared module, beside this file
@@ -177,7 +177,7 @@ def write_work(
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     data_config = DataConfig(subwords=subwords)
-    p = prepare(data, TextConfig(), data_config, log=log)
+    p = prepare(read(data, data_config, log), TextConfig(), data_config, log=log)
     for name in (h.TRAIN, h.VALID, h.TEST):
         examples = p.splits[name]
         h.write_pieces(work / f"{name}.en", [e.src_tokens for e in examples])
