@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from attnviz.analysis import lost_words
 from attnviz.analysis.align import gold_to_draw
+from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.text import language_name
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
@@ -197,6 +199,10 @@ def notes_ui(sides: list[Side]) -> list[Side]:
     for side in sides:
         if note := side.trace.warning():
             st.warning(f"{side.name}: {note}")
+    for side, lost in zip(sides, _lost(sides), strict=True):
+        lang = side.translator.text.src_lang
+        if note := model_notes.doubts_note(side.trace, lost, lang):
+            st.warning(f"{side.name}: {note}", icon="🔎")
     if note := model_notes.unknown_note(sides[0].trace):
         st.caption(note)
     if not any(side.trace.pieces for side in sides):
@@ -206,6 +212,26 @@ def notes_ui(sides: list[Side]) -> list[Side]:
         return [side._replace(trace=side.trace.pieces or side.trace) for side in sides]
     st.caption(_(WORDS))
     return sides
+
+
+def _lost(sides: list[Side]) -> list[list[bool] | None]:
+    """Per side, the source words eflomal finds its output lost (as the Why view strikes them);
+    None for each where there are no priors for its corpus."""
+    found = aligner_view.aligner()
+    if isinstance(found, Refused):
+        return [None] * len(sides)
+    lost = []
+    for side in sides:
+        tr, trace = side.translator, side.trace
+        if mismatch(found.priors, tr.card, tr.data, tr.text):
+            lost.append(None)
+            continue
+        pair = [(trace.src_tokens[:-1], trace.output_tokens)]
+        try:
+            lost.append(lost_words.lost_in_outputs(found, pair, tr.text.src_lang)[0])
+        except ValueError:  # eflomal could not align it: coverage alone speaks
+            lost.append(None)
+    return lost
 
 
 def step_ui(steps: int) -> int:

@@ -1,6 +1,8 @@
 """What the page says of a model: card summaries and unknown words, built from cards and
 Traces."""
 
+import numpy as np
+
 from attnviz import ModelConfig
 from attnviz.decoding.trace import Owners
 from attnviz.plots import model_notes
@@ -105,3 +107,20 @@ def test_a_card_names_only_the_bleu_it_has_and_credits_in_the_readers_words():
     assert "Test BLEU (greedy): 43.81 (2,340 test sentences)" in text
     assert "–" not in text.split("  \n")[1]
     assert "www.manythings.org/anki and tatoeba.org" in text
+
+
+def test_a_word_written_twice_and_a_source_word_lost_are_named():
+    src = ["a", "red", "flower", ".", "<eos>"]
+    tgt = ["une", "belle", "belle", "rouge", ".", "<eos>"]
+    w = np.zeros((6, 5))
+    for t, j in enumerate([0, 1, 1, 1, 3, 4]):  # "flower" never looked at
+        w[t, j] = 1.0
+    note = model_notes.doubts_note(hand_trace(w, src, tgt))
+    assert note == (
+        "Check this translation: it writes “belle” twice in a row; “flower” may be missing from it."
+    )
+    fine = np.eye(5)
+    said = ["une", "fleur", "rouge", ".", "<eos>"]
+    assert model_notes.doubts_note(hand_trace(fine, src, said)) is None
+    eflomal = [False, True, False, False]  # eflomal's word, where it has one, not coverage's
+    assert "“red” may be missing" in model_notes.doubts_note(hand_trace(fine, src, said), eflomal)
