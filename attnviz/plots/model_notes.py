@@ -17,8 +17,8 @@ from .markup import markdown_text
 
 
 def unknown_note(trace: Trace) -> str | None:
-    """A caption naming the source tokens the model had never seen, or None when it knew
-    them all: a subword model reads such characters as their UTF-8 bytes, a word model as
+    """A caption naming the source tokens the model had never seen, each once, or None when it
+    knew them all: a subword model reads such characters as their UTF-8 bytes, a word model as
     ``<unk>``."""
     unknown = [t for t, known in zip(trace.src_tokens, trace.src_known, strict=True) if not known]
     if not unknown:
@@ -28,7 +28,8 @@ def unknown_note(trace: Trace) -> str | None:
         if trace.pieces
         else _("Not in the vocabulary (each is read as <unk>): ")
     )
-    return lead + _(", ").join(f"“{markdown_text(w)}”" for w in unknown)
+    # Each once: "<b>x</b>" named "<", ">", "<", "/", ">"
+    return lead + _(", ").join(f"“{markdown_text(w)}”" for w in dict.fromkeys(unknown))
 
 
 LOOKED_AT = 0.05  # a content word that took less attention than this over the whole output

@@ -17,6 +17,9 @@ def test_unknown_words_are_named_or_nothing_is_said():
     assert model_notes.unknown_note(hand_trace(W, SRC, ["x", "y"])) is None
     trace = hand_trace(W, SRC, ["x", "y"], src_known=[True, False, True, True])
     assert model_notes.unknown_note(trace) == "Not in the vocabulary (each is read as <unk>): “❤️”"
+    w = [[0.2, 0.2, 0.2, 0.2, 0.2]] * 2
+    twice = hand_trace(w, ["<", "b", ">", "<", "<eos>"], ["x", "y"], src_known=[0, 1, 0, 0, 1])
+    assert model_notes.unknown_note(twice).endswith(r": “\<”, “\>”")  # each named once, escaped
 
 
 def test_a_subword_model_reads_unknown_characters_as_bytes():
