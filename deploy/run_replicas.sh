@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Dashboard replicas on this machine's loopback ports behind Debian's nginx, balanced with the
-# sticky cookie of deploy/nginx.conf; with --load, a class of benchmarks/class_load.py through
+# sticky cookie of deploy/nginx.conf; with --load, a class of benchmarks/classroom/class_load.py through
 # nginx, after which everything stops.
 #
 #   deploy/run_replicas.sh                           # serve on http://127.0.0.1:8500 until Ctrl-C
@@ -15,7 +15,7 @@
 #
 # Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (800), PROXY_PORT (8500),
 # FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
-# benchmarks/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx
+# benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx
 # with apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
 # its config is deploy/nginx.conf with these ports written in.
 set -euo pipefail
@@ -113,7 +113,7 @@ echo "Students open http://127.0.0.1:$PROXY_PORT (Ctrl-C stops it all)"
 if [ "${1:-}" = "--load" ]; then
     shift
     page=$([ "$(basename "$APP")" = minimal_app.py ] && echo minimal || echo dashboard)
-    python benchmarks/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
+    python benchmarks/classroom/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
         --pids "$replica_pids" --warm "$warm" "$@"
 else
     wait

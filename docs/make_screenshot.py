@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import DRAWN, streamlit  # noqa: E402
 
 from attnviz_ui.sentence_page import EXAMPLES  # noqa: E402

@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 sys.path.insert(0, str(ROOT / "docs"))
 from dashboard_latency import streamlit  # noqa: E402
 from make_screenshot import typed  # noqa: E402

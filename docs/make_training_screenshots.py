@@ -14,7 +14,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import streamlit  # noqa: E402
 
 DRAWN = "document.querySelectorAll('.js-plotly-plot .heatmaplayer').length >= {n}"

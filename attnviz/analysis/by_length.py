@@ -4,8 +4,8 @@ al. (2015), Figure 2, on our checkpoints.
 A fixed-context encoder-decoder squeezes the whole source into one vector, so its BLEU should
 fall as sentences grow, while a model with attention holds. Tatoeba's test sentences are short
 (6 words on average), so long inputs are made by joining consecutive test sentences after a
-seeded shuffle (as ``benchmarks/joined_bleu.py`` does), k = 2, 3, 4 ... at a time, until every
-bucket up to 60 words holds ``per_bucket`` inputs or the split has no more to give. Every input
+seeded shuffle (as ``benchmarks/quality/joined_bleu.py`` does), k = 2, 3, 4 ... at a time, until
+every bucket up to 60 words holds ``per_bucket`` inputs or the split has no more to give. Every input
 is scored against its first reference (a joined input against its parts' first references,
 joined), so that no bucket gains from the extra references short sentences have.
 

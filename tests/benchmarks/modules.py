@@ -10,10 +10,11 @@ from ..helpers import ROOT
 
 
 def benchmark(name: str) -> ModuleType:
-    """``benchmarks/<name>.py``, imported under ``name`` (registered, as its dataclasses and
-    its sibling imports need), once."""
+    """``benchmarks/<folder>/<name>.py``, imported under ``name`` (registered, as its dataclasses
+    and its sibling imports need), once."""
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+        (path,) = (ROOT / "benchmarks").glob(f"*/{name}.py")  # one script of that name
+        spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

@@ -1,5 +1,5 @@
-"""benchmarks/class_load.py stays within its bounds: loopback servers only, a bounded class,
-and a sentence of each visitor's own."""
+"""benchmarks/classroom/class_load.py stays within its bounds: loopback servers only, a bounded
+class, and a sentence of each visitor's own."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""benchmarks/class_report.py: percentiles by nearest rank with failures as infinitely slow, the
-capacity a sweep finds, and the count of open sessions over time."""
+"""benchmarks/classroom/class_report.py: percentiles by nearest rank with failures as infinitely
+slow, the capacity a sweep finds, and the count of open sessions over time."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""benchmarks/gesture_cost.py reads a process's CPU time from /proc: what a gesture costs the
-server is the difference of two readings."""
+"""benchmarks/classroom/gesture_cost.py reads a process's CPU time from /proc: what a gesture costs
+the server is the difference of two readings."""
 
 from __future__ import annotations
 

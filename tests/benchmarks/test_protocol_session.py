@@ -1,5 +1,5 @@
-"""benchmarks/protocol_session.py reads what the server sends as a browser would: the heatmaps'
-words and framed step from plotly specs, each widget's state from its element; checked on
+"""benchmarks/classroom/protocol_session.py reads what the server sends as a browser would: the
+heatmaps' words and framed step from plotly specs, each widget's state from its element; checked on
 elements built here, without a server."""
 
 from __future__ import annotations

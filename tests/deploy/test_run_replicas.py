@@ -1,8 +1,8 @@
 """deploy/run_replicas.sh: replicas behind nginx, each visitor kept on one by the sticky cookie,
 and a replica killed mid-class: its visitors reach a live one and get a working page.
 
-Runs two replicas of benchmarks/minimal_app.py (the dashboard's gestures without its models),
-which start in seconds; needs nginx (the script installs it with apt-get where it may)."""
+Runs two replicas of benchmarks/classroom/minimal_app.py (the dashboard's gestures without its
+models), which start in seconds; needs nginx (the script installs it with apt-get where it may)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def replicas(tmp_path_factory):
     proxy, first = free_port(), free_port()
     while free_port() == first + 1:  # the second replica's port must be free too
         first = free_port()
-    env = os.environ | {"APP": "benchmarks/minimal_app.py", "PROXY_PORT": str(proxy),
+    env = os.environ | {"APP": "benchmarks/classroom/minimal_app.py", "PROXY_PORT": str(proxy),
                         "FIRST_PORT": str(first)}  # fmt: skip
     log = tmp_path_factory.mktemp("replicas") / "out.log"
     with log.open("w") as out:

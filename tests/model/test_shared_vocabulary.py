@@ -149,7 +149,7 @@ def test_what_should_be_copied_is_numbers_and_names_found_in_a_reference():
 def test_a_joint_tied_model_carries_names_it_never_saw_through(tmp_path):
     """The toy ``names`` language: held-out sentences bring names made of random syllables.
     With one vocabulary and tied embeddings, a tiny model learns to copy them (the separate
-    recipe copies almost none at this budget: benchmarks/copy_toy.py)."""
+    recipe copies almost none at this budget: benchmarks/experiments/copy_toy.py)."""
     from attnviz.data.corpus import held_out, read_corpus, split_of
     from attnviz.training.config import TrainConfig, TrainingRun
     from attnviz.training.train import train
