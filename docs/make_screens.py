@@ -1,0 +1,182 @@
+"""docs/screens/: every view of the dashboard, in English and in Chinese, as a teacher projects
+it (issue 52): the shipped checkpoints in headless Chromium at 1400 px, the sidebar folded.
+
+    python docs/make_screens.py            # writes docs/screens/{en,zh}/*.png and index.md
+
+The sentence page opens on its example (English → French), shown finished; each view is taken
+from the view switch down. Then the Chinese → English pair on 我爱吃苹果。, the Corpus page on
+four pasted sentences and the Training page.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).parent.parent
+
+OUT = ROOT / "docs" / "screens"
+WIDTH, HEIGHT = 1400, 1300
+VIEWS = [  # file name, the view's position in the view switch
+    ("1-step-by-step", 0),
+    ("2-why-attention", 1),
+    ("3-bahdanau-vs-luong", 2),
+    ("4-natural-vs-taught", 3),
+    ("5-beam-search", 4),
+    ("6-model-cards", 5),
+    ("7-export", 6),
+]
+CORPUS = (
+    "He bought a red car and a small house.\tIl a acheté une voiture rouge et une petite maison.\n"
+    "I am cold.\tJ'ai froid.\n"
+    "Where is the station?\tOù est la gare ?\n"
+    "She doesn't like apples.\tElle n'aime pas les pommes.\n"
+)
+DIRECTIONS = {"en": ("English → French", "Chinese → English"), "zh": ("英语 → 法语", "中文 → 英语")}
+SEARCH = {"en": ("greedy", "beam"), "zh": ("贪心搜索", "束搜索")}
+
+
+@contextmanager
+def streamlit():
+    """``streamlit run dashboard.py`` on the shipped checkpoints, on a free port: its URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(480):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.25)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def idle(page) -> None:
+    """Until the run is over and its charts drawn (the page the same on two looks)."""
+    seen = None
+    for _ in range(100):
+        page.wait_for_timeout(500)
+        page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=180_000)
+        now = page.evaluate(
+            "() => document.querySelectorAll('[data-testid=\"stElementContainer\"], svg text')"
+            ".length"
+        )
+        if now == seen:
+            return
+        seen = now
+
+
+def shot(page, top, path: Path) -> None:
+    """The page from ``top`` (a locator) down, one screen high."""
+    top.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(300)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=path)
+    print(path.relative_to(ROOT))
+
+
+def sidebar(page, show: bool) -> None:
+    """Fold or unfold the sidebar."""
+    if show:
+        page.get_by_test_id("stExpandSidebarButton").click()
+    else:
+        page.get_by_test_id("stSidebar").hover()
+        page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+    page.wait_for_timeout(600)
+
+
+def views(page, lang: str, prefix: str) -> list[str]:
+    """Every view of the sentence page, from its view switch down."""
+    main = page.get_by_test_id("stMain")
+    switch = main.get_by_role("radiogroup").nth(1)
+    written = []
+    for name, k in VIEWS:
+        switch.locator("label").nth(k).click()
+        idle(page)
+        shot(page, switch, OUT / lang / f"{prefix}{name}.png")
+        written.append(f"{prefix}{name}.png")
+    return written
+
+
+def language(p, url: str, lang: str) -> list[str]:
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US")
+    page.goto(f"{url}/?lang={lang}")
+    main = page.get_by_test_id("stMain")
+    main.get_by_role("radiogroup").nth(1).wait_for(timeout=180_000)
+    idle(page)
+    bar = page.get_by_test_id("stSidebar")
+    bar.get_by_text(SEARCH[lang][1], exact=True).click()  # beam search: its view has a tree
+    idle(page)
+    sidebar(page, show=False)
+    shot(page, main, OUT / lang / "0-opening.png")
+    written = ["0-opening.png", *views(page, lang, "en-fr-")]
+    sidebar(page, show=True)
+    bar.get_by_text(DIRECTIONS[lang][1], exact=True).click()
+    idle(page)
+    sidebar(page, show=False)
+    written += views(page, lang, "zh-en-")
+    sidebar(page, show=True)
+    bar.get_by_text(DIRECTIONS[lang][0], exact=True).click()
+    bar.get_by_text(SEARCH[lang][0], exact=True).click()
+    idle(page)
+    sidebar(page, show=False)
+    pages = main.get_by_role("radiogroup").first
+    pages.locator("label").nth(1).click()
+    idle(page)
+    main.locator("textarea").first.fill(CORPUS)
+    main.locator("textarea").first.press("Control+Enter")
+    idle(page)
+    main.locator(".st-key-corpus_run button").click()
+    main.get_by_test_id("stDataFrame").wait_for(timeout=300_000)
+    idle(page)
+    shot(page, pages, OUT / lang / "8-corpus.png")
+    pages.locator("label").nth(2).click()
+    idle(page)
+    shot(page, pages, OUT / lang / "9-training.png")
+    browser.close()
+    return [*written, "8-corpus.png", "9-training.png"]
+
+
+def index(shots: dict[str, list[str]]) -> str:
+    lines = [
+        "# The dashboard, view by view",
+        "",
+        "Made by `python docs/make_screens.py` from the shipped checkpoints, at 1400 px with the",
+        "sidebar folded. English: [en/](en/); 中文界面: [zh/](zh/).",
+        "",
+        "| view | English | 中文 |",
+        "|---|---|---|",
+    ]
+    for name in shots["en"]:
+        stem = name.removesuffix(".png")
+        lines.append(f"| {stem} | ![{stem}](en/{name}) | ![{stem}](zh/{name}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    with streamlit() as url, sync_playwright() as p:
+        shots = {lang: language(p, url, lang) for lang in ("en", "zh")}
+    (OUT / "index.md").write_text(index(shots))
+
+
+if __name__ == "__main__":
+    main()
