@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from ..helpers import ROOT
+from .loaded import script
 
-SCRIPT = ROOT / "scripts" / "check_lengths.py"
-spec = importlib.util.spec_from_file_location("check_lengths", SCRIPT)
-check = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(check)
+check = script("check_lengths")
 
 
 def test_no_function_or_module_is_over_its_limit_without_a_reason():

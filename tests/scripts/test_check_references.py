@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 from ..helpers import ROOT
+from .loaded import script
 
-SCRIPT = ROOT / "scripts" / "check_references.py"
-spec = importlib.util.spec_from_file_location("check_references", SCRIPT)
-check = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(check)
+check = script("check_references")
 
 
 def test_every_attnviz_reference_in_code_and_docs_resolves():
