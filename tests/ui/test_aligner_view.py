@@ -80,7 +80,9 @@ def test_each_model_shows_its_attention_against_eflomal(aligned):
     for name in ("bahdanau", "luong"):
         assert 0 <= float(metrics[f"{name}: attention vs eflomal (AER)"]) <= 100
     assert any("Attention vs eflomal" in c.value for c in aligned.caption)
-    assert not aligned.warning  # the models and the priors come from one corpus
+    # The models and the priors come from one corpus: no warning but, perhaps, a doubt about
+    # the tiny models' translation.
+    assert not [w.value for w in aligned.warning if "Check this translation" not in w.value]
 
 
 def test_with_gold_eflomal_own_aer_stands_beside_attention(aligned):
