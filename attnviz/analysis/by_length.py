@@ -5,9 +5,9 @@ A fixed-context encoder-decoder squeezes the whole source into one vector, so it
 fall as sentences grow, while a model with attention holds. Tatoeba's test sentences are short
 (6 words on average), so long inputs are made by joining consecutive test sentences after a
 seeded shuffle (as ``benchmarks/quality/joined_bleu.py`` does), k = 2, 3, 4 ... at a time, until
-every bucket up to 60 words holds ``per_bucket`` inputs or the split has no more to give. Every input
-is scored against its first reference (a joined input against its parts' first references,
-joined), so that no bucket gains from the extra references short sentences have.
+every bucket up to 60 words holds ``per_bucket`` inputs or the split has no more to give. Every
+input is scored against its first reference (a joined input against its parts' first
+references, joined), so that no bucket gains from the extra references short sentences have.
 
 Per bucket and model: corpus BLEU with a 95% bootstrap interval, and the share of the source's
 content words that eflomal links to nothing in the model's output ("source words lost"). The
@@ -360,25 +360,13 @@ def evaluate_by_length(
     if not sources:
         raise ValueError(f"{corpus.path}: the test split is empty")
     inputs = length_inputs(sources, refs, per_bucket, seed, lang)
-    scored = []
-    for name, tr in models.items():
-        log(f"{name}: translating {len(inputs)} inputs")
-        results = tr.translate_each([x.source for x in inputs], batch_size=batch_size)
-        outputs = [r.text if isinstance(r, Trace) else "" for r in results]
-        lost = None
-        if aligner is not None:
-            log(f"{name}: aligning its outputs with eflomal")
-            lost = lost_counts(inputs, outputs, aligner, lang)
-        buckets, signature = bucket_scores(
-            inputs, outputs, tr.text.lowercase, lost, resamples, seed, tr.text.tgt_lang
-        )
-        refused = sum(not isinstance(r, Trace) for r in results)
-        scored.append(
-            ModelScores(name, tr.model.config.attention, sha256[name], signature, refused, buckets)
-        )
+    scored = tuple(
+        _model_scores(name, tr, sha256[name], inputs, aligner, resamples, seed, batch_size, log)
+        for name, tr in models.items()
+    )
     return LengthResult(
         buckets=_bucket_inputs(inputs),
-        models=tuple(scored),
+        models=scored,
         corpus={
             "file": Path(corpus.path).name,
             "sha256": corpus.sha256,
@@ -392,6 +380,33 @@ def evaluate_by_length(
         lost_words=describe_lost(lang),
         notes=tuple(notes),
     )
+
+
+def _model_scores(
+    name: str,
+    tr: Translator,
+    sha256: str,
+    inputs: Sequence[LengthInput],
+    aligner: EflomalAligner | None,
+    resamples: int,
+    seed: int,
+    batch_size: int,
+    log: Callable[[str], None],
+) -> ModelScores:
+    """One model's scores by bucket: its greedy translations of ``inputs`` (an input it refuses
+    counts as an empty output) and, with an ``aligner``, the source words they lost."""
+    log(f"{name}: translating {len(inputs)} inputs")
+    results = tr.translate_each([x.source for x in inputs], batch_size=batch_size)
+    outputs = [r.text if isinstance(r, Trace) else "" for r in results]
+    lost = None
+    if aligner is not None:
+        log(f"{name}: aligning its outputs with eflomal")
+        lost = lost_counts(inputs, outputs, aligner, tr.text.src_lang)
+    buckets, signature = bucket_scores(
+        inputs, outputs, tr.text.lowercase, lost, resamples, seed, tr.text.tgt_lang
+    )
+    refused = sum(not isinstance(r, Trace) for r in results)
+    return ModelScores(name, tr.model.config.attention, sha256, signature, refused, buckets)
 
 
 def _bucket_inputs(inputs: Sequence[LengthInput]) -> tuple[BucketInputs, ...]:

@@ -28,7 +28,7 @@ def check_options(args) -> None:
 
 def evaluate_by_length(args) -> int:
     """Score ``args.checkpoints`` by source length; print the table, write --json and --chart."""
-    from ..analysis.by_length import PER_BUCKET, check_comparable
+    from ..analysis.by_length import check_comparable
     from ..analysis.by_length import evaluate_by_length as evaluate
     from ..analysis.lost_words import lost_aligner
     from ..data.corpus import read_corpus
@@ -37,14 +37,10 @@ def evaluate_by_length(args) -> int:
     from ..store.checkpoint import file_sha256, load
 
     _refuse_other_modes(args)
-    per_bucket = PER_BUCKET if args.per_bucket is None else args.per_bucket
-    if per_bucket < 1:
-        raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
+    per_bucket = _per_bucket(args.per_bucket)
     if args.chart:
         _check_can_draw(args.chart)
-    names = [Path(p).stem for p in args.checkpoints]
-    if len(set(names)) < len(names):
-        raise ValueError(f"two checkpoints share a file name ({', '.join(names)}): rename one")
+    names = _names(args.checkpoints)
     precision = args.precision or "fp32"
     models = {n: load(p, precision=precision) for n, p in zip(names, args.checkpoints, strict=True)}
     check_comparable(models)
@@ -79,6 +75,24 @@ def evaluate_by_length(args) -> int:
         atomic_write(args.chart, to_image(length_figure(result), "png"))
         _say(f"saved {args.chart}")
     return 0
+
+
+def _per_bucket(given: int | None) -> int:
+    """--per-bucket, or the default; refused below 1."""
+    from ..analysis.by_length import PER_BUCKET
+
+    per_bucket = PER_BUCKET if given is None else given
+    if per_bucket < 1:
+        raise ValueError(f"--per-bucket must be at least 1, got {per_bucket}")
+    return per_bucket
+
+
+def _names(checkpoints: list[str]) -> list[str]:
+    """Each checkpoint's name in the table: its file's stem (refused when two share one)."""
+    names = [Path(p).stem for p in checkpoints]
+    if len(set(names)) < len(names):
+        raise ValueError(f"two checkpoints share a file name ({', '.join(names)}): rename one")
+    return names
 
 
 def _refuse_other_modes(args) -> None:

@@ -99,17 +99,8 @@ def words_trace(
     Per target word: its probability is the product of its pieces' (the word's probability),
     its candidates are those of its first step, its query and context the mean of its steps'.
     """
-    _, src_owner = subwords.src.split(src_words)
-    n_src = len(src_words) + 1  # the source <eos>
-    src_owner = [*src_owner, n_src - 1]
-    ended = trace.ended
-    pieces = trace.output_tokens
-    if tgt_words is None:
-        tgt_words, tgt_owner = subwords.tgt.join(pieces)
-    else:
-        tgt_owner = subwords.tgt.split(tgt_words)[1]
-    n_tgt = len(tgt_words) + ended
-    tgt_owner = [*tgt_owner, *([n_tgt - 1] if ended else [])]
+    src_owner, tgt_owner, tgt_words = _owners(trace, subwords, src_words, tgt_words)
+    n_src, n_tgt = len(src_words) + 1, len(tgt_words) + trace.ended  # <eos>: a word of its own
     first = [tgt_owner.index(i) for i in range(n_tgt)]
     known = [True] * n_src
     for j, piece in zip(src_owner, trace.src_tokens, strict=True):
@@ -126,7 +117,7 @@ def words_trace(
         source=trace.source,
         src_tokens=[*src_words, EOS],
         src_known=known,
-        tgt_tokens=[*tgt_words, *([EOS] if ended else [])],
+        tgt_tokens=[*tgt_words, *([EOS] if trace.ended else [])],
         text=trace.text,
         weights=by_words(words_attention, trace.weights),
         scores=by_words(words_scores, trace.scores),
@@ -146,6 +137,22 @@ def words_trace(
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )
+
+
+def _owners(
+    trace: Trace, subwords: Subwords, src_words: list[str], tgt_words: list[str] | None
+) -> tuple[list[int], list[int], list[str]]:
+    """The word that owns each source and each target token of ``trace`` (the source <eos>,
+    and a final <eos>, words of their own), and the target words: ``tgt_words``, or read off
+    the pieces."""
+    _, src_owner = subwords.src.split(src_words)
+    src_owner = [*src_owner, len(src_words)]  # the source <eos>
+    if tgt_words is None:
+        tgt_words, tgt_owner = subwords.tgt.join(trace.output_tokens)
+    else:
+        tgt_owner = subwords.tgt.split(tgt_words)[1]
+    tgt_owner = [*tgt_owner, *([len(tgt_words)] if trace.ended else [])]
+    return src_owner, tgt_owner, tgt_words
 
 
 NUMBER = re.compile(r"[0-9]+")
