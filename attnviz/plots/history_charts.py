@@ -73,14 +73,18 @@ def curves_chart(frame: pd.DataFrame, epoch: float | None = None) -> list[alt.Ch
             .encode(
                 x=alt.X("epoch:Q", title=_("epoch"), scale=alt.Scale(domain=epochs, nice=False)),
                 y=alt.Y("value:Q", title=_(label), scale=alt.Scale(zero=label != METRICS["aer"])),
-                color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="bottom")),
+                color=alt.Color(
+                    "model:N",
+                    title=_("model"),
+                    legend=alt.Legend(orient="bottom", direction="vertical"),  # names whole
+                ),
                 tooltip=[
                     alt.Tooltip("model:N", title=_("model")),
                     alt.Tooltip("epoch:Q", title=_("epoch")),
                     alt.Tooltip("value:Q", title=_(label), format=".2f"),
                 ],
             )
-            .properties(height=200)
+            .properties(height=320)  # all of it: the page fits the chart, legend and titles in
         )
         if epoch is not None:  # the epoch in the spec itself (a dataset may travel apart)
             rule = alt.Chart(pd.DataFrame({"moment": [MOMENT]})).mark_rule(

@@ -43,11 +43,14 @@ PAST_THE_EDGE = """() => {
   }
   return out;
 }"""
-# Each label, button or widget text shown cut short (an ellipsis, or clipped).
-CUT = """() => [...document.querySelectorAll(
+# Each label, button or widget text shown cut short (an ellipsis, or clipped), and each chart
+# text Vega-Lite shortened to fit ("validation los…").
+CUT = """() => [...[...document.querySelectorAll(
     '[data-testid="stWidgetLabel"] *, label *, button *, .stMarkdownEllipsis')]
   .filter(el => el.checkVisibility() && el.textContent.trim()
-    && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+    && el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible'),
+  ...[...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+  .filter(t => t.textContent.endsWith('…'))]
   .map(el => el.textContent.trim())"""
 # The numbered source labels ("3:cat") of each heatmap's columns and each bar chart's axis.
 NUMBERED = """() => {
