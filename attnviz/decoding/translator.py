@@ -283,13 +283,7 @@ class Translator:
         src_tokens = self.pieces(words)
         src = [*src_tokens, EOS]
         out = self.tgt_vocab.decode(d.ids)
-        replaced: list[int | None] = [None] * len(out)
-        if replace_unk and d.weights is not None:
-            # Luong et al. (2015b): copy the source word the <unk> attends to most
-            for t, i in enumerate(d.ids):
-                if i == UNK_ID:
-                    j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
-                    out[t], replaced[t] = src[j], j
+        replaced = _copy_unks(out, d, src) if replace_unk else [None] * len(out)
         out_words = out[:-1] if ends_in_eos(out) else out
         if self.subwords:
             out_words = self.subwords.tgt.join(out_words)[0]
@@ -342,6 +336,20 @@ class Translator:
             finished = [tok == PAD for tok in tokens]
             steps.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
         return steps
+
+
+def _copy_unks(out: list[str], d: decode.Decoded, src: list[str]) -> list[int | None]:
+    """Each <unk> of ``out`` (the tokens of decoding ``d``) replaced, in place, by the source
+    token of ``src`` it attends to most, never the source <eos> (Luong et al., 2015b); returns
+    the source position each output token was copied from, or None. Without attention, none."""
+    replaced: list[int | None] = [None] * len(out)
+    if d.weights is None:
+        return replaced
+    for t, i in enumerate(d.ids):
+        if i == UNK_ID:
+            j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
+            out[t], replaced[t] = src[j], j
+    return replaced
 
 
 __all__ = ["MAX_SOURCE_PIECES", "MAX_SOURCE_TOKENS", "InputError", "Translator"]
