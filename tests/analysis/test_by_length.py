@@ -255,12 +255,11 @@ def test_models_are_scored_on_the_same_inputs(trained, corpus_file, cli_priors):
         for s in model.buckets:
             assert s.bleu_low <= s.bleu <= s.bleu_high and 0 <= s.lost_low <= s.lost <= 100
             assert s.lost <= s.lost_high
-    # Both learned the toy's 6-8 word sentences: they keep most of their words.
-    # The attention model has learned the toy's 5-7 word sentences, the tiny fixed-context one
-    # less well; neither has seen an input longer than 7 words, and both lose words there.
-    encdec, luong = result.models
-    assert luong.buckets[1].bleu > 90 and luong.buckets[1].lost < 10
-    assert encdec.buckets[1].bleu < luong.buckets[1].bleu
+    # Both learned the toy's 5-7 word sentences (since the unigram output bias, the tiny
+    # fixed-context model as well as the attention one: the shipped pair shows the difference);
+    # neither has seen an input longer than 7 words, and both lose words there.
+    luong = result.models[1]
+    assert min(m.buckets[1].bleu for m in result.models) > 90 and luong.buckets[1].lost < 10
     assert all(m.buckets[-1].lost > m.buckets[1].lost + 20 for m in result.models)
 
 

@@ -143,7 +143,9 @@ def test_taught_attention_aligns_better_than_natural_at_equal_steps(toy_files, t
         cards[name] = train(run, log=lambda *_: None)
         scores = corpus_aer(attnviz.load(out, precision="fp32"), [(s, t) for s, t, _ in held], gold)
         aer[name] = scores["argmax", False].aer
-    assert aer["taught"] < aer["natural"] - 20, aer
+    # Since the unigram output bias (issue 51) a natural Luong toy aligns too (AER ~9): taught
+    # attention still halves natural's AER at equal steps, whatever natural's is.
+    assert aer["taught"] <= aer["natural"] / 2, aer
     assert aer["taught"] < 25, aer
     assert "guide" not in cards["natural"]
     card = cards["taught"]["guide"]

@@ -79,13 +79,14 @@ def _wait_for_run(at: AppTest, seconds: float = 120) -> AppTest:
 def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, monkeypatch):
     at = open_training_page(checkpoints, monkeypatch)
     next(s for s in at.selectbox if s.label == "Toy language").set_value("adjectives")
-    next(s for s in at.slider if s.label == "Epochs").set_value(2)
+    # three epochs: from the unigram output bias (issue 51) two leave AER ~11 on this toy
+    next(s for s in at.slider if s.label == "Epochs").set_value(3)
     next(s for s in at.slider if s.label == "Training sentences").set_value(1000)
     next(b for b in at.button if b.label == "Train").click().run()
     assert not at.warning, [w.value for w in at.warning]
     _wait_for_run(at)
     text = at.get("progress")[0].proto.text
-    assert "toy adjectives · general: trained, epoch 2 of 2" in text
+    assert "toy adjectives · general: trained, epoch 3 of 3" in text
     assert float(text.rsplit("AER ", 1)[1].rstrip("%")) <= 10  # the adjective order, learned
     name = "toy adjectives · general"
     assert name in at.sidebar.selectbox[0].options
