@@ -97,11 +97,13 @@ def words_trace(
     ``src_words`` are the words the source pieces came from; ``tgt_words``, when given (forced
     decoding), the words the target pieces came from, else words are read off the pieces.
     Per target word: its probability is the product of its pieces' (the word's probability),
-    its candidates are those of its first step, its query and context the mean of its steps'.
+    its candidates are those of the step that wrote its first letters (not of a bare word-start
+    piece before them, whose candidates are pieces, not words), its query and context the mean
+    of its steps'.
     """
     src_owner, tgt_owner, tgt_words = _owners(trace, subwords, src_words, tgt_words)
     n_src, n_tgt = len(src_words) + 1, len(tgt_words) + trace.ended  # <eos>: a word of its own
-    first = [tgt_owner.index(i) for i in range(n_tgt)]
+    first = [_first_letters(trace.tgt_tokens, tgt_owner, i) for i in range(n_tgt)]
     known = [True] * n_src
     for j, piece in zip(src_owner, trace.src_tokens, strict=True):
         known[j] &= not subwords.src.is_byte(piece)
@@ -123,7 +125,7 @@ def words_trace(
         scores=by_words(words_scores, trace.scores),
         probs=np.exp(log_probs[:, 0]),
         candidates=[
-            [Candidate(c.token.lstrip(WORD_START) or c.token, c.prob) for c in trace.candidates[t]]
+            [Candidate(_as_text(c.token, subwords), c.prob) for c in trace.candidates[t]]
             for t in first
         ],
         replaced=[None] * n_tgt,
@@ -137,6 +139,23 @@ def words_trace(
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )
+
+
+def _as_text(piece: str, subwords: Subwords) -> str:
+    """A candidate piece as the word view shows it: without its word-start mark, and a byte
+    piece of a printable ASCII character as that character (``<0x3A>`` -> ``:``); the mark
+    alone, a control byte, or a byte of a longer character, as it is."""
+    if subwords.tgt.is_byte(piece):
+        char = chr(int(piece[3:-1], 16))
+        return char if char.isascii() and char.isprintable() else piece
+    return piece.lstrip(WORD_START) or piece
+
+
+def _first_letters(pieces: list[str], owner: list[int], word: int) -> int:
+    """The step that wrote ``word``'s first letters: its first piece, or the next where the
+    first is the word-start mark alone ("▁" then ":" for a ":" after a space)."""
+    steps = [t for t, o in enumerate(owner) if o == word]
+    return next((t for t in steps if t < len(pieces) and pieces[t] != WORD_START), steps[0])
 
 
 def _owners(
