@@ -104,9 +104,7 @@ def words_trace(
     src_owner, tgt_owner, tgt_words = _owners(trace, subwords, src_words, tgt_words)
     n_src, n_tgt = len(src_words) + 1, len(tgt_words) + trace.ended  # <eos>: a word of its own
     first = [_first_letters(trace.tgt_tokens, tgt_owner, i) for i in range(n_tgt)]
-    known = [True] * n_src
-    for j, piece in zip(src_owner, trace.src_tokens, strict=True):
-        known[j] &= not subwords.src.is_byte(piece)
+    known = _known(src_owner, trace.src_tokens, n_src, subwords)
     log_probs = group_rows(np.log(np.maximum(trace.probs, 1e-45))[:, None], tgt_owner, n_tgt, "sum")
 
     def mean(matrix):
@@ -156,6 +154,17 @@ def _first_letters(pieces: list[str], owner: list[int], word: int) -> int:
     first is the word-start mark alone ("▁" then ":" for a ":" after a space)."""
     steps = [t for t, o in enumerate(owner) if o == word]
     return next((t for t in steps if t < len(pieces) and pieces[t] != WORD_START), steps[0])
+
+
+def _known(
+    src_owner: list[int], src_tokens: list[str], n_src: int, subwords: Subwords
+) -> list[bool]:
+    """Per source word: whether the model knew it, that is, whether no piece of it is a byte
+    piece (a character the sentencepiece model never saw)."""
+    known = [True] * n_src
+    for j, piece in zip(src_owner, src_tokens, strict=True):
+        known[j] &= not subwords.src.is_byte(piece)
+    return known
 
 
 def _owners(
