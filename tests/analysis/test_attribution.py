@@ -173,9 +173,15 @@ def test_attribution_recovers_the_reordering_about_as_well_as_attention(trained,
 
 def test_agreement_of_attention_and_erasure_is_high_on_the_toy_language(trained):
     tr = attnviz.load(trained("general")[0], precision="fp32")
-    trace = tr.align("The red cat sees a dog.", "Le chat rouge voit un chien.")
-    a = agreement(trace, attribute(tr, trace, "erasure"))
-    assert a.argmax_agreement >= 0.8 and a.mean_spearman > 0.3
+    found = []
+    for *_, en, fr, _links in list(held_out(corpus(3000, seed=0)))[:12]:
+        trace = tr.align(f"{en[0].upper()}{en[1:]}", f"{fr[0].upper()}{fr[1:]}")
+        found.append(agreement(trace, attribute(tr, trace, "erasure")))
+    argmax = float(np.mean([a.argmax_agreement for a in found]))
+    spearman = float(np.mean([a.mean_spearman for a in found]))
+    # over 12 held-out sentences: argmax agreement 0.80, Spearman 0.69 (one sentence, as
+    # before, moved between 5 and 6 steps of 7 with the training defaults)
+    assert argmax >= 0.7 and spearman > 0.3
 
 
 # --- the command line ------------------------------------------------------------------------

@@ -54,10 +54,13 @@ def test_a_step_s_own_query_finds_it_first(built):
     index = StepIndex(path)
     assert len(index) == len(steps.words)
     for k in range(0, len(steps.words), 7):
-        first = index.nearest(steps.queries[k], k=3)[0]
-        assert (first.pair, first.step) == (steps.pair[k], steps.step[k])
-        assert first.distance == pytest.approx(0, abs=0.02)  # int8 vectors
-        np.testing.assert_allclose(first.weights, steps.weights[k], atol=1e-3)  # float16
+        nearest = index.nearest(steps.queries[k], k=3)
+        # int8 over 8 components: another step may tie with it (seen once in a full run, where
+        # another thread count moved the queries' last bits), never come nearer
+        own = next(n for n in nearest if (n.pair, n.step) == (steps.pair[k], steps.step[k]))
+        assert own.distance == pytest.approx(0, abs=0.02)
+        assert nearest[0].distance == pytest.approx(own.distance, abs=0.02)
+        np.testing.assert_allclose(own.weights, steps.weights[k], atol=1e-3)  # float16
 
 
 def test_the_file_is_safetensors_with_the_index_inside(built):
