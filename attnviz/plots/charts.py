@@ -78,9 +78,9 @@ def matrix_figure(
 ) -> go.Figure:
     """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
     source across the top, output down (first row on top), a height that grows with the
-    ``n_rows`` rows, tilted labels where level ones would crowd, and row ``step`` (0-based; None or out of
-    range: none) framed. Built in one go, from plain values, as validating a figure piece by
-    piece takes several times longer."""
+    ``n_rows`` rows, tilted labels where level ones would crowd, and row ``step`` (0-based;
+    None or out of range: none) framed. Built in one go, from plain values, as validating a
+    figure piece by piece takes several times longer."""
     framed = step is not None and 0 <= step < n_rows
     longest = max((label_width(str(x)) for x in traces[0].get("x", ())), default=0)
     # Level labels only where each fits its column in a half-page heatmap at 1024 px (about
@@ -380,11 +380,9 @@ def beam_figure(trace: Trace) -> go.Figure:
             )
     fig.add_trace(_beam_nodes(trace, path, on_path=False))
     fig.add_trace(_beam_nodes(trace, path, on_path=True))
+    label = dict(showarrow=False, yshift=17, bgcolor="rgba(255, 255, 255, 0.85)", borderpad=1)
     words = [
-        dict(
-            x=t + 1, y=k + 1, text="·" if finished else token, showarrow=False, yshift=17,
-            bgcolor="rgba(255, 255, 255, 0.85)", borderpad=1, font=dict(size=13),
-        )  # fmt: skip
+        dict(x=t + 1, y=k + 1, text="·" if finished else token, font=dict(size=13), **label)
         for t, step in enumerate(trace.beam)
         for k, (token, finished) in enumerate(zip(step.tokens, step.finished, strict=True))
     ]

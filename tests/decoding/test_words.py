@@ -14,9 +14,7 @@ def test_a_word_after_a_bare_word_start_piece_takes_the_candidates_of_its_letter
     assert pieces.tgt_tokens[-3:] == ["▁", "<0x3A>", "<eos>"]  # ":" is a mark, then a byte
     colon = trace.tgt_tokens.index(":")
     letters = len(pieces.tgt_tokens) - 2  # the step that wrote <0x3A>
-    assert [c.prob for c in trace.candidates[colon]] == [
-        c.prob for c in pieces.candidates[letters]
-    ]
+    assert [c.prob for c in trace.candidates[colon]] == [c.prob for c in pieces.candidates[letters]]
     shown = [c.token for c in trace.candidates[colon]]
     raw = [c.token for c in pieces.candidates[letters]]
     for token, piece in zip(shown, raw, strict=True):  # printable ASCII bytes as characters
