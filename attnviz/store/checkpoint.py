@@ -79,6 +79,18 @@ def write_tensors(
     atomic_write(path, safetensors_bytes(tensors, metadata=header))
 
 
+def _unreadable(path, error: Exception) -> CheckpointError:
+    """The error of a file that safetensors cannot read (it raises several types for truncated
+    or garbled files)."""
+    return CheckpointError(
+        Text(
+            N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
+            path=path,
+            error=error,
+        )
+    )
+
+
 def read_tensors(
     path: str | Path, check: Callable[[dict, dict], None] | None = None
 ) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
@@ -120,13 +132,7 @@ def read_tensors(
     except CheckpointError:
         raise
     except Exception as e:  # safetensors raises several types for truncated or garbled files
-        raise CheckpointError(
-            Text(
-                N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
-                path=path,
-                error=e,
-            )
-        ) from e
+        raise _unreadable(path, e) from e
     if tensors_digest(tensors) != header.get("digest"):
         raise CheckpointError(
             Text(
@@ -168,13 +174,7 @@ def read_settings(path: str | Path) -> tuple[dict, TextConfig, DataConfig]:
         with safe_open(str(path), framework="pt") as f:
             header = f.metadata() or {}
     except Exception as e:  # safetensors raises several types for garbled files
-        raise CheckpointError(
-            Text(
-                N_("{path}: not a readable safetensors file (truncated or corrupt?): {error}"),
-                path=path,
-                error=e,
-            )
-        ) from e
+        raise _unreadable(path, e) from e
     meta = _metadata(path, header)
     try:
         text = TextConfig(**meta["text_config"])
