@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pytest
 import torch
 from safetensors import safe_open
 
@@ -191,3 +192,11 @@ def open_training_page(folder, monkeypatch) -> AppTest:
     at.radio(key="page").set_value("Training").run()
     assert not at.exception, at.exception
     return at
+
+
+def unavailable(message: str) -> None:
+    """Skip a test whose tool is missing here, naming it; fail in CI, which installs every tool
+    the tests need (a skip there would check nothing)."""
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)

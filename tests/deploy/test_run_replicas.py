@@ -20,7 +20,7 @@ import pytest
 
 from attnviz_ui.replica_note import restarted
 
-from ..helpers import ROOT, free_port
+from ..helpers import ROOT, free_port, unavailable
 
 pytestmark = pytest.mark.slow
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -39,7 +39,7 @@ def replicas(tmp_path_factory):
     """deploy/run_replicas.sh --replicas 2 of the minimal page; yields (url, {port: pid},
     the process); stops it."""
     if not Path(NGINX).exists() and os.geteuid() != 0:
-        pytest.skip("nginx is missing, and only root may apt-get it here")
+        unavailable("nginx is missing, and only root may apt-get it here")
     proxy, first = free_port(), free_port()
     while free_port() == first + 1:  # the second replica's port must be free too
         first = free_port()

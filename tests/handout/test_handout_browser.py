@@ -14,6 +14,7 @@ import pytest
 
 from attnviz.store.checkpoint import load
 
+from ..helpers import unavailable
 from .conftest import SENTENCES
 
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
@@ -39,7 +40,7 @@ BARS = "() => [0, 1].map(i => document.getElementById('bars-' + i).data[0].y)"
 def offline_page():
     """A Chromium page offline, every request but file:// aborted; yields (page, requests)."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
+        unavailable(f"{CHROMIUM} is missing: run scripts/install-test-deps.sh")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         context = browser.new_context(offline=True)
