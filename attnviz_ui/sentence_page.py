@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import streamlit as st
@@ -216,21 +217,26 @@ def notes_ui(sides: list[Side]) -> list[Side]:
 
 def _lost(sides: list[Side]) -> list[list[bool] | None]:
     """Per side, the source words eflomal finds its output lost (as the Why view strikes them);
-    None for each where there are no priors for its corpus."""
+    None for a side whose corpus has no priors here, or whose pair eflomal cannot align (then
+    coverage alone speaks). The sides are aligned in one run of eflomal: a run costs the server
+    about 44 ms of CPU however few its pairs (benchmarks/classroom/gesture_cost.py)."""
     found = aligner_view.aligner()
+    lost: list[list[bool] | None] = [None] * len(sides)
     if isinstance(found, Refused):
-        return [None] * len(sides)
-    lost = []
-    for side in sides:
-        tr, trace = side.translator, side.trace
-        if mismatch(found.priors, tr.card, tr.data, tr.text):
-            lost.append(None)
-            continue
-        pair = [(trace.src_tokens[:-1], trace.output_tokens)]
-        try:
-            lost.append(lost_words.lost_in_outputs(found, pair, tr.text.src_lang)[0])
-        except ValueError:  # eflomal could not align it: coverage alone speaks
-            lost.append(None)
+        return lost
+    models = [side.translator for side in sides]
+    matched = [
+        k for k, tr in enumerate(models) if not mismatch(found.priors, tr.card, tr.data, tr.text)
+    ]
+    pairs = [(sides[k].trace.src_tokens[:-1], sides[k].trace.output_tokens) for k in matched]
+    lang = sides[0].translator.text.src_lang
+    try:
+        for k, flags in zip(matched, lost_words.lost_in_outputs(found, pairs, lang), strict=True):
+            lost[k] = flags
+    except ValueError:  # one pair eflomal cannot align: each of the others alone
+        for k, pair in zip(matched, pairs, strict=True):
+            with contextlib.suppress(ValueError):
+                lost[k] = lost_words.lost_in_outputs(found, [pair], lang)[0]
     return lost
 
 

@@ -8,6 +8,7 @@ import html
 from pathlib import Path
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from attnviz.analysis import lost_words
@@ -24,6 +25,7 @@ from attnviz.store.catalog import Checkpoint, opening
 from . import aligner_view
 from .cache import Choice, checkpoint_folder, file_version, load, translate
 from .html_widgets import shaded_tokens
+from .language import session_language
 from .session_keys import Key, element_key
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
@@ -198,21 +200,26 @@ def _story_ui(fixed: str, size: int, traces: dict, lost: dict[str, list[bool]]) 
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _table(path: str, version: tuple | None, models: tuple[Checkpoint, ...]):
-    """The table at ``path`` if it scores ``models`` as their files are now, else None. Cached
-    by the versions of all the files: checking means hashing each checkpoint."""
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _curve(
+    path: str, version: tuple | None, models: tuple[Checkpoint, ...], language: str
+) -> tuple[go.Figure, str] | None:
+    """The length curve and its summary, in ``language``, of the table at ``path`` if it scores
+    ``models`` as their files are now, else None. Built once per version of the files and
+    language, and shared by every session (it is only read): checking the table means hashing
+    each checkpoint, and building its figure took most of a switch to this view (40 ms of
+    server CPU, benchmarks/classroom/gesture_cost.py)."""
     result = read_result(path) if version else None
     if result is None or not is_current(result, [c.path for c in models]):
         return None
-    return result
+    return length_charts.length_figure(result), length_charts.summary(result)
 
 
 def _curve_ui(models: list[Checkpoint], path: Path) -> None:
     """The BLEU-by-length table of these models shipped at ``path``, or how to make it."""
     paths = [Path(c.path) for c in models]
-    result = _table(str(path), file_version(path), tuple(models))
-    if result is None:
+    curve = _curve(str(path), file_version(path), tuple(models), session_language())
+    if curve is None:
         command = (
             "`python -m attnviz evaluate --by-length "
             + " ".join(f"checkpoints/{p.name}" for p in paths)
@@ -220,5 +227,6 @@ def _curve_ui(models: list[Checkpoint], path: Path) -> None:
         )
         st.info(_(NO_TABLE).format(path=path, command=command))
         return
-    st.plotly_chart(length_charts.length_figure(result), key=element_key("why", "curve"))
-    st.caption(length_charts.summary(result))
+    figure, summary = curve
+    st.plotly_chart(figure, key=element_key("why", "curve"))
+    st.caption(summary)

@@ -51,6 +51,19 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
+# Every port free before anything starts: a server already on one (another class, a run not yet
+# stopped) would answer the health checks below in place of ours.
+python - "$PROXY_PORT" $(seq "$FIRST_PORT" $((FIRST_PORT + REPLICAS - 1))) <<'PY' || exit 2
+import socket, sys
+for port in sys.argv[1:]:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", int(port)))
+        except OSError:
+            sys.exit(f"port {port} is in use (another class still running?): stop it, or set "
+                     "PROXY_PORT and FIRST_PORT")
+PY
+
 run=$(mktemp -d /tmp/attnviz-replicas.XXXXXX)
 mkdir -p "$run/tmp"
 pids=()
@@ -106,6 +119,13 @@ for port in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front o
     else:
         sys.exit(f"nothing answers on port {port}")
 PY
+for pid in "${pids[@]}"; do  # ours answered, not something that took a port meanwhile
+    if ! kill -0 "$pid" 2>/dev/null; then
+        echo "a replica or nginx stopped before the class began; its log:" >&2
+        tail -n 5 "$run"/*.log >&2
+        exit 1
+    fi
+done
 echo "nginx on http://127.0.0.1:$PROXY_PORT in front of ${REPLICAS} replica(s) of $APP" \
     "on ports ${ports[*]} (pids $replica_pids); logs in $run"
 echo "Students open http://127.0.0.1:$PROXY_PORT (Ctrl-C stops it all)"

@@ -31,8 +31,11 @@ def native_bf16(device: torch.device | str = "cpu") -> bool:
     return bool({"avx512_bf16", "amx_bf16"} & _cpu_flags())
 
 
+@functools.cache
 def machine_key(device: torch.device) -> str:
-    """What the speed of a model depends on besides the model: the processor and torch."""
+    """What the speed of a model depends on besides the model: the processor and torch. Read
+    once per process: the dashboard asks on every run, and reading /proc/cpuinfo each time
+    took 8% of a loaded server's CPU (benchmarks/classroom/results.md)."""
     if device.type == "cuda":
         name = torch.cuda.get_device_name(device)
     else:
