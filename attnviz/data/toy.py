@@ -137,11 +137,25 @@ def corpus(n: int, seed: int = 0, language: str = "adjectives") -> list[Pair]:
     return out
 
 
+def written(sentence: str) -> str:
+    """A toy sentence as :func:`write_corpus` writes it: capitalized, its final stop attached
+    to the last word."""
+    return f"{sentence[0].upper()}{sentence[1:-2]}."
+
+
+def written_links(pair: Pair) -> frozenset[tuple[int, int]]:
+    """The gold links of ``pair`` between the whitespace words of its :func:`written` sentences,
+    as word alignments count them: the attached full stop's link is its word's."""
+    en, fr, links = pair
+    last_en, last_fr = len(en.split()) - 2, len(fr.split()) - 2
+    return frozenset((min(i, last_en), min(j, last_fr)) for i, j in links)
+
+
 def write_corpus(path: str | Path, pairs: list[Pair]) -> None:
-    """Write ``adjectives`` pairs in the Tatoeba format, capitalized, punctuation attached."""
+    """Write ``adjectives`` pairs in the Tatoeba format, each sentence :func:`written`."""
     with open(path, "w", encoding="utf-8") as f:
         for en, fr, _ in pairs:
-            f.write(f"{en[0].upper()}{en[1:-2]}.\t{fr[0].upper()}{fr[1:-2]}.\tCC-BY 2.0 (France)\n")
+            f.write(f"{written(en)}\t{written(fr)}\tCC-BY 2.0 (France)\n")
 
 
 def write_plain(path: str | Path, pairs: list[Pair]) -> None:

@@ -33,11 +33,6 @@ ISSUE_COMMAND = [
 ]  # fmt: skip
 
 
-def capitalized(sentence: str) -> str:
-    """A toy sentence as ``toy.write_corpus`` writes it: capitalized, the stop attached."""
-    return f"{sentence[0].upper()}{sentence[1:-2]}."
-
-
 def padded_build(extra: int):
     """Vocab.build that adds ``extra`` tokens no sentence holds."""
     build = Vocab.build.__func__
@@ -53,11 +48,12 @@ def held_out_aer(path: Path, corpus: Path, pairs: int = 100) -> float:
     """Argmax AER of ``pairs`` toy pairs not in ``corpus``, forced through ``path``'s model."""
     tr = attnviz.load(path, precision="fp32")
     trained = {line.split("\t")[0] for line in corpus.read_text().splitlines()}
-    held = [p for p in toy.corpus(3000, seed=999) if capitalized(p[0]) not in trained][:pairs]
+    held = [p for p in toy.corpus(3000, seed=999) if toy.written(p[0]) not in trained][:pairs]
     gold, hyps = [], []
-    for en, fr, links in held:
-        gold.append(Gold(frozenset(links), frozenset(links)))
-        hyps.append(set(forced_words(tr, capitalized(en), capitalized(fr)).links()))
+    for pair in held:
+        links = toy.written_links(pair)  # between the words forced_words links
+        gold.append(Gold(links, links))
+        hyps.append(set(forced_words(tr, toy.written(pair[0]), toy.written(pair[1])).links()))
     return score(gold, hyps).aer
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from attnviz.analysis.eflomal_aligner import build_priors
 from attnviz.data.corpus import read_corpus
+from attnviz.data.toy import written_links
 from attnviz.store.priors_file import save_priors
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
@@ -76,13 +77,8 @@ ONE_EPOCH = TrainConfig(
 
 
 def _word_links(pairs) -> str:
-    """The toy pairs' links over the whitespace words the corpus file has: its final full stop
-    is attached to the last word, so the full stop's link is that word's."""
-    lines = []
-    for en, fr, links in pairs:
-        last_src, last_tgt = len(en.split()) - 2, len(fr.split()) - 2
-        words = {(min(i, last_src), min(j, last_tgt)) for i, j in links}
-        lines.append(" ".join(f"{i}-{j}" for i, j in sorted(words)))
+    """The toy pairs' links over the whitespace words the corpus file has, as Pharaoh lines."""
+    lines = (" ".join(f"{i}-{j}" for i, j in sorted(written_links(p))) for p in pairs)
     return "\n".join(lines) + "\n"
 
 
