@@ -8,11 +8,14 @@ translation) is aligned once, then read from its cache.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
+from attnviz.analysis import lost_words
 from attnviz.analysis.aer import Gold, score
 from attnviz.analysis.align import trace_links
 from attnviz.analysis.compare_models import SentenceScore
@@ -75,6 +78,20 @@ def aligner() -> EflomalAligner | Refused:
         command = f"`python -m attnviz priors --data CORPUS --out {path}`"
         return Refused(_("no {path}: make it with {command}").format(path=path, command=command))
     return _aligner(str(path), version)
+
+
+def lost(found: EflomalAligner, traces: Sequence[Trace], lang: str) -> list[list[bool]]:
+    """Per trace, which of its source words its output lost
+    (:func:`lost_words.lost_in_outputs`, all aligned in one run of eflomal); raises its
+    ValueError when eflomal cannot align one."""
+    return _lost(found, tuple((tuple(s), tuple(o)) for s, o in map(words, traces)), lang)
+
+
+@functools.lru_cache(maxsize=1024)
+def _lost(found: EflomalAligner, pairs: tuple, lang: str) -> list[list[bool]]:
+    """Kept for the reruns that show the same outputs again: each tokenized every word of both
+    sides twice. A ValueError is not kept."""
+    return lost_words.lost_in_outputs(found, pairs, lang)
 
 
 def words(trace: Trace) -> tuple[list[str], list[str]]:

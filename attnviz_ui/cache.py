@@ -53,13 +53,15 @@ class Side(NamedTuple):
     trace: attnviz.Trace
 
 
-@st.cache_resource
+@functools.cache
 def _models(precision: str) -> Models:
     """The server's one cache of models at ``precision``: one per checkpoint file, failures
-    included. The server decodes on one intra-op thread, as live training runs do
-    (attnviz.training.live): a sentence is many tiny operations that gain nothing from more,
-    and threads that spin waiting for each other stall every operation whenever the browser
-    drawing the page, or another session, holds a core."""
+    included (a plain function cache: a page run asks for models about 35 times, and
+    Streamlit's hashing of each call's arguments cost more than the lookup). The server
+    decodes on one intra-op thread, as live training runs do (attnviz.training.live): a
+    sentence is many tiny operations that gain nothing from more, and threads that spin
+    waiting for each other stall every operation whenever the browser drawing the page, or
+    another session, holds a core."""
     torch.set_num_threads(1)
     return Models(functools.partial(attnviz.load, precision=precision))
 

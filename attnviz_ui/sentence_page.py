@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from attnviz.analysis import lost_words
 from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.text import language_name
@@ -228,15 +227,15 @@ def _lost(sides: list[Side]) -> list[list[bool] | None]:
     matched = [
         k for k, tr in enumerate(models) if not mismatch(found.priors, tr.card, tr.data, tr.text)
     ]
-    pairs = [(sides[k].trace.src_tokens[:-1], sides[k].trace.output_tokens) for k in matched]
+    traces = [sides[k].trace for k in matched]
     lang = sides[0].translator.text.src_lang
     try:
-        for k, flags in zip(matched, lost_words.lost_in_outputs(found, pairs, lang), strict=True):
+        for k, flags in zip(matched, aligner_view.lost(found, traces, lang), strict=True):
             lost[k] = flags
     except ValueError:  # one pair eflomal cannot align: each of the others alone
-        for k, pair in zip(matched, pairs, strict=True):
+        for k, trace in zip(matched, traces, strict=True):
             with contextlib.suppress(ValueError):
-                lost[k] = lost_words.lost_in_outputs(found, [pair], lang)[0]
+                lost[k] = aligner_view.lost(found, [trace], lang)[0]
     return lost
 
 

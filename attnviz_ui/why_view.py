@@ -157,9 +157,8 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
         st.caption(_("Source words lost are not marked: {why}.").format(why=why))
         return {}
     done = {name: t for name, t in traces.items() if isinstance(t, Trace)}
-    pairs = [(t.src_tokens[:-1], t.output_tokens) for t in done.values()]
     try:
-        lost = lost_words.lost_in_outputs(found, pairs, tr.text.src_lang)
+        lost = aligner_view.lost(found, list(done.values()), tr.text.src_lang)
     except ValueError as e:
         st.caption(_("eflomal could not align the sentence: {error}").format(error=e))
         return {}
