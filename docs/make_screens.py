@@ -10,17 +10,14 @@ four pasted sentences and the Training page.
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
+from dashboard_latency import streamlit  # noqa: E402  (opens on the dashboard's first example)
 
 OUT = ROOT / "docs" / "screens"
 WIDTH, HEIGHT = 1400, 1300
@@ -41,32 +38,6 @@ CORPUS = (
 )
 DIRECTIONS = {"en": ("English → French", "Chinese → English"), "zh": ("英语 → 法语", "中文 → 英语")}
 SEARCH = {"en": ("greedy", "beam"), "zh": ("贪心搜索", "束搜索")}
-
-
-@contextmanager
-def streamlit():
-    """``streamlit run dashboard.py`` on the shipped checkpoints, on a free port: its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(480):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.25)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def idle(page) -> None:
@@ -173,7 +144,7 @@ def index(shots: dict[str, list[str]]) -> str:
 
 
 def main() -> None:
-    with streamlit() as url, sync_playwright() as p:
+    with streamlit(ROOT / "dashboard.py", {}) as url, sync_playwright() as p:
         shots = {lang: language(p, url, lang) for lang in ("en", "zh")}
     (OUT / "index.md").write_text(index(shots))
 
