@@ -53,14 +53,21 @@ def test_a_step_s_own_query_finds_it_first(built):
     steps, path = built
     index = StepIndex(path)
     assert len(index) == len(steps.words)
-    for k in range(0, len(steps.words), 7):
-        nearest = index.nearest(steps.queries[k], k=3)
-        # int8 over 8 components: another step may tie with it (seen once in a full run, where
-        # another thread count moved the queries' last bits), never come nearer
-        own = next(n for n in nearest if (n.pair, n.step) == (steps.pair[k], steps.step[k]))
-        assert own.distance == pytest.approx(0, abs=0.02)
-        assert nearest[0].distance == pytest.approx(own.distance, abs=0.02)
-        np.testing.assert_allclose(own.weights, steps.weights[k], atol=1e-3)  # float16
+    probes = range(0, len(steps.words), 7)
+    found = 0
+    for k in probes:
+        nearest = index.nearest(steps.queries[k], k=10)
+        # int8 over 8 components: an untrained model's steps at one position can tie with it (the
+        # graph the index builds differs with the thread count), but nothing comes nearer
+        assert nearest[0].distance == pytest.approx(0, abs=0.02)
+        own = [n for n in nearest if (n.pair, n.step) == (steps.pair[k], steps.step[k])]
+        if not own:
+            assert all(n.distance == pytest.approx(0, abs=0.02) for n in nearest)  # ten ties
+            continue
+        found += 1
+        assert own[0].distance == pytest.approx(0, abs=0.02)
+        np.testing.assert_allclose(own[0].weights, steps.weights[k], atol=1e-3)  # float16
+    assert found >= 0.9 * len(probes)
 
 
 def test_the_file_is_safetensors_with_the_index_inside(built):
