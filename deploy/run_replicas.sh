@@ -52,11 +52,14 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # Every port free before anything starts: a server already on one (another class, a run not yet
-# stopped) would answer the health checks below in place of ours.
+# stopped) would answer the health checks below in place of ours. A port whose last connections
+# are still in TIME_WAIT (a class just stopped) is free: nginx and streamlit bind with
+# SO_REUSEADDR, and so does this check.
 python - "$PROXY_PORT" $(seq "$FIRST_PORT" $((FIRST_PORT + REPLICAS - 1))) <<'PY' || exit 2
 import socket, sys
 for port in sys.argv[1:]:
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", int(port)))
         except OSError:
@@ -74,6 +77,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# Each server in a process group of its own: Ctrl-C (SIGINT to the terminal's group) reaches this
+# script alone, which stops them all through cleanup. Left in our group, the servers would stop
+# on it by themselves, and a busy machine could see them all gone before this shell ran its trap,
+# `wait` returning 0 as if the class had ended on its own.
+set -m
 
 # One cookie secret for every replica, so that what one signs (the XSRF cookie) another accepts
 # should a visitor ever move.

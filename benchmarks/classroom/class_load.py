@@ -7,8 +7,9 @@ checks that its heatmaps hold its own words), the server's resident memory durin
 after the sessions close, and draws the latency over time beside the number of open sessions.
 
     python benchmarks/classroom/class_load.py [--page dashboard|minimal|both] [--sessions 40]
-        [--browsers 4] [--rounds 3] [--scenario spread|burst] [--over SECONDS]
-        [--sweep 40,80,120] [--url http://127.0.0.1:PORT --pids PID,PID] [--out DIR]
+        [--browsers 4] [--rounds 3] [--moves 2] [--no-views] [--scenario spread|burst]
+        [--over SECONDS] [--sweep 40,80,120] [--url http://127.0.0.1:PORT --pids PID,PID]
+        [--out DIR]
 
 Without ``--url`` it starts each page's server itself (dashboard_latency.streamlit) and warms
 it with one visit; with ``--url`` it drives a server already running (nginx in front of
@@ -61,6 +62,7 @@ class Plan:
     browsers: int = 4  # Chromium pages beside them
     rounds: int = 3  # Enter, the step changes and two view switches, per round
     moves: int = 2  # step changes per round
+    views: bool = True  # a view switch there and back per round
     over: float = 20.0  # seconds over which the sessions open, evenly spaced
     think: float = 2.0  # mean seconds a visitor waits before each gesture (0.5x to 1.5x)
     timeout: float = 30.0  # seconds a gesture may take before it counts as failed
@@ -143,7 +145,7 @@ async def protocol_visitor(url: str, n: int, plan: Plan, clock: Clock, at: float
                 shown, last = session.step_range()
                 await _timed(out, "step", clock, session.step(shown + 1 if shown < last else 1))
                 out.crosstalk += _foreign(session, typed)
-            if views := session.views():  # to the second view (the comparison) and back
+            if plan.views and (views := session.views()):  # to the second view (the comparison) and back
                 await think()
                 await _timed(out, "view", clock, session.view(views[1], heatmaps=0))
                 await think()
@@ -339,7 +341,7 @@ def classes(page: str, a: argparse.Namespace, out: Path) -> int:
     warm = [u for u in a.warm.split(",") if u] if a.warm else []
     sweep, bad = {}, 0
     for n in [int(n) for n in a.sweep.split(",")] if a.sweep else [a.sessions]:
-        plan = Plan(n, a.browsers, a.rounds, a.moves, over, a.think, a.timeout,
+        plan = Plan(n, a.browsers, a.rounds, a.moves, a.views, over, a.think, a.timeout,
                     a.open_timeout, a.max_seconds, a.seed)  # fmt: skip
         with _served(page, a.url, pids, a.checkpoints) as (url, watched):
             found = run_class(url, watched, plan, a.after, a.chromium, warm)
@@ -365,6 +367,9 @@ def _arguments() -> argparse.Namespace:
     ap.add_argument("--browsers", type=int, default=4, help="real Chromium pages beside them")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--moves", type=int, default=2, help="step changes per round")
+    ap.add_argument(
+        "--no-views", dest="views", action="store_false", help="no view switch in a round"
+    )
     ap.add_argument("--scenario", choices=["spread", "burst"], default="spread")
     ap.add_argument("--over", type=float, help="seconds the opens spread over (20; burst: 3)")
     ap.add_argument("--think", type=float, default=2.0, help="mean seconds before a gesture")

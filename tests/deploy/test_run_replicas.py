@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import time
 import urllib.request
@@ -43,6 +44,7 @@ def replicas(tmp_path_factory):
     proxy, first = free_port(), free_port()
     while free_port() == first + 1:  # the second replica's port must be free too
         first = free_port()
+    _time_wait(proxy)  # as a class just stopped leaves it: free to start on
     env = os.environ | {"APP": "benchmarks/classroom/minimal_app.py", "PROXY_PORT": str(proxy),
                         "FIRST_PORT": str(first)}  # fmt: skip
     log = tmp_path_factory.mktemp("replicas") / "out.log"
@@ -62,6 +64,26 @@ def replicas(tmp_path_factory):
     yield f"http://127.0.0.1:{proxy}", pids, process
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGKILL)
+
+
+def _time_wait(port: int) -> None:
+    """Leaves a connection to ``port`` in TIME_WAIT, nothing listening: a port a server just
+    closed."""
+    with socket.create_server(("127.0.0.1", port)) as server:
+        client = socket.create_connection(("127.0.0.1", port))
+        accepted, _ = server.accept()
+        accepted.close()  # the side that closes first waits
+        client.close()
+
+
+def test_a_port_in_use_is_refused_before_anything_starts():
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        run = subprocess.run([str(ROOT / "deploy/run_replicas.sh"), "--replicas", "1"], cwd=ROOT,
+                             env=os.environ | {"PROXY_PORT": str(port)}, capture_output=True,
+                             text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 2
+    assert f"port {port} is in use" in run.stderr and "nginx on" not in run.stdout
 
 
 def _get(url: str, cookie: str = ""):
