@@ -77,11 +77,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# Each server in a process group of its own: Ctrl-C (SIGINT to the terminal's group) reaches this
-# script alone, which stops them all through cleanup. Left in our group, the servers would stop
-# on it by themselves, and a busy machine could see them all gone before this shell ran its trap,
-# `wait` returning 0 as if the class had ended on its own.
-set -m
 
 # One cookie secret for every replica, so that what one signs (the XSRF cookie) another accepts
 # should a visitor ever move.
@@ -144,5 +139,10 @@ if [ "${1:-}" = "--load" ]; then
     python benchmarks/classroom/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
         --pids "$replica_pids" --warm "$warm" "$@"
 else
-    wait
+    # Until Ctrl-C: on a wait that only a signal ends. Ctrl-C reaches the servers too, and they
+    # stop on it by themselves; waiting on them, a busy machine could see them all gone before
+    # this shell ran its trap, and `wait` return 0 as if the class had ended on its own.
+    sleep infinity &
+    pids+=("$!")
+    wait "$!"
 fi

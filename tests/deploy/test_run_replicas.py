@@ -62,8 +62,9 @@ def replicas(tmp_path_factory):
     ports = [int(p) for p in found.group(1).split()]
     pids = dict(zip(ports, map(int, found.group(2).split(",")), strict=True))
     yield f"http://127.0.0.1:{proxy}", pids, process
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
+    if process.poll() is None:  # a test failed before Ctrl-C: the script stops its servers
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=60)
 
 
 def _time_wait(port: int) -> None:
