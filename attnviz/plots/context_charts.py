@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
-from .charts import FONT, PLAIN, heatmap, labels
+from .charts import FONT, PLAIN_JSON, heatmap, labels, unchecked_figure
 
 SOURCE_X, CONTEXT_X, OUTPUT_X = 0.0, 1.0, 2.0
 READ = "rgba(120, 120, 120, 0.45)"  # the encoder reading a word into c
@@ -72,7 +72,7 @@ def context_figure(
                               name=_("the current step reads c")))  # fmt: skip
     longest = max((len(label) for label in src + out), default=1)
     layout = dict(
-        template=PLAIN,
+        template=PLAIN_JSON,
         title=dict(text=title, font=dict(size=17), y=1, yref="container", yanchor="top",
                    pad=dict(t=10)),
         font=FONT,
@@ -89,7 +89,7 @@ def context_figure(
             dict(x=OUTPUT_X, y=-0.9, text=_("output"), showarrow=False, xanchor="left"),
         ],
     )  # fmt: skip
-    return go.Figure(data=traces, layout=layout)
+    return unchecked_figure(traces, layout)
 
 
 def attention_picture(

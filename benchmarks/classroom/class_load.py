@@ -7,9 +7,9 @@ checks that its heatmaps hold its own words), the server's resident memory durin
 after the sessions close, and draws the latency over time beside the number of open sessions.
 
     python benchmarks/classroom/class_load.py [--page dashboard|minimal|both] [--sessions 40]
-        [--browsers 4] [--rounds 3] [--moves 2] [--no-views] [--scenario spread|burst]
-        [--over SECONDS] [--sweep 40,80,120] [--url http://127.0.0.1:PORT --pids PID,PID]
-        [--out DIR]
+        [--browsers 4] [--rounds 3] [--moves 2] [--no-views] [--retype]
+        [--scenario spread|burst] [--over SECONDS] [--sweep 40,80,120]
+        [--url http://127.0.0.1:PORT --pids PID,PID] [--out DIR]
 
 Without ``--url`` it starts each page's server itself (dashboard_latency.streamlit) and warms
 it with one visit; with ``--url`` it drives a server already running (nginx in front of
@@ -63,6 +63,7 @@ class Plan:
     rounds: int = 3  # Enter, the step changes and two view switches, per round
     moves: int = 2  # step changes per round
     views: bool = True  # a view switch there and back per round
+    retype: bool = False  # each round types the visitor's first sentence again
     over: float = 20.0  # seconds over which the sessions open, evenly spaced
     think: float = 2.0  # mean seconds a visitor waits before each gesture (0.5x to 1.5x)
     timeout: float = 30.0  # seconds a gesture may take before it counts as failed
@@ -136,7 +137,7 @@ async def protocol_visitor(url: str, n: int, plan: Plan, clock: Clock, at: float
         await _timed(out, "open", clock, asyncio.wait_for(session.open(), plan.open_timeout))
         out.opened = clock()
         for r in range(plan.rounds):
-            typed = sentence(n, r)
+            typed = sentence(n, 0 if plan.retype else r)
             await think()
             await _timed(out, "enter", clock, session.enter(typed))
             out.crosstalk += _foreign(session, typed)
@@ -189,7 +190,8 @@ def browser_visitor(url: str, n: int, plan: Plan, clock: Clock, at: float, chrom
             for r in range(plan.rounds):
                 if clock.left() <= 0:
                     break
-                typed = sentence(1000 + n, r)  # numbers no protocol visitor types
+                # numbers no protocol visitor types
+                typed = sentence(1000 + n, 0 if plan.retype else r)
                 timed("enter", lambda s=typed: enter(page, s)[0])
                 shown = [
                     Heatmap([x.split(":", 1)[-1] for x in labels], None)
@@ -341,7 +343,7 @@ def classes(page: str, a: argparse.Namespace, out: Path) -> int:
     warm = [u for u in a.warm.split(",") if u] if a.warm else []
     sweep, bad = {}, 0
     for n in [int(n) for n in a.sweep.split(",")] if a.sweep else [a.sessions]:
-        plan = Plan(n, a.browsers, a.rounds, a.moves, a.views, over, a.think, a.timeout,
+        plan = Plan(n, a.browsers, a.rounds, a.moves, a.views, a.retype, over, a.think, a.timeout,
                     a.open_timeout, a.max_seconds, a.seed)  # fmt: skip
         with _served(page, a.url, pids, a.checkpoints) as (url, watched):
             found = run_class(url, watched, plan, a.after, a.chromium, warm)
@@ -369,6 +371,9 @@ def _arguments() -> argparse.Namespace:
     ap.add_argument("--moves", type=int, default=2, help="step changes per round")
     ap.add_argument(
         "--no-views", dest="views", action="store_false", help="no view switch in a round"
+    )
+    ap.add_argument(
+        "--retype", action="store_true", help="each round types the visitor's first sentence again"
     )
     ap.add_argument("--scenario", choices=["spread", "burst"], default="spread")
     ap.add_argument("--over", type=float, help="seconds the opens spread over (20; burst: 3)")

@@ -1,9 +1,12 @@
 """Chart builders: what each figure shows, checked on its data."""
 
+import json
 import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
-from attnviz.plots import charts, history_charts
+from attnviz.plots import charts, context_charts, history_charts
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -99,3 +102,30 @@ def test_a_card_has_a_curve_only_with_validation_losses():
     assert history_charts.card_has_losses({"history": {"valid_loss": [3.1, 2.5]}, "best_epoch": 2})
     assert not history_charts.card_has_losses({"history": {"valid_loss": []}})
     assert not history_charts.card_has_losses({})
+
+
+def _json(fig) -> dict:
+    return json.loads(pio.to_json(fig, validate=False))
+
+
+def _checked(fig) -> dict:
+    """``fig`` as JSON once plotly has checked every property of it."""
+    return _json(go.Figure(fig.to_plotly_json()))
+
+
+def test_every_figure_built_unchecked_is_the_figure_plotly_checks(trace):
+    # matrix_figure and context_figure skip plotly's checks for speed: each must be written
+    # as the checked figure would be (a misspelt property would raise in the check)
+    fixed = tiny_translator("none").translate("the cat sees the dog .", max_len=6)
+    figures = [
+        charts.heatmap(trace),
+        charts.heatmap(trace, step=2, gold=[(1, 0)], reveal=True),
+        charts.with_eflomal(charts.heatmap(trace, step=1), [(0, 0), (2, 3)], upto=1),
+        charts.difference_heatmap(trace, trace),
+        context_charts.context_figure(fixed, step=1, reveal=True),
+    ]
+    for fig in figures:
+        assert _json(fig) == _checked(fig)
+    wrong = charts.unchecked_figure([dict(type="heatmap", z=[[1]], colorscale="nonesuch")], {})
+    with pytest.raises(ValueError):
+        _checked(wrong)
