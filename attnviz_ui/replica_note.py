@@ -13,6 +13,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from attnviz.i18n import gettext as _
 
+from .session_keys import Key
+
 
 def restarted(protocol: str | None, session_id: str) -> bool:
     """Whether a websocket whose ``Sec-WebSocket-Protocol`` is ``protocol`` asked to resume a
@@ -23,10 +25,14 @@ def restarted(protocol: str | None, session_id: str) -> bool:
 
 def replica_note_ui() -> None:
     """A warning at the top of the page, in every run of a session that replaced a lost one
-    (reloading the page opens a session of its own, without it)."""
-    run = get_script_run_ctx()
-    protocol = st.context.headers.get("Sec-WebSocket-Protocol")
-    if run is None or not restarted(protocol, run.session_id):
+    (reloading the page opens a session of its own, without it). Told once per session: its
+    websocket's headers do not change, and reading them costs every run about 2 ms."""
+    state = st.session_state
+    if Key.RESTARTED not in state:
+        run = get_script_run_ctx()
+        protocol = st.context.headers.get("Sec-WebSocket-Protocol")
+        state[Key.RESTARTED] = run is not None and restarted(protocol, run.session_id)
+    if not state[Key.RESTARTED]:
         return
     st.warning(
         _(

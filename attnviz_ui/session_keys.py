@@ -16,6 +16,7 @@ class Key(StrEnum):
     DIRECTION = "direction"  # the sidebar: which languages the models translate between
     LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.language)
     SEARCH = "search"  # the sidebar: greedy or beam search
+    RESTARTED = "restarted"  # whether this session replaced one a stopped replica held
 
     # The one-sentence page: the sentence and its view
     VIEW = "view"  # the view switch: a View

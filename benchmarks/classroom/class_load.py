@@ -268,7 +268,7 @@ def run_class(
     for address in [url, *warm]:
         if not loopback(address):
             raise SystemExit(f"{address}: class_load talks to this machine's loopback only")
-    once = Plan(sessions=1, rounds=1, think=0.1)
+    once = Plan(sessions=1, rounds=1, think=0.1, open_timeout=120.0)  # a cold server loads first
     for address in warm or [url]:
         visit = asyncio.run(protocol_visitor(address, 10_000, once, Clock(once), 0))
         if visit.errors:
