@@ -35,6 +35,13 @@ def test_a_resumed_session_is_not_a_restart_and_a_lost_one_is():
     assert not restarted(None, "abc")
 
 
+def _as_a_terminal() -> None:
+    """In the script's process: SIGINT as a terminal's shell leaves it, not ignored (a suite
+    started in the background of a shell ignores it, and a shell that starts with it ignored
+    keeps no trap for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory):
     """deploy/run_replicas.sh --replicas 2 of the minimal page; yields (url, {port: pid},
@@ -51,7 +58,7 @@ def replicas(tmp_path_factory):
     with log.open("w") as out:
         process = subprocess.Popen([str(ROOT / "deploy/run_replicas.sh"), "--replicas", "2"],
                                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)  # fmt: skip
+                                   start_new_session=True, preexec_fn=_as_a_terminal)  # fmt: skip
     deadline = time.monotonic() + 600  # apt-get may install nginx first
     while "Students open" not in log.read_text() and time.monotonic() < deadline:
         assert process.poll() is None, log.read_text()
