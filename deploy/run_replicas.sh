@@ -139,10 +139,7 @@ if [ "${1:-}" = "--load" ]; then
     python benchmarks/classroom/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
         --pids "$replica_pids" --warm "$warm" "$@"
 else
-    # Until Ctrl-C: on a wait that only a signal ends. Ctrl-C reaches the servers too, and they
-    # stop on it by themselves; waiting on them, a busy machine could see them all gone before
-    # this shell ran its trap, and `wait` return 0 as if the class had ended on its own.
-    sleep infinity &
-    pids+=("$!")
-    wait "$!"
+    # Until Ctrl-C. A shell started with SIGINT ignored (`run_replicas.sh &` in a script) can keep
+    # no trap for it: stop that one with SIGTERM.
+    wait
 fi
