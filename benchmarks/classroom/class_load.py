@@ -146,7 +146,8 @@ async def protocol_visitor(url: str, n: int, plan: Plan, clock: Clock, at: float
                 shown, last = session.step_range()
                 await _timed(out, "step", clock, session.step(shown + 1 if shown < last else 1))
                 out.crosstalk += _foreign(session, typed)
-            if plan.views and (views := session.views()):  # to the second view (the comparison) and back
+            # to the second view (the comparison) and back
+            if plan.views and (views := session.views()):
                 await think()
                 await _timed(out, "view", clock, session.view(views[1], heatmaps=0))
                 await think()

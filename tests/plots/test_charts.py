@@ -1,6 +1,7 @@
 """Chart builders: what each figure shows, checked on its data."""
 
 import json
+
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
