@@ -54,20 +54,19 @@ def test_a_step_s_own_query_finds_it_first(built):
     index = StepIndex(path)
     assert len(index) == len(steps.words)
     probes = range(0, len(steps.words), 7)
-    found = 0
+    found = near = 0
     for k in probes:
         nearest = index.nearest(steps.queries[k], k=10)
-        # int8 over 8 components: an untrained model's steps at one position can tie with it (the
-        # graph the index builds differs with the thread count), but nothing comes nearer
-        assert nearest[0].distance == pytest.approx(0, abs=0.02)
+        near += nearest[0].distance == pytest.approx(0, abs=0.02)  # itself, or a step as near
         own = [n for n in nearest if (n.pair, n.step) == (steps.pair[k], steps.step[k])]
-        if not own:
-            assert all(n.distance == pytest.approx(0, abs=0.02) for n in nearest)  # ten ties
-            continue
-        found += 1
-        assert own[0].distance == pytest.approx(0, abs=0.02)
-        np.testing.assert_allclose(own[0].weights, steps.weights[k], atol=1e-3)  # float16
-    assert found >= 0.9 * len(probes)
+        if own:
+            found += 1
+            assert own[0].distance == pytest.approx(0, abs=0.02)
+            np.testing.assert_allclose(own[0].weights, steps.weights[k], atol=1e-3)  # float16
+    # HNSW is approximate, and an untrained model's steps at one position nearly coincide in
+    # int8 over 8 components: the graph usearch builds (another with each thread count) may
+    # lose a step among its ties (CI saw 1 probe in 62 miss itself, the ten found farther)
+    assert found >= 0.9 * len(probes) and near >= 0.9 * len(probes)
 
 
 def test_the_file_is_safetensors_with_the_index_inside(built):
