@@ -194,9 +194,9 @@ def open_training_page(folder, monkeypatch) -> AppTest:
     return at
 
 
-def unavailable(message: str) -> None:
-    """Skip a test whose tool is missing here, naming it; fail in CI, which installs every tool
-    the tests need (a skip there would check nothing)."""
+def unavailable(message: str, module: bool = False) -> None:
+    """Skip a test (with ``module``, a test module) whose tool is missing here, naming it; fail
+    in CI, which installs every tool the tests need (a skip there would check nothing)."""
     if os.environ.get("CI"):
         pytest.fail(message, pytrace=False)
-    pytest.skip(message)
+    pytest.skip(message, allow_module_level=module)

@@ -344,8 +344,11 @@ def classes(page: str, a: argparse.Namespace, out: Path) -> int:
     warm = [u for u in a.warm.split(",") if u] if a.warm else []
     sweep, bad = {}, 0
     for n in [int(n) for n in a.sweep.split(",")] if a.sweep else [a.sessions]:
-        plan = Plan(n, a.browsers, a.rounds, a.moves, a.views, a.retype, over, a.think, a.timeout,
-                    a.open_timeout, a.max_seconds, a.seed)  # fmt: skip
+        plan = Plan(
+            sessions=n, browsers=a.browsers, rounds=a.rounds, moves=a.moves, views=a.views,
+            retype=a.retype, over=over, think=a.think, timeout=a.timeout,
+            open_timeout=a.open_timeout, max_seconds=a.max_seconds, seed=a.seed,
+        )  # fmt: skip
         with _served(page, a.url, pids, a.checkpoints) as (url, watched):
             found = run_class(url, watched, plan, a.after, a.chromium, warm)
         name = f"{page}-{a.scenario}-{n}"

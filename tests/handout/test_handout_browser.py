@@ -25,7 +25,7 @@ try:
 except ModuleNotFoundError as error:
     if error.name != "playwright":
         raise
-    pytest.skip("Playwright for Python is missing", allow_module_level=True)
+    unavailable("Playwright for Python is missing: run scripts/install-test-deps.sh", module=True)
 
 DRAWN = (  # what each model's heatmap draws, read back from the plotly graph on the page
     "() => [...document.querySelectorAll('.heatmap.js-plotly-plot')].map(g => ({"

@@ -4,14 +4,13 @@ character would be the same empty box."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 from attnviz.plots import charts
 
 from ..handmade import hand_trace
+from ..helpers import unavailable
 
 pytestmark = pytest.mark.slow  # each picture starts Chromium
 
@@ -23,10 +22,7 @@ def _heatmap(word: str):
 @pytest.fixture(scope="module")
 def exporting():
     if not charts.can_export_images():  # CI installs them: there a missing one fails
-        message = "kaleido or Chromium is missing: run scripts/install-test-deps.sh"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+        unavailable("kaleido or Chromium is missing: run scripts/install-test-deps.sh")
 
 
 def test_a_png_draws_each_chinese_character_not_one_box_for_all(exporting):

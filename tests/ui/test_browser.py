@@ -20,7 +20,7 @@ import pytest
 from attnviz.plots.charts import EFLOMAL_COLOR
 from attnviz_ui.sentence_page import EXAMPLES
 
-from ..helpers import ROOT, TAUGHT, free_port
+from ..helpers import ROOT, TAUGHT, free_port, unavailable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
@@ -28,10 +28,7 @@ CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
 
 def _missing(what: str) -> None:
     """Skip the browser tests, naming what is missing, except in CI, which installs it."""
-    message = f"{what} is missing: run scripts/install-test-deps.sh"
-    if os.environ.get("CI"):
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message, allow_module_level=True)
+    unavailable(f"{what} is missing: run scripts/install-test-deps.sh", module=True)
 
 
 try:
