@@ -9,6 +9,7 @@ translation) is aligned once, then read from its cache.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,6 +30,12 @@ from attnviz.store.priors_file import PriorsError, load_priors
 
 from .cache import Side, checkpoint_folder, file_version
 from .session_keys import Key
+
+# eflomal runs its samplers on OpenMP threads, which by default spin for a while after each
+# parallel region: for a typed sentence, about 10 ms of a core, as much as the sampling
+# itself (benchmarks/classroom/results.md). The server's children sleep when they wait; its
+# own torch decodes on one thread and never waits on another.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
 SWITCH = N_("eflomal's links")

@@ -69,8 +69,15 @@ def _models(precision: str) -> Models:
 def page_precision() -> str:
     """The precision the page decodes in: the fastest that keeps the attention shown the
     trained model's own (the output layer alone below fp32: see attnviz.model.low_precision), as
-    measured once per machine, or as ATTNVIZ_DECODING pins it (read on every run). Cached
+    measured once per machine, or as ATTNVIZ_DECODING pins it (read on every call). Cached
     decodings are keyed by it."""
+    return _page_precision(os.environ.get("ATTNVIZ_DECODING", ""))
+
+
+@functools.cache
+def _page_precision(pinned: str) -> str:
+    """Resolved once per pin: a page run asks about 35 times (a pin that is not a precision
+    raises, and is not kept)."""
     return resolve_decoding("auto", exact_attention=True)
 
 

@@ -10,10 +10,11 @@ import unicodedata
 import numpy as np
 
 from attnviz.i18n import gettext as _
+from attnviz.plots.charts import Table
 
 
-def html_table(frame) -> str:
-    """A small table (a pandas DataFrame) as plain HTML: each cell escaped, numbers to three
+def html_table(table: Table) -> str:
+    """A small table as plain HTML: each cell escaped, numbers to three
     decimals, True as ✓, the headers in the reader's language. Far lighter for the browser than
     an interactive dataframe, or than markdown it must parse, for a handful of rows redrawn at
     every step."""
@@ -26,10 +27,9 @@ def html_table(frame) -> str:
         return html.escape(str(value))
 
     style = ' style="border: 1px solid rgba(49, 51, 63, 0.2); padding: 4px 10px"'
-    head = "".join(f"<th{style}>{html.escape(_(str(c)))}</th>" for c in frame.columns)
+    head = "".join(f"<th{style}>{html.escape(_(str(c)))}</th>" for c in table.columns)
     rows = "".join(
-        "<tr>" + "".join(f"<td{style}>{cell(v)}</td>" for v in row) + "</tr>"
-        for row in frame.itertuples(index=False)
+        "<tr>" + "".join(f"<td{style}>{cell(v)}</td>" for v in row) + "</tr>" for row in table.rows
     )
     return f'<table style="border-collapse: collapse"><tr>{head}</tr>{rows}</table>'
 

@@ -82,7 +82,7 @@ def column(
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
     heading = html.escape(heading)
-    candidates = html_table(charts.candidates_frame(trace, t))
+    candidates = html_table(charts.candidates_table(trace, t))
     if trace.has_attention:
         title = _("{name}: alignment").format(name=s.name)
         looked = _sink_note(trace, t) + shaded_tokens(trace.src_tokens, trace.weights[t])

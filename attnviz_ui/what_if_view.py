@@ -127,7 +127,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     for col, (key, label, trace) in zip(cols, versions, strict=True):
         with col:
             st.markdown(f"**{side.name}, {label}:** {markdown_text(trace.text)}")
-            frame = charts.candidates_frame(trace, min(t, len(trace.tgt_tokens) - 1))
+            frame = charts.candidates_table(trace, min(t, len(trace.tgt_tokens) - 1)).frame()
             st.dataframe(frame.set_axis([_(c) for c in frame.columns], axis=1), hide_index=True)
             st.plotly_chart(
                 attention_picture(trace, step=t, title=f"{side.name}, {label}"),

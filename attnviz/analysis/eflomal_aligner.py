@@ -32,12 +32,13 @@ DIRECTIONS = ("forward", "reverse", "symmetric")
 MAX_TOKENS = 1023  # eflomal writes a longer sentence as an empty one
 # Sampling iterations for new text, relative to eflomal's default (5000 / sqrt(sentences)),
 # which is set for text aligned from nothing: with a corpus's priors to start from, the
-# sampler settles far sooner, and one sentence is aligned in a fraction of the time. 0.1, 0.2
-# and 0.05 align the 25 Tatoeba gold sentences alone at symmetric AER 11.8, 12.0 and 11.5
+# sampler settles far sooner, and one sentence is aligned in a fraction of the time. 0.05, 0.1
+# and 0.2 align the 25 Tatoeba gold sentences alone at symmetric AER 11.5, 11.8 and 12.0
 # (means of 5 runs, each within the others' ranges), and the dashboard's lost-word flags of
-# 150 typed sentences differ from a 5-run consensus of 1.0 on 6-8, 6 and 8-9 of them (1.0
-# itself: 8-9); 0.1 costs a pair 20 ms of CPU, 0.2 31 ms (benchmarks/classroom/results.md).
-NEW_TEXT_LENGTH = 0.1
+# 150 typed sentences differ from a 5-run consensus of 1.0 on 8-9, 6-8 and 6 of them (1.0
+# itself: 8-9). A typed sentence's check (two pairs, samplers that sleep when they wait) costs
+# 10 ms of CPU at 0.05 and 15 ms at 0.1 (benchmarks/classroom/results.md).
+NEW_TEXT_LENGTH = 0.05
 INSTALL = "pip install eflomal (it builds a C extension: needs gcc and make)"
 
 

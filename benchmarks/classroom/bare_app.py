@@ -51,6 +51,6 @@ if sentence:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
             bars = weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
-            table = html_table(charts.candidates_frame(trace, step))
+            table = html_table(charts.candidates_table(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")
     freeze_heap()  # as the dashboard does

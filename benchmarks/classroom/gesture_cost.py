@@ -3,8 +3,9 @@
     python benchmarks/classroom/gesture_cost.py [--page dashboard|minimal] [--repeat 20]
 
 One protocol visitor (protocol_session.py) at a time, on a fresh server: it opens the page,
-types a sentence of its own, moves the step and switches the view there and back, ``--repeat``
-times in a row (a new visitor each time, so every open is a new session's first page). For each
+types a sentence of its own, types it again (as issue 55's class does: its translations are
+then cached), moves the step and switches the view there and back, ``--repeat`` times in a
+row (a new visitor each time, so every open is a new session's first page). For each
 kind of gesture it reports the median of the server process's CPU seconds (user + system, all
 its threads and the children it ran, from /proc; the mean too, as /proc counts in ticks of
 10 ms) and of the bytes of the messages the server sent. CPU time, unlike latency, hardly
@@ -60,6 +61,7 @@ async def _visitor(url: str, pid: int, n: int, costs: dict) -> None:
     try:
         await _gesture(pid, costs, "open", session, session.open())
         await _gesture(pid, costs, "enter", session, session.enter(sentence(n, 0)))
+        await _gesture(pid, costs, "enter again", session, session.enter(sentence(n, 0)))
         shown, last = session.step_range()
         await _gesture(pid, costs, "step", session, session.step(shown + 1 if shown < last else 1))
         if views := session.views():
