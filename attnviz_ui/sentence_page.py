@@ -217,8 +217,8 @@ def notes_ui(sides: list[Side]) -> list[Side]:
 def _lost(sides: list[Side]) -> list[list[bool] | None]:
     """Per side, the source words eflomal finds its output lost (as the Why view strikes them);
     None for a side whose corpus has no priors here, or whose pair eflomal cannot align (then
-    coverage alone speaks). The sides are aligned in one run of eflomal: a run costs the server
-    about 20 ms of CPU however few its pairs (benchmarks/classroom/results.md)."""
+    coverage alone speaks). The sides are aligned in one run of eflomal, which costs the server
+    about 10 ms of CPU for a typed sentence's pairs (benchmarks/classroom/results.md)."""
     found = aligner_view.aligner()
     lost: list[list[bool] | None] = [None] * len(sides)
     if isinstance(found, Refused):
