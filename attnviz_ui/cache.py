@@ -76,8 +76,9 @@ def page_precision() -> str:
 
 @functools.cache
 def _page_precision(pinned: str) -> str:
-    """Resolved once per pin: a page run asks about 35 times (a pin that is not a precision
-    raises, and is not kept)."""
+    """:func:`page_precision`, resolved once per value of ``pinned`` (ATTNVIZ_DECODING, which
+    resolve_decoding reads itself): a page run asks about 35 times. A pin that is not a
+    precision raises, and is not kept."""
     return resolve_decoding("auto", exact_attention=True)
 
 

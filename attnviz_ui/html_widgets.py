@@ -14,10 +14,9 @@ from attnviz.plots.charts import Table
 
 
 def html_table(table: Table) -> str:
-    """A small table as plain HTML: each cell escaped, numbers to three
-    decimals, True as ✓, the headers in the reader's language. Far lighter for the browser than
-    an interactive dataframe, or than markdown it must parse, for a handful of rows redrawn at
-    every step."""
+    """A small table as plain HTML: each cell escaped, numbers to three decimals, True as ✓,
+    the headers in the reader's language. Far lighter for the browser than an interactive
+    dataframe, or than markdown it must parse, for a handful of rows redrawn at every step."""
 
     def cell(value) -> str:
         if isinstance(value, bool | np.bool_):
