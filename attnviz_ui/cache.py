@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-import streamlit as st
 import torch
 
 import attnviz
@@ -111,14 +110,19 @@ def translate(
     """A Trace, or the refusal of an InputError in ``language`` (default: the session's);
     decoded at ``precision`` (default :func:`page_precision`) and cached per input, so
     moving the step slider never decodes again. A cache keyed by language and precision
-    passes its own, so that what it computes is what its key names."""
+    passes its own, so that what it computes is what its key names.
+
+    The cache is the process's own, shared by every session: a Trace is frozen, so sessions
+    share one object rather than copies, and a lookup costs a hash of its arguments, where
+    Streamlit's data cache hashed them its own way and pickled each Trace in and out (about
+    1.5 ms a call, two calls a run)."""
     return _translate(
         checkpoint, sentence, beam, reference, language or session_language(),
         precision or page_precision(),
     )  # fmt: skip
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@functools.lru_cache(maxsize=512)
 def _translate(
     checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, precision: str
 ) -> attnviz.Trace | Refused:
@@ -157,7 +161,7 @@ def steered(
     return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), page_precision())
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@functools.lru_cache(maxsize=256)
 def _steered(
     checkpoint, sentence, beam, prefix, edit, language: str, precision: str
 ) -> attnviz.Trace | Refused:
