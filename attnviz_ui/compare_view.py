@@ -9,7 +9,7 @@ import streamlit as st
 from attnviz.analysis import diagnostics
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas
+from attnviz.plots import charts, formulas, tables
 from attnviz.plots.context_charts import attention_picture
 
 from .session_keys import Key, element_key
@@ -77,7 +77,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         )
     )
     st.caption(_("Red: the left model attends more; blue: the right model attends more."))
-    st.dataframe(_headers(charts.comparison_frame(a, b), a, b), hide_index=True)
+    st.dataframe(_headers(tables.comparison_frame(a, b), a, b), hide_index=True)
     st.caption(
         _(
             "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "

@@ -11,7 +11,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.handout.page import sentence_page
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
-from attnviz.plots import charts, formulas
+from attnviz.plots import charts, formulas, tables
 from attnviz.plots.context_charts import attention_picture
 
 from .language import session_language
@@ -25,11 +25,11 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
         []
         if not trace.has_attention
         else [
-            (_("Weights CSV"), f"{name}-weights.csv", lambda: charts.weights_frame(trace).to_csv()),
+            (_("Weights CSV"), f"{name}-weights.csv", lambda: tables.weights_frame(trace).to_csv()),
             (
                 _("Weights JSON"),
                 f"{name}-weights.json",
-                lambda: json.dumps(charts.weights_json(trace), ensure_ascii=False),
+                lambda: json.dumps(tables.weights_json(trace), ensure_ascii=False),
             ),
             (_("Alignment (Pharaoh)"), f"{name}.align", lambda: pharaoh(trace_links(trace)) + "\n"),
         ]

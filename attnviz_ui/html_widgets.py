@@ -10,7 +10,7 @@ import unicodedata
 import numpy as np
 
 from attnviz.i18n import gettext as _
-from attnviz.plots.charts import Table
+from attnviz.plots.tables import Table
 
 
 def html_table(table: Table) -> str:

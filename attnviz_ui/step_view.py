@@ -14,7 +14,7 @@ from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas, step_charts
+from attnviz.plots import charts, formulas, step_charts, tables
 from attnviz.plots.context_charts import attention_picture
 
 from .cache import Side
@@ -82,7 +82,7 @@ def column(
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
     heading = html.escape(heading)
-    candidates = html_table(charts.candidates_table(trace, t))
+    candidates = html_table(tables.candidates_table(trace, t))
     if trace.has_attention:
         title = _("{name}: alignment").format(name=s.name)
         looked = _sink_note(trace, t) + shaded_tokens(trace.src_tokens, trace.weights[t])

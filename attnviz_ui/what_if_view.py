@@ -13,7 +13,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas
+from attnviz.plots import formulas, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
@@ -127,7 +127,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     for col, (key, label, trace) in zip(cols, versions, strict=True):
         with col:
             st.markdown(f"**{side.name}, {label}:** {markdown_text(trace.text)}")
-            frame = charts.candidates_table(trace, min(t, len(trace.tgt_tokens) - 1)).frame()
+            frame = tables.candidates_table(trace, min(t, len(trace.tgt_tokens) - 1)).frame()
             st.dataframe(frame.set_axis([_(c) for c in frame.columns], axis=1), hide_index=True)
             st.plotly_chart(
                 attention_picture(trace, step=t, title=f"{side.name}, {label}"),

@@ -1,4 +1,5 @@
-"""Chart builders: pure functions from Traces to plotly figures, altair charts and tables.
+"""Chart builders: pure functions from Traces to plotly figures and altair charts (their
+numbers as tables: :mod:`.tables`).
 
 The dashboard only lays these out; tests call them directly. Tokens are labelled with their
 1-based position (``3:the``) so that a repeated word keeps its own row or column.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import shutil
 import unicodedata
-from typing import NamedTuple
 
 import altair as alt
 import numpy as np
@@ -20,7 +20,6 @@ import plotly.io as pio
 from ..analysis import diagnostics
 from ..analysis.teaching import Shift
 from ..decoding.trace import Trace
-from ..i18n import N_
 from ..i18n import gettext as _
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
@@ -317,43 +316,6 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Char
     ]
 
 
-class Table(NamedTuple):
-    """A small table: its column names, untranslated (the page writes them in its language),
-    and its rows. Built without pandas: a step's table is drawn at every step change, and a
-    DataFrame of three short columns cost a millisecond to build."""
-
-    columns: tuple[str, ...]
-    rows: list[tuple]
-
-    def frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows, columns=list(self.columns))
-
-
-CANDIDATE_COLUMNS = (N_("word"), N_("probability"), N_("chosen"))
-
-
-def candidates_table(trace: Trace, step: int) -> Table:
-    """The most probable next words at one step, with the one chosen marked."""
-    chosen = trace.tgt_tokens[step]
-    rows = [(c.token, c.prob, c.token == chosen) for c in trace.candidates[step]]
-    return Table(CANDIDATE_COLUMNS, rows)
-
-
-def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
-    """Per step: each model's output word and entropy, their Jensen-Shannon divergence and
-    whether their argmax agrees (matrices of one shape: same output, e.g. forced decoding)."""
-    return pd.DataFrame(
-        {
-            "step": range(1, len(a.tgt_tokens) + 1),
-            "output": a.tgt_tokens,
-            f"entropy {a.attention}": diagnostics.entropy(a.weights),
-            f"entropy {b.attention}": diagnostics.entropy(b.weights),
-            "JS divergence": diagnostics.js_divergence(a.weights, b.weights),
-            "same argmax": diagnostics.same_argmax(a.weights, b.weights),
-        }
-    )
-
-
 def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
     """Total attention per source word for each model: about 1 for a word translated once,
     near 0 for a word left out, well above 1 for a word translated twice. One band per source
@@ -480,29 +442,6 @@ def length_chart(frame: pd.DataFrame) -> alt.Chart:
         )
         .properties(height=260)
     )
-
-
-def weights_frame(trace: Trace) -> pd.DataFrame:
-    """The attention matrix as a table: one row per output token, one column per source token."""
-    return pd.DataFrame(
-        trace.weights,
-        index=pd.Index(labels(trace.tgt_tokens), name="output"),
-        columns=labels(trace.src_tokens),
-    )
-
-
-def weights_json(trace: Trace) -> dict:
-    """Everything needed to redraw a heatmap elsewhere, as JSON-ready lists."""
-    return {
-        "attention": trace.attention,
-        "mode": trace.mode,
-        "source": trace.source,
-        "source_tokens": trace.src_tokens,
-        "output_tokens": trace.tgt_tokens,
-        "translation": trace.text,
-        "weights": trace.weights.tolist(),
-        "scores": [[float(x) if np.isfinite(x) else None for x in row] for row in trace.scores],
-    }
 
 
 EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the blue scale

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
-from attnviz.plots import charts
+from attnviz.plots import charts, tables
 from attnviz_ui.gc_tuning import freeze_heap
 from attnviz_ui.html_widgets import html_table, weight_bars
 
@@ -51,6 +51,6 @@ if sentence:
             trace = fake_trace(words, seed)
             st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
             bars = weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
-            table = html_table(charts.candidates_table(trace, step))
+            table = html_table(tables.candidates_table(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")
     freeze_heap()  # as the dashboard does

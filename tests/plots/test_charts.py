@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from attnviz.plots import charts, context_charts, history_charts
+from attnviz.plots import charts, context_charts, history_charts, tables
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -76,15 +76,15 @@ def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trac
 
 
 def test_weights_exports_keep_the_matrix_and_labels(trace):
-    frame = charts.weights_frame(trace)
+    frame = tables.weights_frame(trace)
     np.testing.assert_array_equal(frame.to_numpy(), trace.weights)
     assert list(frame.columns) == charts.labels(trace.src_tokens)
-    data = charts.weights_json(trace)
+    data = tables.weights_json(trace)
     assert data["weights"] == trace.weights.tolist() and data["output_tokens"] == trace.tgt_tokens
 
 
 def test_comparison_frame_per_step(trace):
-    frame = charts.comparison_frame(trace, trace)
+    frame = tables.comparison_frame(trace, trace)
     assert len(frame) == len(trace.tgt_tokens)
     np.testing.assert_allclose(frame["JS divergence"], 0, atol=1e-12)
     assert frame["same argmax"].all()
