@@ -194,6 +194,14 @@ def open_training_page(folder, monkeypatch) -> AppTest:
     return at
 
 
+CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")  # Debian's, as CI installs
+
+
+def tool_missing(what: str, module: bool = False) -> None:
+    """:func:`unavailable` for a tool that scripts/install-test-deps.sh installs."""
+    unavailable(f"{what} is missing: run scripts/install-test-deps.sh", module)
+
+
 def unavailable(message: str, module: bool = False) -> None:
     """Skip a test (with ``module``, a test module) whose tool is missing here, naming it; fail
     in CI, which installs every tool the tests need (a skip there would check nothing)."""

@@ -6,7 +6,6 @@ Needs Debian's ``chromium`` and Playwright for Python (``scripts/install-test-de
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -14,10 +13,9 @@ import pytest
 
 from attnviz.store.checkpoint import load
 
-from ..helpers import unavailable
+from ..helpers import CHROMIUM, tool_missing
 from .conftest import SENTENCES
 
-CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
 pytestmark = pytest.mark.browser
 
 try:
@@ -25,7 +23,7 @@ try:
 except ModuleNotFoundError as error:
     if error.name != "playwright":
         raise
-    unavailable("Playwright for Python is missing: run scripts/install-test-deps.sh", module=True)
+    tool_missing("Playwright for Python", module=True)
 
 DRAWN = (  # what each model's heatmap draws, read back from the plotly graph on the page
     "() => [...document.querySelectorAll('.heatmap.js-plotly-plot')].map(g => ({"
@@ -40,7 +38,7 @@ BARS = "() => [0, 1].map(i => document.getElementById('bars-' + i).data[0].y)"
 def offline_page():
     """A Chromium page offline, every request but file:// aborted; yields (page, requests)."""
     if not Path(CHROMIUM).exists():
-        unavailable(f"{CHROMIUM} is missing: run scripts/install-test-deps.sh")
+        tool_missing(CHROMIUM)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         context = browser.new_context(offline=True)

@@ -10,7 +10,7 @@ import pytest
 from attnviz.plots import charts
 
 from ..handmade import hand_trace
-from ..helpers import unavailable
+from ..helpers import tool_missing
 
 pytestmark = pytest.mark.slow  # each picture starts Chromium
 
@@ -22,7 +22,7 @@ def _heatmap(word: str):
 @pytest.fixture(scope="module")
 def exporting():
     if not charts.can_export_images():  # CI installs them: there a missing one fails
-        unavailable("kaleido or Chromium is missing: run scripts/install-test-deps.sh")
+        tool_missing("kaleido or Chromium")
 
 
 def test_a_png_draws_each_chinese_character_not_one_box_for_all(exporting):

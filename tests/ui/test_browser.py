@@ -20,23 +20,16 @@ import pytest
 from attnviz.plots.charts import EFLOMAL_COLOR
 from attnviz_ui.sentence_page import EXAMPLES
 
-from ..helpers import ROOT, TAUGHT, free_port, unavailable
+from ..helpers import CHROMIUM, ROOT, TAUGHT, free_port, tool_missing
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = os.environ.get("ATTNVIZ_CHROMIUM", "/usr/bin/chromium")
-
-
-def _missing(what: str) -> None:
-    """Skip the browser tests, naming what is missing, except in CI, which installs it."""
-    unavailable(f"{what} is missing: run scripts/install-test-deps.sh", module=True)
-
 
 try:
     from playwright.sync_api import sync_playwright
 except ModuleNotFoundError as error:
     if error.name != "playwright":  # a broken install, not a missing one
         raise
-    _missing("Playwright for Python")
+    tool_missing("Playwright for Python", module=True)
 HEATMAPS_ON = (  # how many heatmaps show the sentence typed (its first word)
     "[...document.querySelectorAll('.js-plotly-plot')].filter(p => "
     "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
@@ -52,7 +45,7 @@ BARS_DRAWN = (  # both models' step bars (HTML), a bar per source token of the s
 @pytest.fixture(scope="module")
 def chromium() -> str:
     if not Path(CHROMIUM).exists():
-        _missing(CHROMIUM)
+        tool_missing(CHROMIUM)
     return CHROMIUM
 
 
