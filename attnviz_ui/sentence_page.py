@@ -6,6 +6,7 @@ import contextlib
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.eflomal_priors import mismatch
@@ -193,25 +194,33 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
     return sides
 
 
-def notes_ui(sides: list[Side]) -> list[Side]:
+def notes_ui(sides: list[Side]) -> tuple[list[Side], DeltaGenerator]:
     """What to know before reading the output; with "Show subword pieces" on, the sides
-    with their traces over pieces."""
+    with their traces over pieces; and the place kept for :func:`doubts_ui`."""
     for side in sides:
         if note := side.trace.warning():
             st.warning(f"{side.name}: {note}")
-    for side, lost in zip(sides, _lost(sides), strict=True):
-        lang = side.translator.text.src_lang
-        if note := model_notes.doubts_note(side.trace, lost, lang):
-            st.warning(f"{side.name}: {note}", icon="🔎")
+    doubts = st.container()
     if note := model_notes.unknown_note(sides[0].trace):
         st.caption(note)
     if not any(side.trace.pieces for side in sides):
-        return sides
+        return sides, doubts
     if st.toggle(_("Show subword pieces"), key=Key.PIECES):
         st.caption(_(PIECES))
-        return [side._replace(trace=side.trace.pieces or side.trace) for side in sides]
+        return [side._replace(trace=side.trace.pieces or side.trace) for side in sides], doubts
     st.caption(_(WORDS))
-    return sides
+    return sides, doubts
+
+
+def doubts_ui(where: DeltaGenerator, sides: list[Side]) -> None:
+    """In ``where``, above the pictures, what each translation may have doubled or lost.
+    Written once the view is drawn: eflomal's check of a new sentence (its own process, and
+    about 3 ms of this one's CPU) then delays no picture, which matters most when a class keeps the
+    server busy."""
+    for side, lost in zip(sides, _lost(sides), strict=True):
+        lang = side.translator.text.src_lang
+        if note := model_notes.doubts_note(side.trace, lost, lang):
+            where.warning(f"{side.name}: {note}", icon="🔎")
 
 
 def _lost(sides: list[Side]) -> list[list[bool] | None]:
@@ -422,7 +431,8 @@ def sentence_page_ui(choice: Choice) -> None:
     sides = decode_ui(choice, sentence, reference)
     if sides is None:
         return
-    sides = notes_ui(sides)
+    over_words = sides  # the doubts name words, whichever the pictures show
+    sides, doubts = notes_ui(sides)
     walk_through_ui(choice, sides, sentence, reference)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
     view = st.radio(
@@ -441,3 +451,4 @@ def sentence_page_ui(choice: Choice) -> None:
         taught_view_ui(choice, sentence, reference)
     else:
         view_ui(view, sides, choice.beam)
+    doubts_ui(doubts, over_words)

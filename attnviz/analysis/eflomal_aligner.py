@@ -13,6 +13,7 @@ aligned once and then read from the cache, so a page shows one answer.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import tempfile
 import threading
@@ -75,7 +76,10 @@ class Alignment:
 EMPTY = Alignment((), (), ())
 
 
+@functools.cache
 def eflomal_version() -> str:
+    """The installed eflomal's version (read once: its package metadata is parsed anew on
+    every call, about a millisecond); raises RuntimeError when it is not installed."""
     try:
         return metadata.version("eflomal")
     except metadata.PackageNotFoundError:

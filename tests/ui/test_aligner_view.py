@@ -128,3 +128,37 @@ def test_priors_of_another_split_are_flagged_for_each_model(
     at.toggle(key="eflomal_on").set_value(True).run()
     flagged = [w.value for w in at.warning if "may not fit this model" in w.value]
     assert len(flagged) == 2 and all("holds out" in w for w in flagged)
+
+
+def _in_page_order(block):
+    """The elements under an AppTest ``block``, as the page shows them, top to bottom."""
+    for _, node in sorted(getattr(block, "children", {}).items()):
+        if getattr(node, "children", None):
+            yield from _in_page_order(node)
+        else:
+            yield node
+
+
+def test_the_words_eflomal_finds_lost_are_named_above_the_pictures(aligned, monkeypatch):
+    """The check runs after both heatmaps are sent (the pictures wait for no aligner), in a
+    place kept above them: the note is where a reader looks first."""
+    from attnviz_ui import aligner_view
+
+    asked = []
+
+    def first_word_lost(found, traces, lang):
+        asked.append([t.src_tokens[:-1] for t in traces])
+        return [[i == 0 for i in range(len(t.src_tokens) - 1)] for t in traces]
+
+    monkeypatch.setattr(aligner_view, "lost", first_word_lost)
+    (en, _, _), *_ = corpus(1, seed=25)
+    type_sentence(aligned, en)
+    first = en.split()[0]
+    assert asked and all(sources[0] == sources[1] for sources in asked)  # both models at once
+    order = [node.type for node in _in_page_order(aligned.main)]
+    notes = [
+        k for k, node in enumerate(_in_page_order(aligned.main))
+        if node.type == "warning" and f"“{first}” may be missing" in node.value
+    ]  # fmt: skip
+    assert len(notes) == 2  # one per model
+    assert max(notes) < order.index("plotly_chart")
