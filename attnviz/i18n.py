@@ -15,10 +15,14 @@ every text is the English it is written in. This module imports nothing of the d
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext
 from collections.abc import Callable
 from contextvars import ContextVar
+from pathlib import Path
 
+# The one set of catalogs: the dashboard's, which handouts and the decoding process read too.
+LOCALES = Path(__file__).resolve().parent.parent / "attnviz_ui" / "locales"
 _ENGLISH = _gettext.NullTranslations()
 _current: ContextVar[_gettext.NullTranslations] = ContextVar(
     "attnviz_translations", default=_ENGLISH
@@ -101,3 +105,18 @@ def read_catalog(path, language: str) -> _gettext.NullTranslations:
     write_mo(compiled, catalog)
     compiled.seek(0)
     return Translations(compiled, domain="messages")
+
+
+def catalog_path(language: str) -> Path:
+    """The .po file of ``language`` among the interface's catalogs."""
+    return LOCALES / language / "LC_MESSAGES" / "messages.po"
+
+
+@functools.cache
+def catalog(language: str) -> _gettext.NullTranslations | None:
+    """The interface's catalog of ``language``, read once per process; None for English, the
+    language the text is written in, and for a language with no catalog."""
+    path = catalog_path(language)
+    if language == "en" or not path.exists():
+        return None
+    return read_catalog(path, language)

@@ -7,14 +7,13 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-import torch
-
 import attnviz
-from attnviz.errors import InputError, Refused
+from attnviz.errors import Refused
 from attnviz.i18n import shown
-from attnviz.store.catalog import Checkpoint, Direction, Models, checkpoints
+from attnviz.store.catalog import Checkpoint, Direction, checkpoints
 from attnviz.tuning.decoding_precision import resolve_decoding
 
+from .decoder_process import Request, decoder, models
 from .language import session_language
 
 
@@ -52,19 +51,6 @@ class Side(NamedTuple):
     trace: attnviz.Trace
 
 
-@functools.cache
-def _models(precision: str) -> Models:
-    """The server's one cache of models at ``precision``: one per checkpoint file, failures
-    included (a plain function cache: a page run asks for models about 35 times, and
-    Streamlit's hashing of each call's arguments cost more than the lookup). The server
-    decodes on one intra-op thread, as live training runs do (attnviz.training.live): a
-    sentence is many tiny operations that gain nothing from more, and threads that spin
-    waiting for each other stall every operation whenever the browser drawing the page, or
-    another session, holds a core."""
-    torch.set_num_threads(1)
-    return Models(functools.partial(attnviz.load, precision=precision))
-
-
 def page_precision() -> str:
     """The precision the page decodes in: the fastest that keeps the attention shown the
     trained model's own (the output layer alone below fp32: see attnviz.model.low_precision), as
@@ -85,7 +71,7 @@ def load(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Transl
     """The Translator of ``checkpoint`` at ``precision`` (default :func:`page_precision`),
     shared by every session; raises its CheckpointError. A cached decoding passes the
     precision its key holds, so that the model it uses is the one the key names."""
-    return _models(precision or page_precision()).get(checkpoint)
+    return models(precision or page_precision()).get(checkpoint)
 
 
 def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
@@ -115,7 +101,8 @@ def translate(
     The cache is the process's own, shared by every session: a Trace is frozen, so sessions
     share one object rather than copies, and a lookup costs a hash of its arguments, where
     Streamlit's data cache hashed them its own way and pickled each Trace in and out (about
-    1.5 ms a call, two calls a run)."""
+    1.5 ms a call, two calls a run). What it does not hold is decoded by the server's decoding
+    process (:mod:`.decoder_process`), away from the sessions' threads."""
     return _translate(
         checkpoint, sentence, beam, reference, language or session_language(),
         precision or page_precision(),
@@ -127,13 +114,7 @@ def _translate(
     checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, precision: str
 ) -> attnviz.Trace | Refused:
     """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
-    tr = load(checkpoint, precision)
-    try:
-        if reference:
-            return tr.align(sentence, reference)
-        return tr.translate(sentence, beam=beam)
-    except InputError as e:
-        return Refused(str(e))
+    return decoder.decode(Request(checkpoint, sentence, beam, reference, language, precision))
 
 
 def available() -> tuple[list[Checkpoint], dict[str, str]]:
@@ -165,12 +146,6 @@ def steered(
 def _steered(
     checkpoint, sentence, beam, prefix, edit, language: str, precision: str
 ) -> attnviz.Trace | Refused:
-    try:
-        return load(checkpoint, precision).translate(
-            sentence,
-            beam=beam,
-            prefix=list(prefix) if prefix is not None else None,
-            attention=dict([edit]) if edit else None,
-        )
-    except InputError as e:
-        return Refused(str(e))
+    return decoder.decode(
+        Request(checkpoint, sentence, beam, "", language, precision, prefix, edit)
+    )

@@ -20,14 +20,7 @@ string left out.
 
 from __future__ import annotations
 
-import io
-from functools import cache
-from pathlib import Path
-
 import streamlit as st
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
 
 from attnviz import i18n
 from attnviz.i18n import N_
@@ -35,29 +28,9 @@ from attnviz.i18n import gettext as _
 
 from .session_keys import TRANSLATED, Key
 
-LOCALES = Path(__file__).parent / "locales"
-DOMAIN = "messages"  # Babel's default domain: pybabel needs no -D
 LANGUAGES = {"en": "English", "zh": "中文"}  # each language in its own words, as the switch shows
 KEY = Key.LANGUAGE  # the session-state key of the switch
-
-
-def catalog_path(language: str) -> Path:
-    """The .po file of ``language``."""
-    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-
-
-@cache
-def translations(language: str) -> Translations | None:
-    """The compiled catalog of ``language``; None for English, the language of the source."""
-    path = catalog_path(language)
-    if language == "en" or not path.exists():
-        return None
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=language, domain=DOMAIN)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+translations = i18n.catalog  # a language's compiled catalog, once per process; None for English
 
 
 def from_locale(locale: str | None) -> str:

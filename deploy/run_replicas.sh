@@ -9,11 +9,12 @@
 #   deploy/run_replicas.sh --replicas 1 --load ...           # the same through one replica
 #
 # --replicas N, or auto: one per core (nproc), as many as the memory available holds at
-# REPLICA_MB each (a dashboard replica holds about 690 MB once its models are loaded), at least
+# REPLICA_MB each (a dashboard replica holds about 1,300 MB once its models are loaded: the server
+# about 880 MB, its decoding process, attnviz_ui/decoder_process.py, about 420 MB), at least
 # one. It prints the URL once nginx and every replica answer; Ctrl-C (or SIGTERM) stops the
 # replicas and nginx and removes the temporary folder.
 #
-# Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (800), PROXY_PORT (8500),
+# Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (1400), PROXY_PORT (8500),
 # FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
 # benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx
 # with apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS=${REPLICAS:-2}
-REPLICA_MB=${REPLICA_MB:-800}
+REPLICA_MB=${REPLICA_MB:-1400}
 while [ $# -gt 0 ]; do
     case "$1" in
         --replicas) REPLICAS=$2; shift 2 ;;

@@ -140,4 +140,3 @@ def _word_tokens(config: TextConfig, word: str, side: str) -> tuple[str, ...]:
     each word of the sentence and of both outputs alone, twice (4 ms of Moses' regular
     expressions a sentence), and the words of a class repeat."""
     return tuple(config.tokenize(word, side))
-

@@ -11,12 +11,10 @@ from pathlib import Path
 
 from ..decoding.trace import Trace
 from ..files import atomic_write
-from ..i18n import read_catalog
+from ..i18n import catalog
 from .page import PLOTLY, Links, index_page, plotly_js, sentence_page
 
-# The project's one catalog of interface text (the dashboard's): handouts speak its languages.
-LOCALES = Path(__file__).resolve().parents[2] / "attnviz_ui" / "locales"
-LANGUAGES = ("en", "zh")
+LANGUAGES = ("en", "zh")  # handouts speak the languages of the interface's catalogs
 
 
 @dataclass(frozen=True)
@@ -41,9 +39,7 @@ def translations(language: str):
     """The catalog of ``language``; None for English, the language the text is written in."""
     if language not in LANGUAGES:
         raise ValueError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
-    if language == "en":
-        return None
-    return read_catalog(LOCALES / language / "LC_MESSAGES" / "messages.po", language)
+    return catalog(language)
 
 
 def page_name(i: int, count: int) -> str:

@@ -70,12 +70,36 @@ async def visit(browser, url: str, visitor: int, seconds: float) -> dict:
     }
 
 
+def family(pid: int) -> list[int]:
+    """Process ``pid`` and its live descendants (a dashboard server and its decoding
+    process, attnviz_ui/decoder_process.py), from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo += children.get(found[-1], [])
+    return found
+
+
 def memory_mb(pid: int) -> tuple[float, float]:
-    """(resident, peak resident) megabytes of process ``pid``."""
-    fields = dict(
-        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-    )
-    return tuple(int(fields[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
+    """(resident, peak resident) megabytes of process ``pid`` and its live descendants (the
+    sum of each one's peak)."""
+    total = [0.0, 0.0]
+    for member in family(pid):
+        try:
+            text = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in text.splitlines())
+        for k, key in enumerate(("VmRSS", "VmHWM")):
+            total[k] += int(fields[key].split()[0]) / 1024
+    return total[0], total[1]
 
 
 async def run(url: str, sessions: int, seconds: float, chromium: str) -> list[dict]:

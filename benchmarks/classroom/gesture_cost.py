@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from class_load import sentence
+from concurrent_sessions import family
 from dashboard_latency import APPS, ROOT, streamlit
 from protocol_session import ProtocolSession
 
@@ -33,10 +34,17 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid``, all its threads, and of the children it
-    has waited for (eflomal, which the page runs to check a translation)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(f) for f in fields[11:15]) / TICK
+    """User + system CPU seconds of process ``pid`` and its live descendants (the server's
+    decoding process), all their threads, and of the children they have waited for (eflomal,
+    which the page runs to check a translation)."""
+    total = 0
+    for member in family(pid):
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        total += sum(int(f) for f in fields[11:15])
+    return total / TICK
 
 
 class CountedSession(ProtocolSession):

@@ -56,12 +56,12 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
 
 def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app, monkeypatch):
     type_sentence(app, SENTENCE)
-    import attnviz.decoding.translator
+    from attnviz_ui import decoder_process
 
     def refuse(*args, **kwargs):
         raise AssertionError("decoded again")
 
-    monkeypatch.setattr(attnviz.decoding.translator.Translator, "translate", refuse)
+    monkeypatch.setattr(decoder_process.decoder, "decode", refuse)
     app.slider[0].set_value(3).run()
     assert not app.exception
     assert all(charts.framed_step(fig) == 2 for fig in heatmaps_on(app))

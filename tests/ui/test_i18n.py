@@ -12,7 +12,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_f
 from babel.messages.pofile import read_po
 
 from attnviz import i18n
-from attnviz_ui.language import KEY, LANGUAGES, catalog_path, from_locale, header, translations
+from attnviz.i18n import catalog_path
+from attnviz_ui.language import KEY, LANGUAGES, from_locale, header, translations
 from attnviz_ui.pages import View
 from attnviz_ui.what_if_view import WhatIf
 

@@ -1,0 +1,150 @@
+"""The page's decodings, in a process of their own.
+
+A Streamlit server runs every session's script in a thread of one process, under one GIL.
+torch lets go of the GIL for each of its operations, and a greedy decoding of a sentence is
+about a thousand small operations: each time it lets go, another session's thread takes the
+GIL and keeps it for Python's switch interval (5 ms) before the decoding gets it back. Beside
+one other thread busy in Python, a sentence that decodes in 14 ms alone took 1.8 s, and 67 ms
+of CPU instead of 14 for the handovers (benchmarks/classroom/results.md). That is why a class
+falls off a cliff rather than down a slope: the busier a server, the dearer each decoding.
+
+So the page's decodings (its translations, forced alignments and what-ifs) run in a child
+process that does nothing else: one at a time, each in one go, with its own copy of the models.
+The sessions' threads wait for it without the GIL and meanwhile go on drawing pages. The child
+is a fresh interpreter (``python -m attnviz_ui.decoder_process``: nothing of the server is
+copied into it), started by the first decoding and again after it dies; requests and Traces go
+over a socket pair between the two processes of one server, as pickles of values both made,
+and nothing is read from a file. Where no child answers, the page decodes in its own process,
+as it did before. Attribution (gradients through the fp32 model) stays in the server.
+"""
+
+from __future__ import annotations
+
+import functools
+import socket
+import subprocess
+import sys
+import threading
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import NamedTuple
+
+import torch
+
+import attnviz
+from attnviz import i18n
+from attnviz.errors import InputError, Refused
+from attnviz.store.catalog import Checkpoint, Models
+
+ROOT = Path(__file__).resolve().parent.parent  # where ``-m attnviz_ui...`` is found
+
+
+class Request(NamedTuple):
+    """One decoding the page asks for."""
+
+    checkpoint: Checkpoint
+    sentence: str
+    beam: int  # 1: greedy search
+    reference: str  # "": translate; else force-decode on it
+    language: str  # the language a refusal is worded in
+    precision: str  # of the model decoding (attnviz_ui.cache.page_precision)
+    prefix: tuple[str, ...] | None = None  # what-if: the output starts with these words
+    edit: tuple[int, tuple[float, ...]] | None = None  # what-if: (step, its attention weights)
+
+
+@functools.cache
+def models(precision: str) -> Models:
+    """One model per checkpoint file at ``precision``, failures included, loaded once per
+    process and shared by its callers (a plain function cache: a page run asks for models
+    about 35 times): the server's, for what the page draws of a model, and the child's, for
+    what it decodes. Both decode on one intra-op thread, as live training runs do
+    (attnviz.training.live): a sentence is many tiny operations that gain nothing from more,
+    and threads that spin waiting for each other stall every operation whenever the browser
+    drawing the page, or another session, holds a core."""
+    torch.set_num_threads(1)
+    return Models(functools.partial(attnviz.load, precision=precision))
+
+
+def decode(request: Request) -> attnviz.Trace | Refused:
+    """The Trace of ``request``, or the refusal of its InputError, worded in its language;
+    raises the checkpoint's CheckpointError when it does not load."""
+    i18n.bind(i18n.catalog(request.language))
+    tr = models(request.precision).get(request.checkpoint)
+    try:
+        if request.reference:
+            return tr.align(request.sentence, request.reference)
+        return tr.translate(
+            request.sentence,
+            beam=request.beam,
+            prefix=list(request.prefix) if request.prefix is not None else None,
+            attention=dict([request.edit]) if request.edit else None,
+        )
+    except InputError as e:
+        return Refused(str(e))
+
+
+def serve(conn: Connection) -> None:
+    """The child: each request in turn, until the server closes its end."""
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = (True, decode(request))
+        except Exception as e:  # raised again in the server, as if it had decoded itself
+            answer = (False, e)
+        conn.send(answer)
+
+
+class DecoderProcess:
+    """The child that decodes for every session of one server, one request at a time."""
+
+    def __init__(self, command: tuple[str, ...] = (sys.executable, "-m", __name__)):
+        self._command = command
+        self._lock = threading.Lock()
+        self._conn: Connection | None = None
+        self._child: subprocess.Popen | None = None
+
+    def decode(self, request: Request) -> attnviz.Trace | Refused:
+        """:func:`decode` in the child; a child that died is replaced once, and where none
+        answers the request is decoded here."""
+        with self._lock:
+            for _ in range(2):
+                try:
+                    conn = self._started()
+                    conn.send(request)
+                    ok, value = conn.recv()
+                except (EOFError, OSError):
+                    self.stop()
+                    continue
+                if not ok:
+                    raise value
+                return value
+        return decode(request)
+
+    def _started(self) -> Connection:
+        if self._conn is None:
+            ours, theirs = socket.socketpair()
+            with theirs:
+                fd = theirs.fileno()
+                self._child = subprocess.Popen(
+                    [*self._command, str(fd)], pass_fds=(fd,), cwd=ROOT, stdin=subprocess.DEVNULL
+                )
+            self._conn = Connection(ours.detach())
+        return self._conn
+
+    def stop(self) -> None:
+        """Ends the child (the next request starts another)."""
+        if self._conn is not None:
+            self._conn.close()
+        if self._child is not None:
+            self._child.kill()
+            self._child.wait()
+        self._conn = self._child = None
+
+
+decoder = DecoderProcess()  # the server's one child, shared by every session
+
+if __name__ == "__main__":
+    serve(Connection(int(sys.argv[1])))

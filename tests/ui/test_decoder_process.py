@@ -1,0 +1,87 @@
+"""The page's translations decoded in a process of their own (attnviz_ui/decoder_process.py):
+the same Traces as in the server's process, refusals and load errors carried back, and a page
+that answers whatever happens to the child."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from attnviz import CheckpointError
+from attnviz.errors import Refused
+from attnviz.store.catalog import Checkpoint
+from attnviz_ui.decoder_process import DecoderProcess, Request, decode
+
+from ..synthetic import corpus
+
+
+@pytest.fixture
+def child():
+    process = DecoderProcess()
+    yield process
+    process.stop()
+
+
+def request(path, sentence: str, **changes) -> Request:
+    made = Request(Checkpoint.at(path), sentence, 1, "", "en", "fp32")
+    return made._replace(**changes)
+
+
+def same_trace(a, b) -> None:
+    for name in ("src_tokens", "tgt_tokens", "text", "mode", "candidates"):
+        assert getattr(a, name) == getattr(b, name), name
+    for name in ("weights", "scores", "probs", "query", "context"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_the_child_decodes_exactly_what_the_server_would(child, trained, attention):
+    path = trained(attention)[0]
+    (en, fr, _), (other, _, _) = corpus(2, seed=31)
+    for asked in (
+        request(path, en),
+        request(path, other, beam=3),
+        request(path, en, reference=fr),  # force-decoded on a reference
+    ):
+        same_trace(child.decode(asked), decode(asked))
+    assert child._child is not None and child._child.poll() is None  # the child answered
+
+
+def test_a_refusal_and_a_load_error_come_back_as_here(child, trained, tmp_path):
+    path = trained("bahdanau")[0]
+    refused = child.decode(request(path, "   "))
+    assert isinstance(refused, Refused) and refused == decode(request(path, "   "))
+    broken = tmp_path / "broken.safetensors"
+    broken.write_bytes(b"not a checkpoint")
+    with pytest.raises(CheckpointError) as there:
+        child.decode(request(broken, "a cat ."))
+    with pytest.raises(CheckpointError) as here:
+        decode(request(broken, "a cat ."))
+    assert str(there.value) == str(here.value)
+
+
+def test_a_child_that_dies_is_replaced_and_the_sentence_still_answered(child, trained):
+    path = trained("general")[0]
+    (en, _, _), *_ = corpus(1, seed=32)
+    child.decode(request(path, en))
+    first = child._child.pid
+    child._child.kill()
+    child._child.wait()
+    same_trace(child.decode(request(path, en)), decode(request(path, en)))
+    assert child._child.pid != first
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("/nonexistent/python",), (sys.executable, "-c", "pass")],  # never starts; ends at once
+)
+def test_where_no_child_answers_the_server_decodes_itself(trained, command):
+    process = DecoderProcess(command)
+    path = trained("bahdanau")[0]
+    (en, _, _), *_ = corpus(1, seed=33)
+    try:
+        same_trace(process.decode(request(path, en)), decode(request(path, en)))
+    finally:
+        process.stop()
