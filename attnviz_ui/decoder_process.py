@@ -21,10 +21,10 @@ as it did before. Attribution (gradients through the fp32 model) stays in the se
 from __future__ import annotations
 
 import functools
+import queue
 import socket
 import subprocess
 import sys
-import threading
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import NamedTuple
@@ -102,14 +102,16 @@ class DecoderProcess:
 
     def __init__(self, command: tuple[str, ...] = (sys.executable, "-m", __name__)):
         self._command = command
-        self._lock = threading.Lock()
+        self._turn = queue.Queue(maxsize=1)  # one request at a time, in the order asked:
+        self._turn.put(None)  # a Lock lets a thread that keeps asking pass the ones waiting
         self._conn: Connection | None = None
         self._child: subprocess.Popen | None = None
 
     def decode(self, request: Request) -> attnviz.Trace | Refused:
         """:func:`decode` in the child; a child that died is replaced once, and where none
         answers the request is decoded here."""
-        with self._lock:
+        self._turn.get()
+        try:
             for _ in range(2):
                 try:
                     conn = self._started()
@@ -121,6 +123,8 @@ class DecoderProcess:
                 if not ok:
                     raise value
                 return value
+        finally:
+            self._turn.put(None)
         return decode(request)
 
     def _started(self) -> Connection:
