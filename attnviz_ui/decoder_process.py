@@ -66,9 +66,9 @@ def models(precision: str) -> Models:
 
 
 def decode(request: Request) -> attnviz.Trace | Refused:
-    """The Trace of ``request``, or the refusal of its InputError, worded in its language;
-    raises the checkpoint's CheckpointError when it does not load."""
-    i18n.bind(i18n.catalog(request.language))
+    """The Trace of ``request``, or the refusal of its InputError, worded in the language bound
+    (the child binds the request's); raises the checkpoint's CheckpointError when it does not
+    load."""
     tr = models(request.precision).get(request.checkpoint)
     try:
         if request.reference:
@@ -90,6 +90,7 @@ def serve(conn: Connection) -> None:
             request = conn.recv()
         except (EOFError, OSError):
             return
+        i18n.bind(i18n.catalog(request.language))
         try:
             answer = (True, decode(request))
         except Exception as e:  # raised again in the server, as if it had decoded itself

@@ -62,6 +62,15 @@ def test_a_refusal_and_a_load_error_come_back_as_here(child, trained, tmp_path):
     assert str(there.value) == str(here.value)
 
 
+def test_a_refusal_is_worded_in_the_language_the_page_asked_for(child, trained):
+    path = trained("bahdanau")[0]
+    (en, _, _), *_ = corpus(1, seed=34)
+    empty_prefix = request(path, en, prefix=("",), language="zh")  # a what-if it refuses
+    refused = child.decode(empty_prefix)
+    assert isinstance(refused, Refused) and "前缀" in refused.message
+    assert "prefix" in child.decode(empty_prefix._replace(language="en")).message
+
+
 def test_a_child_that_dies_is_replaced_and_the_sentence_still_answered(child, trained):
     path = trained("general")[0]
     (en, _, _), *_ = corpus(1, seed=32)
