@@ -21,6 +21,7 @@ as it did before. Attribution (gradients through the fp32 model) stays in the se
 from __future__ import annotations
 
 import functools
+import os
 import queue
 import socket
 import subprocess
@@ -99,33 +100,28 @@ def serve(conn: Connection) -> None:
 
 
 class DecoderProcess:
-    """The child that decodes for every session of one server, one request at a time."""
+    """A child that decodes, one request at a time (:class:`Decoders` hands it to one thread
+    at a time)."""
 
-    def __init__(self, command: tuple[str, ...] = (sys.executable, "-m", __name__)):
-        self._command = command
-        self._turn = queue.Queue(maxsize=1)  # one request at a time, in the order asked:
-        self._turn.put(None)  # a Lock lets a thread that keeps asking pass the ones waiting
+    def __init__(self, command: tuple[str, ...] | None = None):
+        self._command = command or (sys.executable, "-m", __name__)
         self._conn: Connection | None = None
         self._child: subprocess.Popen | None = None
 
     def decode(self, request: Request) -> attnviz.Trace | Refused:
         """:func:`decode` in the child; a child that died is replaced once, and where none
         answers the request is decoded here."""
-        self._turn.get()
-        try:
-            for _ in range(2):
-                try:
-                    conn = self._started()
-                    conn.send(request)
-                    ok, value = conn.recv()
-                except (EOFError, OSError):
-                    self.stop()
-                    continue
-                if not ok:
-                    raise value
-                return value
-        finally:
-            self._turn.put(None)
+        for _ in range(2):
+            try:
+                conn = self._started()
+                conn.send(request)
+                ok, value = conn.recv()
+            except (EOFError, OSError):
+                self.stop()
+                continue
+            if not ok:
+                raise value
+            return value
         return decode(request)
 
     def _started(self) -> Connection:
@@ -149,7 +145,36 @@ class DecoderProcess:
         self._conn = self._child = None
 
 
-decoder = DecoderProcess()  # the server's one child, shared by every session
+class Decoders:
+    """The server's decoding processes, shared by every session: each request goes to the
+    first one free, in the order asked (a queue: a Lock would let a thread that asks again pass
+    the ones waiting). Each starts with its first request."""
+
+    def __init__(self, count: int, command: tuple[str, ...] | None = None):
+        if count < 1:
+            raise ValueError(f"a server needs at least one decoding process, not {count}")
+        made = [DecoderProcess(command) for _ in range(count)]
+        self._all = tuple(made)
+        self._free: queue.Queue[DecoderProcess] = queue.Queue()
+        for process in made:
+            self._free.put(process)
+
+    def decode(self, request: Request) -> attnviz.Trace | Refused:
+        process = self._free.get()
+        try:
+            return process.decode(request)
+        finally:
+            self._free.put(process)
+
+    def stop(self) -> None:
+        for process in self._all:
+            process.stop()
+
+
+# ATTNVIZ_DECODERS: how many decoding processes a server runs. One by default, so that with one
+# replica per core a server and its child share about two cores; more let sentences decode side
+# by side where a server has cores to spare (docs/deploy.md).
+decoder = Decoders(int(os.environ.get("ATTNVIZ_DECODERS", "1")))
 
 if __name__ == "__main__":
     serve(Connection(int(sys.argv[1])))

@@ -16,8 +16,9 @@
 #
 # Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (1400), PROXY_PORT (8500),
 # FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
-# benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/). Installs nginx
-# with apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
+# benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/),
+# ATTNVIZ_DECODERS (1: decoding processes per replica, docs/deploy.md). Installs nginx with
+# apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
 # its config is deploy/nginx.conf with these ports written in.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -12,7 +12,7 @@ import pytest
 from attnviz import CheckpointError
 from attnviz.errors import Refused
 from attnviz.store.catalog import Checkpoint
-from attnviz_ui.decoder_process import DecoderProcess, Request, decode
+from attnviz_ui.decoder_process import DecoderProcess, Decoders, Request, decode
 
 from ..synthetic import corpus
 
@@ -94,3 +94,23 @@ def test_where_no_child_answers_the_server_decodes_itself(trained, command):
         same_trace(process.decode(request(path, en)), decode(request(path, en)))
     finally:
         process.stop()
+
+
+def test_sessions_share_the_decoding_processes_each_getting_its_own_sentence(trained):
+    """Many sessions at once, two processes: every request is answered, with its own Trace."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = trained("general")[0]
+    asked = [request(path, en) for en, _, _ in corpus(8, seed=35)]
+    processes = Decoders(2)
+    try:
+        with ThreadPoolExecutor(8) as sessions:
+            answers = list(sessions.map(processes.decode, asked))
+        started = [p for p in processes._all if p._child is not None]
+        assert len(started) == 2  # both were busy at once
+    finally:
+        processes.stop()
+    for one, answer in zip(asked, answers, strict=True):
+        same_trace(answer, decode(one))
+    with pytest.raises(ValueError, match="at least one"):
+        Decoders(0)
