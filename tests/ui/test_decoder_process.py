@@ -82,6 +82,15 @@ def test_a_child_that_dies_is_replaced_and_the_sentence_still_answered(child, tr
     assert child._child.pid != first
 
 
+def test_the_child_ends_when_its_server_goes_away(child, trained):
+    """A server killed outright closes its end of the socket: its child does not outlive it."""
+    (en, _, _), *_ = corpus(1, seed=36)
+    child.decode(request(trained("bahdanau")[0], en))
+    child._conn.close()  # as the kernel does for a server that died
+    assert child._child.wait(timeout=60) == 0
+    child._conn = None  # for the fixture's stop()
+
+
 @pytest.mark.parametrize(
     "command",
     [("/nonexistent/python",), (sys.executable, "-c", "pass")],  # never starts; ends at once
