@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -177,4 +178,7 @@ class Decoders:
 decoder = Decoders(int(os.environ.get("ATTNVIZ_DECODERS", "1")))
 
 if __name__ == "__main__":
+    # Ctrl-C in the terminal of `streamlit run` reaches the whole process group: the child
+    # leaves it to the server and ends when the server's end of the socket closes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     serve(Connection(int(sys.argv[1])))

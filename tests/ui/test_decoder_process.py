@@ -82,10 +82,18 @@ def test_a_child_that_dies_is_replaced_and_the_sentence_still_answered(child, tr
     assert child._child.pid != first
 
 
-def test_the_child_ends_when_its_server_goes_away(child, trained):
-    """A server killed outright closes its end of the socket: its child does not outlive it."""
+def test_the_child_ends_when_its_server_goes_away_and_not_before(child, trained):
+    """Ctrl-C in the server's terminal reaches the child too: it leaves stopping to the server.
+    A server killed outright closes its end of the socket: its child does not outlive it."""
+    import signal
+
     (en, _, _), *_ = corpus(1, seed=36)
-    child.decode(request(trained("bahdanau")[0], en))
+    asked = request(trained("bahdanau")[0], en)
+    child.decode(asked)
+    first = child._child.pid
+    child._child.send_signal(signal.SIGINT)
+    same_trace(child.decode(asked), decode(asked))
+    assert child._child.pid == first  # the same child answered
     child._conn.close()  # as the kernel does for a server that died
     assert child._child.wait(timeout=60) == 0
     child._conn = None  # for the fixture's stop()
