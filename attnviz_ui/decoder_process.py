@@ -108,11 +108,14 @@ class DecoderProcess:
         self._command = command or (sys.executable, "-m", __name__)
         self._conn: Connection | None = None
         self._child: subprocess.Popen | None = None
+        self._ever_answered = False
+        self._given_up = False  # no child of this command answers: decode here from now on
 
     def decode(self, request: Request) -> attnviz.Trace | Refused:
         """:func:`decode` in the child; a child that died is replaced once, and where none
-        answers the request is decoded here."""
-        for _ in range(2):
+        answers the request is decoded here (and every later one, once no child has ever
+        answered: each try would start an interpreter for nothing)."""
+        for _ in range(0 if self._given_up else 2):
             try:
                 conn = self._started()
                 conn.send(request)
@@ -120,9 +123,11 @@ class DecoderProcess:
             except (EOFError, OSError):
                 self.stop()
                 continue
+            self._ever_answered = True
             if not ok:
                 raise value
             return value
+        self._given_up = not self._ever_answered
         return decode(request)
 
     def _started(self) -> Connection:
@@ -130,9 +135,16 @@ class DecoderProcess:
             ours, theirs = socket.socketpair()
             with theirs:
                 fd = theirs.fileno()
-                self._child = subprocess.Popen(
-                    [*self._command, str(fd)], pass_fds=(fd,), cwd=ROOT, stdin=subprocess.DEVNULL
-                )
+                try:
+                    self._child = subprocess.Popen(
+                        [*self._command, str(fd)],
+                        pass_fds=(fd,),
+                        cwd=ROOT,
+                        stdin=subprocess.DEVNULL,
+                    )
+                except OSError:
+                    ours.close()
+                    raise
             self._conn = Connection(ours.detach())
         return self._conn
 

@@ -103,12 +103,25 @@ def test_the_child_ends_when_its_server_goes_away_and_not_before(child, trained)
     "command",
     [("/nonexistent/python",), (sys.executable, "-c", "pass")],  # never starts; ends at once
 )
-def test_where_no_child_answers_the_server_decodes_itself(trained, command):
+def test_where_no_child_answers_the_server_decodes_itself(trained, command, monkeypatch):
+    from attnviz_ui import decoder_process
+
+    started = []
+    popen = decoder_process.subprocess.Popen
+
+    def counted(*args, **kwargs):
+        started.append(args)
+        return popen(*args, **kwargs)
+
+    monkeypatch.setattr(decoder_process.subprocess, "Popen", counted)
     process = DecoderProcess(command)
     path = trained("bahdanau")[0]
     (en, _, _), *_ = corpus(1, seed=33)
     try:
         same_trace(process.decode(request(path, en)), decode(request(path, en)))
+        tries = len(started)
+        same_trace(process.decode(request(path, en)), decode(request(path, en)))
+        assert len(started) == tries  # no interpreter started again for nothing
     finally:
         process.stop()
 
