@@ -23,6 +23,7 @@ from safetensors import safe_open
 from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
 from attnviz.data.corpus import split_of
 from attnviz.data.subwords import Subwords
+from attnviz.model.build import build_model
 from attnviz.training.config import TrainConfig
 
 from .synthetic import corpus
@@ -75,6 +76,18 @@ def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:
         len(src), len(tgt), attention=attention, embed=8, hidden=16, dropout=0.0, **options
     )
     return Translator(Seq2Seq(config), src, tgt, TextConfig())
+
+
+def tiny_transformer(seed: int = 0, **options) -> Translator:
+    """An untrained two-layer, four-head Transformer over the toy vocabulary."""
+    torch.manual_seed(seed)
+    src = Vocab.build([WORDS])
+    tgt = Vocab.build([[w.upper() for w in WORDS]])
+    config = ModelConfig(
+        len(src), len(tgt), model="transformer", attention="multihead", embed=16, hidden=16,
+        layers=2, heads=4, ff=32, dropout=0.0, **options,
+    )  # fmt: skip
+    return Translator(build_model(config), src, tgt, TextConfig())
 
 
 @cache

@@ -24,16 +24,20 @@ def word_weights(
     n_src: int,
     n_tgt: int,
     shift: bool = False,
+    layer: int | None = None,
+    head: int | None = None,
 ) -> np.ndarray:
     """Attention between words, (n_tgt, n_src + 1); the last column is the source ``<eos>``.
 
     ``trace`` is a forced decoding whose tokens are the pieces listed in the owner lists,
     each followed by ``<eos>``. Row t of the attention belongs to the output token t; with
     ``shift`` it belongs to the *input* of step t, y_{t-1}, so token t takes row t + 1 (the
-    step that reads it; the last token takes the ``<eos>`` step's row).
+    step that reads it; the last token takes the ``<eos>`` step's row: Shift-Att, Chen et al.,
+    2020). ``layer`` and ``head`` choose a Transformer's attention (:meth:`Trace.picture`).
     """
     S, T = len(src_owner), len(tgt_owner)
-    rows = trace.weights[1 : T + 1] if shift else trace.weights[:T]
+    matrix = trace.picture(layer, head)
+    rows = matrix[1 : T + 1] if shift else matrix[:T]
     return words_attention(rows[:, : S + 1], [*src_owner, n_src], tgt_owner, n_src + 1, n_tgt)
 
 
@@ -93,12 +97,17 @@ class ForcedWords:
     n_tgt: int  # target words
 
     def links(
-        self, method: str = "argmax", threshold: float = 0.5, shift: bool = False
+        self,
+        method: str = "argmax",
+        threshold: float = 0.5,
+        shift: bool = False,
+        layer: int | None = None,
+        head: int | None = None,
     ) -> list[tuple[int, int]]:
-        """Word links; ``method``, ``threshold`` and ``shift`` as in :func:`extract_links`
-        and :func:`word_weights`."""
+        """Word links; ``method``, ``threshold``, ``shift``, ``layer`` and ``head`` as in
+        :func:`extract_links` and :func:`word_weights`."""
         weights = word_weights(
-            self.trace, self.src_owner, self.tgt_owner, self.n_src, self.n_tgt, shift
+            self.trace, self.src_owner, self.tgt_owner, self.n_src, self.n_tgt, shift, layer, head
         )
         return extract_links(weights, method, threshold)
 
@@ -162,9 +171,11 @@ def attention_word_links(
     method: str = "argmax",
     threshold: float = 0.5,
     shift: bool = False,
+    layer: int | None = None,
+    head: int | None = None,
 ) -> list[tuple[int, int]]:
     """(source word, target word) links for one pair of whitespace-tokenized sentences."""
-    return forced_words(translator, source, target).links(method, threshold, shift)
+    return forced_words(translator, source, target).links(method, threshold, shift, layer, head)
 
 
 def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):

@@ -130,20 +130,44 @@ def corpus_aer(
     pairs: list[tuple[str, str]],
     gold: list[Gold],
     threshold: float = 0.5,
+    layer: int | None = None,
+    head: int | None = None,
 ) -> dict[tuple[str, bool], AerResult]:
     """AER of every way :mod:`attnviz.analysis.align` reads links off attention, keyed by
-    (method, shift), over whitespace-tokenized (source, target) ``pairs`` with ``gold`` links.
+    (method, shift), over whitespace-tokenized (source, target) ``pairs`` with ``gold`` links;
+    ``layer`` and ``head`` choose a Transformer's attention (:meth:`Trace.picture`).
 
     Each pair is force-decoded once; a pair the translator refuses counts as no links.
     """
     traces = all_forced_words(translator, pairs, gold)
     return {
         (method, shift): score(
-            gold, [set(t.links(method, threshold, shift)) if t else set() for t in traces]
+            gold,
+            [set(t.links(method, threshold, shift, layer, head)) if t else set() for t in traces],
         )
         for method in METHODS
         for shift in (False, True)
     }
+
+
+def heads_aer(
+    translator: Translator, pairs: list[tuple[str, str]], gold: list[Gold]
+) -> dict[tuple[int, int | None, bool], AerResult]:
+    """A Transformer's argmax AER for every decoder layer's heads averaged (head None) and
+    every head alone, with and without Shift-Att, keyed by (layer, head, shift): which of its
+    attentions aligns, over the same pairs and gold as :func:`corpus_aer`."""
+    traces = all_forced_words(translator, pairs, gold)
+    config = translator.model.config
+    return {
+        (layer, head, shift): score(
+            gold,
+            [set(t.links("argmax", shift=shift, layer=layer, head=head)) if t else set()
+             for t in traces],
+        )
+        for layer in range(config.layers)
+        for head in (None, *range(config.heads))
+        for shift in (False, True)
+    }  # fmt: skip
 
 
 def attribution_aer(

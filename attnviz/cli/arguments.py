@@ -280,8 +280,9 @@ def _align_command(sub) -> None:
     al.add_argument(
         "--shift",
         action="store_true",
-        help="read step t's attention as belonging to its input word y_{t-1}",
+        help="read step t's attention as belonging to its input word y_{t-1} (Shift-Att)",
     )
+    _heads_options(al)
     al.add_argument(
         "--source",
         choices=("attention", "attribution", "eflomal"),
@@ -326,6 +327,18 @@ def _steps_option(parser: argparse.ArgumentParser) -> None:
         default=attribution.STEPS,
         help="integrated gradients: points on the path from the baseline (default: %(default)s)",
     )
+
+
+def _heads_options(parser: argparse.ArgumentParser) -> None:
+    """A Transformer's choice of attention to read links off."""
+    parser.add_argument(
+        "--layer",
+        type=int,
+        default=None,
+        help="a Transformer: read decoder layer LAYER's cross-attention (0-based), its heads "
+        "averaged (default: the picture the model draws, the layer named on its card)",
+    )
+    parser.add_argument("--head", type=int, default=None, help="with --layer: that head alone")
 
 
 def _evaluate_command(sub) -> None:
@@ -374,6 +387,7 @@ def _evaluate_command(sub) -> None:
         help="the gold file lists target-source links (as the JHU Hansards files, `f-e`)",
     )
     ev.add_argument("--threshold", type=float, default=0.5, help="for --method threshold")
+    _heads_options(ev)
     ev.add_argument(
         "--sinks",
         nargs="+",

@@ -242,7 +242,9 @@ def _aligner(args, tr=None):
 def _attention_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
     from ..analysis.align import attention_word_links
 
-    return attention_word_links(tr, *pair, args.method, args.threshold, args.shift)
+    return attention_word_links(
+        tr, *pair, args.method, args.threshold, args.shift, args.layer, args.head
+    )
 
 
 def _attribution_links(tr, pair: tuple[str, str], args) -> list[tuple[int, int]]:
@@ -324,7 +326,7 @@ def _evaluate_aer(tr, args) -> None:
 
     pairs = read_pairs(args.pairs)
     gold = read_gold_of_pairs(args.gold, args.reverse_gold, pairs)
-    results = corpus_aer(tr, pairs, gold, args.threshold)
+    results = corpus_aer(tr, pairs, gold, args.threshold, args.layer, args.head)
     for (method, shift), r in results.items():
         name = method + (" --shift" if shift else "")
         print(
@@ -332,10 +334,26 @@ def _evaluate_aer(tr, args) -> None:
             f"{r.links} links"
         )
     print(f"({len(pairs)} sentence pairs, threshold {args.threshold})")
+    if tr.model.config.model == "transformer":
+        _evaluate_heads(tr, pairs, gold)
     if args.attribution:
         _evaluate_attribution(tr, pairs, gold, args)
     if args.priors:
         _evaluate_eflomal(tr, pairs, gold, args)
+
+
+def _evaluate_heads(tr, pairs, gold) -> None:
+    from ..analysis.evaluate import heads_aer
+
+    results = heads_aer(tr, pairs, gold)
+    print("argmax AER by layer and head (--layer L --head H), without / with --shift:")
+    for layer in range(tr.model.config.layers):
+        cells = [
+            f"{'mean' if head is None else f'head {head}'} "
+            f"{results[layer, head, False].aer:.1f} / {results[layer, head, True].aer:.1f}"
+            for head in (None, *range(tr.model.config.heads))
+        ]
+        print(f"  layer {layer}: " + " · ".join(cells))
 
 
 def _evaluate_eflomal(tr, pairs, gold, args) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..analysis.aer import read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
-from ..model.networks import ModelConfig
+from ..model.networks import MULTIHEAD, ModelConfig
 from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
 from .arguments import typed_train_options
@@ -88,7 +88,11 @@ def _model(args, parent: Translator | None, given: dict[str, object]) -> ModelCo
     """The model's configuration, its vocabulary sizes left to the data; with --init-from, the
     checkpoint's, with the options typed (``given``) applied once checked against it."""
     if parent is None:
-        if args.attention is None:
+        if args.model == "transformer":
+            if args.attention not in (None, MULTIHEAD):
+                raise ValueError(f"a transformer's attention is {MULTIHEAD}, not {args.attention}")
+            args.attention = MULTIHEAD
+        elif args.attention is None:
             raise ValueError("--attention is required (unless --init-from gives it)")
         return from_options(ModelConfig, args)
     from ..training.lineage import check_options

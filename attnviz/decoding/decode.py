@@ -29,6 +29,7 @@ class Decoded:
     query: np.ndarray | None  # (T, H) the query scored at each step; None without attention
     context: np.ndarray  # (T, H) the context vector of each step (without attention: the one c)
     log_prob: float  # sum of the output tokens' log-probabilities
+    heads: np.ndarray | None = None  # (T, L, N, S) a Transformer's every cross-attention head
     beam_tokens: np.ndarray | None = None  # (T, K) ids of the hypotheses kept at each step
     beam_scores: np.ndarray | None = None  # (T, K) their cumulative log-probabilities
     beam_parents: np.ndarray | None = None  # (T, K) the hypothesis each extends (step t-1)
@@ -58,7 +59,7 @@ def default_limits(src_lens: torch.Tensor, max_len: int | None = None) -> torch.
     return torch.full_like(src_lens, max_len) if max_len else 2 * src_lens + 10
 
 
-STEP_KEYS = ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context")
+STEP_KEYS = ("ids", "logp", "top_ids", "top_logp", "weights", "scores", "query", "context", "heads")
 
 
 def _records(*extra: str) -> dict[str, list[torch.Tensor]]:
@@ -69,13 +70,16 @@ def _records(*extra: str) -> dict[str, list[torch.Tensor]]:
 def _record(rec, ids, logp, top_logp, top_ids, step: Step, rows=None, shape=()) -> None:
     """Append one step: the chosen ``ids`` and their ``logp``, the top-k, and what the model
     computed; for beam search, the ``rows`` of the step that the kept hypotheses extend, as
-    ``shape`` + (-1,). What the step did not compute (a model without attention has no
-    weights, scores or query) is not recorded."""
+    ``shape`` + the step's own trailing shape. What the step did not compute (a model without
+    attention has no weights, scores or query; a GRU has no heads) is not recorded."""
 
     def pick(x: torch.Tensor) -> torch.Tensor:
-        return x if rows is None else x[rows].view(*shape, -1)
+        return x if rows is None else x[rows].view(*shape, *x.shape[1:])
 
-    values = (ids, logp, top_ids, top_logp, step.weights, step.scores, step.query, step.context)
+    values = (
+        *(ids, logp, top_ids, top_logp),
+        *(step.weights, step.scores, step.query, step.context, step.heads),
+    )
     for key, value in zip(STEP_KEYS, values, strict=True):
         if value is not None:
             rec[key].append(value if key in ("ids", "logp") else pick(value))
@@ -97,6 +101,7 @@ def _decoded(
         query=arr["query"][pick] if attended else None,
         context=arr["context"][pick],
         log_prob=float(logp.sum()),
+        heads=arr["heads"][pick][..., :n_src] if "heads" in arr else None,
         **beam,
     )
 

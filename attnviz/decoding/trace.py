@@ -97,6 +97,8 @@ class Trace:
     owners: Owners | None = None  # the word of this Trace that owns each token of ``pieces``
     prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
     edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
+    heads: np.ndarray | None = None  # (T, L, N, S) a Transformer's every cross-attention
+    # head, layer by layer; ``weights`` is the picture drawn from them (one layer's average)
 
     @property
     def has_attention(self) -> bool:
@@ -148,6 +150,23 @@ class Trace:
         mine = zip(self.pieces.tgt_tokens, self.owners.tgt, strict=True)
         return "".join(p for p, o in mine if o == t).replace("\u2581", "")
 
+    def picture(self, layer: int | None = None, head: int | None = None) -> np.ndarray:
+        """The attention (T, S) to draw or align with: ``weights``, the model's one picture,
+        by default; for a Transformer, decoder layer ``layer``'s heads averaged, or its head
+        ``head`` alone (0-based; a negative layer counts from the last)."""
+        if layer is None and head is None:
+            return self.weights
+        if self.heads is None:
+            raise ValueError("only a Transformer has attention layers and heads to choose from")
+        _, layers, heads, _ = self.heads.shape
+        if layer is None or not -layers <= layer < layers:
+            raise ValueError(f"layer must be in [0, {layers}) for this model, got {layer}")
+        if head is None:
+            return self.heads[:, layer].mean(1)
+        if not 0 <= head < heads:
+            raise ValueError(f"head must be in [0, {heads}) for this model, got {head}")
+        return self.heads[:, layer, head]
+
     @property
     def output_tokens(self) -> list[str]:
         """The output tokens that write a word: all but a final ``<eos>``."""
@@ -171,6 +190,10 @@ class Trace:
             raise ValueError(
                 f"weights {self.weights.shape} and scores {self.scores.shape} must be ({T}, {S})"
             )
+        if self.heads is not None and (
+            self.heads.shape[0] != T or self.heads.shape[-1] != S or self.heads.ndim != 4
+        ):
+            raise ValueError(f"heads {self.heads.shape} must be ({T}, layers, heads, {S})")
         pieces, owners = self.pieces, self.owners
         if (pieces is None) != (owners is None):
             raise ValueError("a Trace over words carries both its pieces and their owners")

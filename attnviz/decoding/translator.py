@@ -301,6 +301,7 @@ class Translator:
             scores=d.scores,
             query=d.query,
             context=d.context,
+            heads=d.heads,
             probs=d.probs,
             candidates=self._candidates(d),
             replaced=replaced,

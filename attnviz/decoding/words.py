@@ -71,6 +71,15 @@ def words_attention(
     return group_rows(by_src, tgt_owner, n_tgt, "mean")
 
 
+def words_heads(heads: np.ndarray, by_words) -> np.ndarray:
+    """Every head's attention (T pieces, L, N, S pieces) as attention over words
+    (T words, L, N, S words), each head read as :func:`words_attention` reads one picture."""
+    T, L, N, S = heads.shape
+    flat = heads.reshape(T, L * N, S).transpose(1, 0, 2)  # (L * N, T, S)
+    words = np.stack([by_words(words_attention, m) for m in flat])  # (L * N, T', S')
+    return words.transpose(1, 0, 2).reshape(words.shape[1], L, N, words.shape[2])
+
+
 def words_scores(
     scores: np.ndarray, src_owner: list[int], tgt_owner: list[int], n_src: int, n_tgt: int
 ) -> np.ndarray:
@@ -121,6 +130,7 @@ def words_trace(
         text=trace.text,
         weights=by_words(words_attention, trace.weights),
         scores=by_words(words_scores, trace.scores),
+        heads=None if trace.heads is None else words_heads(trace.heads, by_words),
         probs=np.exp(log_probs[:, 0]),
         candidates=[
             [Candidate(_as_text(c.token, subwords), c.prob) for c in trace.candidates[t]]

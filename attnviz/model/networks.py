@@ -20,7 +20,9 @@ from .attention import SCORES, Attended, Memory, make_attention
 
 BRIDGES = ("ends", "backward")  # how a bidirectional encoder starts the decoder
 NONE = "none"  # the fixed-context model: no attention, one context vector for every step
-ATTENTIONS = (*SCORES, NONE)
+MULTIHEAD = "multihead"  # the Transformer's scaled dot product, several heads in every layer
+ATTENTIONS = (*SCORES, NONE, MULTIHEAD)
+MODELS = ("gru", "transformer")  # the recurrent encoder-decoder, or Vaswani et al.'s
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,8 @@ class ModelConfig:
         "bahdanau",
         "bahdanau: additive score on s_{t-1}; dot/general/concat: Luong scores on h_t; "
         "none: no attention, the encoder's final state is the one context c that every "
-        "decoder step reads (Cho et al., 2014) (required, unless --init-from gives it)",
+        "decoder step reads (Cho et al., 2014); multihead: the Transformer's (required for a "
+        "GRU, unless --init-from gives it)",
         choices=ATTENTIONS,
         no_default=True,
     )
@@ -91,9 +94,44 @@ class ModelConfig:
         "vocabularies (--tie-embeddings implies it)",
     )
 
+    model: str = option(
+        "gru",
+        "gru: the GRU encoder-decoder; transformer: the encoder-decoder Transformer of Vaswani "
+        "et al. (2017), pre-norm, --layers layers a side of size --hidden, --heads heads and "
+        "--ff feed-forward units (its attention is multihead)",
+        choices=MODELS,
+    )
+    heads: int = option(4, "transformer: attention heads per layer; must divide --hidden")
+    ff: int = option(1024, "transformer: the feed-forward block's inner size")
+    align_layer: int = option(
+        -1,
+        "transformer: the decoder layer (0-based; negative counts from the last) whose "
+        "cross-attention heads, averaged, are the one picture drawn wherever a heatmap is; "
+        "-1: the last (evaluate --gold measures which aligns best)",
+    )
+
     def __post_init__(self):
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {MODELS}, not {self.model!r}")
         if self.attention not in ATTENTIONS:
             raise ValueError(f"attention must be one of {ATTENTIONS}, not {self.attention!r}")
+        if (self.model == "transformer") != (self.attention == MULTIHEAD):
+            raise ValueError(
+                "a transformer's attention is multihead, and multihead attention belongs to "
+                f"a transformer: got model {self.model!r} with attention {self.attention!r}"
+            )
+        if self.model == "transformer" and self.embed != self.hidden:
+            raise ValueError(
+                f"a transformer's embeddings have the model's size: embed {self.embed} must "
+                f"equal hidden {self.hidden}"
+            )
+        if self.model == "transformer" and (self.heads < 1 or self.hidden % self.heads):
+            raise ValueError(f"heads must divide hidden ({self.hidden}), got {self.heads}")
+        if self.model == "transformer" and not -self.layers <= self.align_layer < self.layers:
+            raise ValueError(
+                f"align_layer must be a layer in [-{self.layers}, {self.layers}), got "
+                f"{self.align_layer}"
+            )
         sizes = [name for name in ("src_vocab", "tgt_vocab") if getattr(self, name) is not None]
         for name in (*sizes, "embed", "hidden", "layers", "attn_dim"):
             if type(getattr(self, name)) is not int:
@@ -128,7 +166,7 @@ class ModelConfig:
 
     @property
     def is_luong(self) -> bool:
-        return self.attention not in ("bahdanau", NONE)
+        return self.attention in ("dot", "general", "concat")
 
     @property
     def has_attention(self) -> bool:
@@ -159,6 +197,7 @@ class Step(NamedTuple):
     query: torch.Tensor | None  # (B, H) what was scored against the keys: s_{t-1} or h_t
     context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs; or the one c
     features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
+    heads: torch.Tensor | None = None  # (B, L, N, S) a Transformer's every cross-attention head
 
 
 class Output(NamedTuple):

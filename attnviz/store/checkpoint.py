@@ -25,6 +25,7 @@ from ..data.vocab import Vocab
 from ..decoding.translator import Translator
 from ..files import atomic_write
 from ..i18n import N_, Text
+from ..model.build import build_model
 from ..model.low_precision import for_decoding
 from ..model.networks import ModelConfig, Seq2Seq
 from ..tuning.decoding_precision import resolve_decoding
@@ -226,7 +227,7 @@ def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
         if getattr(config, name) > limit:
             raise ValueError(f"{name} {getattr(config, name)} is over the limit of {limit}")
     with torch.device("meta"), _NoRandomFill():
-        needed = {k: tuple(v.shape) for k, v in Seq2Seq(config).state_dict().items()}
+        needed = {k: tuple(v.shape) for k, v in build_model(config).state_dict().items()}
     found = {k: v for k, v in shapes.items() if k in needed or not k.startswith(EXTRA)}
     if found != needed:
         wrong = sorted(set(needed.items()) ^ set(found.items()))[:3]
@@ -293,7 +294,7 @@ def load(
         data = DataConfig(**{"subwords": 0, **meta["data_config"]})
         src_vocab, tgt_vocab = Vocab(meta["src_vocab"]), Vocab(meta["tgt_vocab"])
         card = dict(meta.get("card", {}))
-        model = Seq2Seq(config)
+        model = build_model(config)
         if bool(data.subwords) != (subwords is not None) or (
             subwords and subwords.joint != data.joint_subwords
         ):

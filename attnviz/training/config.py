@@ -42,6 +42,11 @@ class TrainConfig:
         "advance, the better use of it: Li et al., 2020, 'Budgeted training')",
         choices=SCHEDULES,
     )
+    warmup: float = option(
+        0.0,
+        "epochs over which the learning rate rises linearly from 0 to what the schedule "
+        "gives, at the start of the run (a Transformer needs it: Vaswani et al., 2017); 0: none",
+    )
     clip: float = option(1.0, "gradient-norm clip")
     seed: int = option(0, "seeds the weights, dropout and batch order: same seed, same model")
     label_smoothing: float = option(0.0, "cross-entropy label smoothing")
@@ -106,6 +111,8 @@ class TrainConfig:
         for name, most in (("join_fraction", 1), ("swap_fraction", 4)):
             if not 0 <= getattr(self, name) <= most:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
+        if self.warmup < 0:
+            raise ValueError(f"warmup must be >= 0 epochs, got {self.warmup}")
         if self.guide_weight < 0:
             raise ValueError(f"guide_weight must be >= 0, got {self.guide_weight}")
         if self.output_bias not in OUTPUT_BIASES:
@@ -119,11 +126,12 @@ class TrainConfig:
         """The learning rate at ``epoch`` (0-based; 2.5 is halfway through the third): a
         function of the run's progress alone, so a resumed run follows the same schedule as
         an uninterrupted one."""
+        rising = min(1.0, epoch / self.warmup) if self.warmup else 1.0
         if self.schedule == "linear":
-            return self.lr * max(0.0, 1 - epoch / self.epochs)
+            return rising * self.lr * max(0.0, 1 - epoch / self.epochs)
         if not self.decay_after:
-            return self.lr
-        return self.lr * self.lr_decay ** max(0, int(epoch) + 1 - self.decay_after)
+            return rising * self.lr
+        return rising * self.lr * self.lr_decay ** max(0, int(epoch) + 1 - self.decay_after)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from ..analysis.history import History, Probe, choose_probes
 from ..data.corpus import make_batch
 from ..data.prepare import Prepared, prepare, read
 from ..decoding.translator import Translator
+from ..model.build import build_model
 from ..model.networks import ModelConfig, Seq2Seq
 from ..store import checkpoint
 from . import distributed, lineage
@@ -99,7 +100,7 @@ def _new_model(
     distribution where the run asks (a parent's bias is learned)."""
     with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
         torch.manual_seed(run.train.seed)
-        model = Seq2Seq(run.model).to(dev)
+        model = build_model(run.model).to(dev)
     if run.train.output_bias == "unigram" and parent is None:
         start_at_unigram(model, p.splits["train"], p.tgt_vocab)
     return model

@@ -16,8 +16,9 @@ import os
 import torch
 from torch import nn
 
+from ..model.build import build_model
 from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
-from ..model.networks import ModelConfig, Seq2Seq
+from ..model.networks import ModelConfig
 from .machine import machine_key, native_bf16
 from .probe import Probe, ProbeCache, fastest_of, time_in_turn
 
@@ -81,7 +82,7 @@ def _measure(device: torch.device, machine: str) -> Probe:
     )  # fmt: skip
     with torch.random.fork_rng(devices=[]):  # the caller's random numbers stay as they were
         torch.manual_seed(0)
-        base = Seq2Seq(config).to(device).eval()
+        base = build_model(config).to(device).eval()
         models = {p: for_decoding(copy.deepcopy(base), p) for p in decoding_choices(device)}
     src = torch.arange(4, 4 + PROBE_STEPS, device=device)[None]  # (1, S)
     src_lens = torch.tensor([PROBE_STEPS])

@@ -11,9 +11,6 @@ import pytest
 import torch
 
 import attnviz
-from attnviz.analysis.aer import Gold, score
-from attnviz.analysis.align import forced_words
-from attnviz.data import toy
 from attnviz.data.corpus import Example
 from attnviz.data.vocab import SPECIALS, Vocab
 from attnviz.model.networks import ModelConfig, Seq2Seq
@@ -21,35 +18,13 @@ from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.output_bias import SMOOTHING, start_at_unigram, unigram_log_shares
 from attnviz.training.train import train
 
-from ..synthetic import corpus, write_corpus
+from .toy_aer import toy_aer
 
 SEEDS = (1, 2, 3)
 # The issue's command: train --attention A --embed 32 --hidden 64 --layers 1 --epochs 8
 # --batch-size 64 --lr 0.005, every other setting the default (precision pinned: the tests
 # compare figures on every CPU).
 TOY = dict(epochs=8, batch_size=64, lr=0.005, precision="fp32", bleu_sentences=50, test_beam=1)
-
-
-@pytest.fixture(scope="module")
-def toy_corpus(tmp_path_factory):
-    """The issue's 6,000 toy pairs to train on, and 60 held-out pairs with their gold links
-    (at 3,000 pairs half of a Luong toy's first words still look at <eos>)."""
-    path = tmp_path_factory.mktemp("toy") / "toy.txt"
-    pairs = corpus(6000, seed=51)
-    write_corpus(path, pairs)
-    seen = {en for en, *_ in pairs}
-    held = [p for p in corpus(2000, seed=52) if p[0] not in seen][:60]
-    return path, held
-
-
-def _aer(tr, held) -> float:
-    """Argmax AER of forced decodings of ``held`` against their gold links."""
-    gold, hyps = [], []
-    for pair in held:
-        links = toy.written_links(pair)  # between the words forced_words links
-        gold.append(Gold(links, links))
-        hyps.append(set(forced_words(tr, toy.written(pair[0]), toy.written(pair[1])).links()))
-    return score(gold, hyps).aer  # percent
 
 
 # Steps on <eos> (%), first words on <eos> (%), AER against the links between the written
@@ -99,5 +74,5 @@ def test_a_toy_trained_with_the_defaults_looks_at_words_not_at_eos(toy_corpus, t
         assert card["vocab"]["target"] > 300  # the default subwords: the never-written pieces
         sinks = card["attention_sinks"]
         assert sinks["steps_eos"] <= most_on_eos and sinks["first_eos"] <= most_first, (seed, sinks)
-        aer = _aer(attnviz.load(out, precision="fp32"), held)
+        aer = toy_aer(attnviz.load(out, precision="fp32"), held)
         assert aer <= most_aer, (attention, seed, aer)
