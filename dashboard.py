@@ -18,6 +18,7 @@ from attnviz_ui.corpus_page import corpus_page_ui
 from attnviz_ui.gc_tuning import freeze_heap
 from attnviz_ui.language import language_ui, use_language
 from attnviz_ui.live_view import session_models
+from attnviz_ui.page_style import SIDEBAR_PX, page_style_ui
 from attnviz_ui.pages import Page
 from attnviz_ui.replica_note import replica_note_ui
 from attnviz_ui.sentence_page import sentence_page_ui
@@ -28,17 +29,24 @@ from attnviz_ui.training_page import training_page_ui
 
 def main() -> None:
     bound_product_cache()  # before torch runs a product
-    st.set_page_config(page_title="attnviz", layout="wide")
+    st.set_page_config(page_title="attnviz", layout="wide", initial_sidebar_state=SIDEBAR_PX)
+    page_style_ui()
     use_language()
     found, failed = available()
     choice = sidebar_ui(found + session_models(), failed)
     language_ui()  # last in the sidebar: the widgets above keep their places
-    st.title(_("Watch attention translate"))
+    title, pages = st.columns([3, 2], vertical_alignment="bottom")
+    title.title(_("Watch attention translate"))
     replica_note_ui()
     if choice is None:
         return
-    page = st.radio(
-        _("Page"), list(Page), format_func=keeping_language(_), horizontal=True, key=Key.PAGE
+    page = pages.radio(
+        _("Page"),
+        list(Page),
+        format_func=keeping_language(_),
+        horizontal=True,
+        label_visibility="collapsed",
+        key=Key.PAGE,
     )
     if page == Page.CORPUS:
         corpus_page_ui(choice)

@@ -87,18 +87,17 @@ def aligner() -> EflomalAligner | Refused:
     return _aligner(str(path), version)
 
 
-def lost(found: EflomalAligner, traces: Sequence[Trace], lang: str) -> list[list[bool]]:
-    """Per trace, which of its source words its output lost
-    (:func:`lost_words.lost_in_outputs`, all aligned in one run of eflomal); raises its
-    ValueError when eflomal cannot align one."""
+def lost(found: EflomalAligner, traces: Sequence[Trace], lang: str) -> list[list[bool] | None]:
+    """Per trace, which of its source words its output lost, None where eflomal cannot align
+    it (:func:`lost_words.lost_or_unknown`, all aligned in one run of eflomal where it can)."""
     return _lost(found, tuple((tuple(s), tuple(o)) for s, o in map(words, traces)), lang)
 
 
 @functools.lru_cache(maxsize=1024)
-def _lost(found: EflomalAligner, pairs: tuple, lang: str) -> list[list[bool]]:
+def _lost(found: EflomalAligner, pairs: tuple, lang: str) -> list[list[bool] | None]:
     """Kept for the reruns that show the same outputs again: each tokenized every word of both
-    sides twice. A ValueError is not kept."""
-    return lost_words.lost_in_outputs(found, pairs, lang)
+    sides twice."""
+    return lost_words.lost_or_unknown(found, pairs, lang)
 
 
 def words(trace: Trace) -> tuple[list[str], list[str]]:

@@ -47,7 +47,7 @@ def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = BLUE) -> str
             f"color: {ink}; padding: 2px 5px; margin: 1px; border-radius: 4px; "
             f'display: inline-block">{html.escape(token)}</span>'
         )
-    return '<div style="font-size: 1.2rem; line-height: 2.1rem">' + "".join(spans) + "</div>"
+    return '<div style="font-size: 1.05rem; line-height: 1.9rem">' + "".join(spans) + "</div>"
 
 
 BARS_CSS = (  # the look of weight_bars, once per drawing rather than once per bar

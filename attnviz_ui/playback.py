@@ -26,10 +26,11 @@ class Playback:
     to_last: bool = False  # the next run shows the last step (an example, shown finished)
 
 
-def new_sentence(example: bool) -> Playback:
-    """A new sentence, before it is decoded: an example is shown finished, at its last step, so
-    that its alignment is seen at once (Play replays it); a sentence typed starts at step 1."""
-    return Playback(to_last=example)
+def new_sentence() -> Playback:
+    """A new sentence, before it is decoded: shown finished, at its last step, so that the
+    whole translation and its alignment are seen at once (issue 63: a student took the first
+    step's one word for the translation); Play replays it from step 1."""
+    return Playback(to_last=True)
 
 
 def before_run(p: Playback, steps: int) -> Playback:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from attnviz.analysis.align import gold_to_draw
+from attnviz.analysis.doubts import doubts, longest_source
 from attnviz.analysis.eflomal_priors import mismatch
 from attnviz.data.text import language_name
 from attnviz.errors import Refused
@@ -23,7 +23,7 @@ from .beam_view import beam_view_ui
 from .cache import Choice, Side, load, translate
 from .cards_view import cards_view_ui
 from .compare_view import compare_view_ui
-from .corpus_view import corpus_view_ui
+from .corpus_view import corpus_view_ui, lookup_of
 from .export_view import export_view_ui
 from .language import bind_language
 from .pages import STEPPING, View
@@ -119,9 +119,9 @@ def _example() -> None:
 
 
 def _new_sentence(example: bool) -> None:
-    """Before a new sentence's run: an example is shown finished, a sentence typed from step 1;
-    a typed sentence drops a walk-through's reference the page filled in."""
-    shown = playback.new_sentence(example)
+    """Before a new sentence's run: it is shown finished, at its last step; a typed sentence
+    drops a walk-through's reference the page filled in."""
+    shown = playback.new_sentence()
     state = st.session_state
     if not example:  # the Examples box no longer names the sentence shown
         state[Key.EXAMPLE] = OWN
@@ -137,7 +137,7 @@ def _open_on(examples: list[str]) -> None:
     state[Key.EXAMPLE] = examples[0] if examples else OWN
     first = (examples or [""])[0]
     state[Key.SENTENCE], state[Key.REFERENCE] = first, taught_reference(first)
-    _new_sentence(example=bool(examples))
+    _new_sentence(example=True)
 
 
 def inputs_ui(direction: Direction) -> tuple[str, str]:
@@ -194,40 +194,42 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
     return sides
 
 
-def notes_ui(sides: list[Side]) -> tuple[list[Side], DeltaGenerator]:
-    """What to know before reading the output; with "Show subword pieces" on, the sides
-    with their traces over pieces; and the place kept for :func:`doubts_ui`."""
-    for side in sides:
-        if note := side.trace.warning():
-            st.warning(f"{side.name}: {note}")
-    doubts = st.container()
-    if note := model_notes.unknown_note(sides[0].trace):
-        st.caption(note)
-    if not any(side.trace.pieces for side in sides):
-        return sides, doubts
-    if st.toggle(_("Show subword pieces"), key=Key.PIECES):
-        st.caption(_(PIECES))
-        return [side._replace(trace=side.trace.pieces or side.trace) for side in sides], doubts
-    st.caption(_(WORDS))
-    return sides, doubts
+def pieces_ui() -> None:
+    """The switch between words and the models' own subword pieces, what each shows said in
+    its help."""
+    on = st.session_state.get(Key.PIECES, False)
+    st.toggle(_("Show subword pieces"), key=Key.PIECES, help=_(PIECES) if on else _(WORDS))
 
 
-def doubts_ui(where: DeltaGenerator, sides: list[Side]) -> None:
-    """In ``where``, above the pictures, what each translation may have doubled or lost.
-    Written once the view is drawn: eflomal's check of a new sentence (its own process, and
-    about 3 ms of this one's CPU) then delays no picture, which matters most when a class keeps the
-    server busy."""
-    for side, lost in zip(sides, _lost(sides), strict=True):
-        lang = side.translator.text.src_lang
-        if note := model_notes.doubts_note(side.trace, lost, lang):
-            where.warning(f"{side.name}: {note}", icon="🔎")
+def shown_sides(sides: list[Side]) -> list[Side]:
+    """The sides as the pictures show them: with "Show subword pieces" on (its widget is drawn
+    with the view's switches, after this is read), their traces over pieces."""
+    if st.session_state.get(Key.PIECES) and any(side.trace.pieces for side in sides):
+        return [side._replace(trace=side.trace.pieces or side.trace) for side in sides]
+    return sides
+
+
+def notes_ui(slots: list[DeltaGenerator], choice: Choice, sides: list[Side]) -> None:
+    """In each side's slot, what a reader should know before trusting its output: the Trace's
+    own warning, then why to check it (:mod:`attnviz.analysis.doubts`). Written once the
+    pictures are sent: eflomal's check of a new sentence (its own process, and about 3 ms of
+    this one's CPU) then delays no picture, which matters most when a class keeps the server
+    busy."""
+    checkpoints = (choice.left, choice.right)
+    for slot, side, c, lost in zip(slots, sides, checkpoints, _lost(sides), strict=True):
+        corpus = lookup_of(c)
+        corpus = None if isinstance(corpus, Refused) else corpus
+        doubt = doubts(side.trace, lost, corpus, longest_source(side.translator))
+        notes = [side.trace.warning(), model_notes.doubts_note(doubt)]
+        if text := " ".join(n for n in notes if n):
+            slot.warning(text, icon="🔎")
 
 
 def _lost(sides: list[Side]) -> list[list[bool] | None]:
     """Per side, the source words eflomal finds its output lost (as the Why view strikes them);
-    None for a side whose corpus has no priors here, or whose pair eflomal cannot align (then
-    coverage alone speaks). The sides are aligned in one run of eflomal, which costs the server
-    about 10 ms of CPU for a typed sentence's pairs (benchmarks/classroom/results.md)."""
+    None for a side whose corpus has no priors here, or whose pair eflomal cannot align. The
+    sides are aligned in one run of eflomal, which costs the server about 10 ms of CPU for a
+    typed sentence's pairs (benchmarks/classroom/results.md), and kept for the reruns."""
     found = aligner_view.aligner()
     lost: list[list[bool] | None] = [None] * len(sides)
     if isinstance(found, Refused):
@@ -236,15 +238,10 @@ def _lost(sides: list[Side]) -> list[list[bool] | None]:
     matched = [
         k for k, tr in enumerate(models) if not mismatch(found.priors, tr.card, tr.data, tr.text)
     ]
-    traces = [sides[k].trace for k in matched]
     lang = sides[0].translator.text.src_lang
-    try:
-        for k, flags in zip(matched, aligner_view.lost(found, traces, lang), strict=True):
-            lost[k] = flags
-    except ValueError:  # one pair eflomal cannot align: each of the others alone
-        for k, trace in zip(matched, traces, strict=True):
-            with contextlib.suppress(ValueError):
-                lost[k] = aligner_view.lost(found, [trace], lang)[0]
+    flags = aligner_view.lost(found, [sides[k].trace for k in matched], lang)
+    for k, flag in zip(matched, flags, strict=True):
+        lost[k] = flag
     return lost
 
 
@@ -260,46 +257,54 @@ def step_ui(steps: int) -> int:
     )
     shown = playback.before_run(asked, steps)
     state[Key.STEP], state[Key.PLAYING] = shown.step, shown.playing
-    return st.slider(_("Step"), 1, steps, key=Key.STEP) - 1 if steps > 1 else 0
+    if steps == 1:
+        return 0
+    return st.slider(_("Step"), 1, steps, key=Key.STEP, label_visibility="collapsed") - 1
 
 
-def stepping_ui(view: View, choice: Choice, sides: list[Side]) -> None:
+def stepping_ui(view: View, choice: Choice, sides: list[Side], over_words: list[Side]) -> None:
     """The step-dependent views: a fragment that reruns alone on a step change, and every
-    PLAY_SECONDS while playing; above it, what does not change with the step (the switches,
-    Play, each model's name and formula, how to read the pictures). That part is drawn after
-    the fragment, in a container that keeps its place on the page, so that both heatmaps are
-    the first pictures sent once the models have decoded; the fragment reads the switches
-    from the session state, which holds a widget's new value from the start of the run."""
+    PLAY_SECONDS while playing; above it, on one row, what does not change with the step
+    (Play, the switches, the what-if, how to read the pictures), then each model's name,
+    formula and notes. That part is drawn after the fragment, in a container that keeps its
+    place on the page, so that both heatmaps are the first pictures sent once the models have
+    decoded; the fragment reads the switches from the session state, which holds a widget's
+    new value from the start of the run. ``over_words``: the sides as words, which the notes
+    under the heatmaps name."""
     state = st.session_state
     steps = max(len(side.trace.tgt_tokens) for side in sides)
     playing = state.get(Key.PLAYING, False)
     above = st.container()
     fragment = st.fragment(_stepping, run_every=PLAY_SECONDS if playing else None)
-    if view != View.STEPS:
-        fragment(view, choice, sides, steps, StepSwitches())  # that view has no switches
-        _play_ui(above.columns([4, 1])[-1], steps, playing)
-        return
-    switches = step_switches()
-    fragment(view, choice, sides, steps, switches)
+    stepwise = view == View.STEPS
+    switches = step_switches() if stepwise else StepSwitches()  # the compare view has none
+    fragment(view, choice, sides, over_words, steps, switches)
     with above:
-        # Two switches a half, so that each label is read whole at a projector's 1024 px;
-        # the what-if and Play on a row under them.
-        cols = st.columns(2)
-        cols[0].toggle(_("Show the finished translation"), key=Key.FINISHED)
-        cols[0].toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
-        cols[1].toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
-        with cols[1]:
-            aligner_view.switch_ui()
-        cols = st.columns([2, 1, 1], vertical_alignment="bottom")
-        with cols[0]:
-            what_if_choice_ui()
-        _play_ui(cols[1], steps, playing)
-        pieces = any(side.trace.pieces for side in sides)
-        fixed = not all(side.trace.has_attention for side in sides)
-        st.caption(how_to_read(switches.reveal, bool(state.get(Key.GOLD)), pieces, fixed))
-        for col, side in zip(st.columns(2), sides, strict=True):
-            with col:
-                model_header_ui(side)
+        cols = st.columns(4, vertical_alignment="bottom")
+        _play_ui(cols[0], steps, playing)
+        if stepwise:
+            with cols[1].popover(_("Switches"), use_container_width=True):
+                _switches_ui()
+            with cols[2].popover(_("What if…"), use_container_width=True):
+                what_if_choice_ui()
+            pieces = any(side.trace.pieces for side in sides)
+            fixed = not all(side.trace.has_attention for side in sides)
+            gold = bool(state.get(Key.GOLD))
+            with cols[3].popover(_("How to read"), use_container_width=True):
+                st.markdown(how_to_read(switches.reveal, gold, pieces, fixed))
+        if stepwise:
+            for col, side in zip(st.columns(2), sides, strict=True):
+                with col:
+                    model_header_ui(side)
+
+
+def _switches_ui() -> None:
+    """The step view's switches, in a popover that keeps them off the first screen."""
+    st.toggle(_("Show the finished translation"), key=Key.FINISHED)
+    st.toggle(_("Show the numbers of this step"), key=Key.NUMBERS)
+    st.toggle(_("Attribution beside attention"), key=Key.ATTRIBUTION_ON)
+    aligner_view.switch_ui()
+    pieces_ui()
 
 
 def step_switches() -> StepSwitches:
@@ -337,12 +342,17 @@ def _play_pressed(steps: int) -> None:
 
 
 def _stepping(
-    view: View, choice: Choice, sides: list[Side], steps: int, switches: StepSwitches
+    view: View,
+    choice: Choice,
+    sides: list[Side],
+    over_words: list[Side],
+    steps: int,
+    switches: StepSwitches,
 ) -> None:
     bind_language()  # a step change reruns this fragment alone
     step = step_ui(steps)
     if view == View.STEPS:
-        _steps_ui(choice, sides, step, switches)
+        _steps_ui(choice, sides, over_words, step, switches)
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
     state = st.session_state
@@ -353,8 +363,11 @@ def _stepping(
         st.rerun()
 
 
-def _steps_ui(choice: Choice, sides: list[Side], step: int, switches: StepSwitches) -> None:
-    """The step-by-step view at ``step`` (0-based), as ``switches`` say."""
+def _steps_ui(
+    choice: Choice, sides: list[Side], over_words: list[Side], step: int, switches: StepSwitches
+) -> None:
+    """The step-by-step view at ``step`` (0-based), as ``switches`` say; each model's notes
+    (on ``over_words``) under its heatmap, once both heatmaps are sent."""
     state = st.session_state
     gold, sentence, reference = state.get(Key.GOLD), state[Key.SENTENCE], state[Key.REFERENCE]
     cols = st.columns(2)
@@ -366,12 +379,15 @@ def _steps_ui(choice: Choice, sides: list[Side], step: int, switches: StepSwitch
     ]
     # Both heatmaps first, then both steps' bars, then what lies below them: the page
     # is drawn in the order it is looked at, every piece of it built beforehand.
-    slots = []
+    slots, notes = [], []
     for k, (col, side, c) in enumerate(zip(cols, sides, shown, strict=True)):
         with col:
             slots.append(heatmap_ui(k, side, c))
-    for col, slot, side, c in zip(cols, slots, sides, shown, strict=True):
+            notes.append(st.container())
+    for slot, c in zip(slots, shown, strict=True):
         output_ui(slot, c)
+    notes_ui(notes, choice, over_words)
+    for col, side, c in zip(cols, sides, shown, strict=True):
         with col:
             step_detail_ui(side, c)
     if aligned:
@@ -415,12 +431,6 @@ def view_ui(view: View, sides: list[Side], beam: int) -> None:
 
 def sentence_page_ui(choice: Choice) -> None:
     """The sentence in, both models' decodings out, one view at a time."""
-    st.caption(
-        _(
-            "Type a sentence in {language}. Each model translates it word by word; at every "
-            "step its attention decides which source words to look at."
-        ).format(language=language_name(choice.direction.source))
-    )
     sentence, reference = inputs_ui(choice.direction)
     if not sentence.strip():
         st.info(_("Type a sentence or pick an example to start."))
@@ -431,9 +441,10 @@ def sentence_page_ui(choice: Choice) -> None:
     sides = decode_ui(choice, sentence, reference)
     if sides is None:
         return
-    over_words = sides  # the doubts name words, whichever the pictures show
-    sides, doubts = notes_ui(sides)
-    walk_through_ui(choice, sides, sentence, reference)
+    over_words = sides  # the notes name words, whichever the pictures show
+    sides = shown_sides(sides)
+    if note := model_notes.unknown_note(sides[0].trace):
+        st.caption(note)
     # One view at a time: a page draws only what is looked at, so it answers sooner.
     view = st.radio(
         _("View"),
@@ -443,12 +454,21 @@ def sentence_page_ui(choice: Choice) -> None:
         label_visibility="collapsed",
         key=Key.VIEW,
     )
-    if view in STEPPING:
-        stepping_ui(view, choice, sides)
-    elif view == View.WHY:
+    if view == View.STEPS:  # each model's notes under its heatmap
+        stepping_ui(view, choice, sides, over_words)
+        walk_through_ui(choice, sides, sentence, reference)
+        return
+    if view == View.COMPARE:
+        slots = [col.container() for col in st.columns(len(sides))]
+        stepping_ui(view, choice, sides, over_words)
+    else:
+        pieces_ui()
+        slots = [col.container() for col in st.columns(len(sides))]
+    if view == View.WHY:
         why_view_ui(choice, sentence)
     elif view == View.TAUGHT:
         taught_view_ui(choice, sentence, reference)
-    else:
+    elif view not in STEPPING:
         view_ui(view, sides, choice.beam)
-    doubts_ui(doubts, over_words)
+    walk_through_ui(choice, sides, sentence, reference)
+    notes_ui(slots, choice, over_words)

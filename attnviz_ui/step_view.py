@@ -16,6 +16,7 @@ from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, formulas, step_charts, tables
 from attnviz.plots.context_charts import attention_picture
+from attnviz.plots.markup import markdown_text
 
 from .cache import Side
 from .html_widgets import html_table, shaded_tokens, weight_bars
@@ -43,10 +44,11 @@ def model_header_ui(s: Side) -> None:
     fragment: the browser typesets every formula on the page again on each rerun, and a step
     change should not wait for that."""
     trace = s.trace
-    cols = st.columns([3, 2])  # room for "Formula" and its chevron at 1024 px
+    cols = st.columns([3, 2], vertical_alignment="center")  # "Formula" whole at 1024 px
     label = formulas.attention_label(trace.attention)
-    cols[0].subheader(s.name if s.name == trace.attention else f"{s.name} · {label}")
-    with cols[1].popover(_("Formula")):
+    name = markdown_text(s.name)
+    cols[0].markdown(f"**{name}**" if s.name == trace.attention else f"**{name}** · {label}")
+    with cols[1].popover(_("Formula"), use_container_width=True):
         st.latex(formula_latex(s))
 
 
@@ -113,15 +115,15 @@ def _sink_note(trace, t: int) -> str:
 
 
 def heatmap_ui(side: int, s: Side, c: Column):
-    """The heatmap of column ``c`` (``side`` 0 left, 1 right); returns the empty slot above
-    it, for :func:`output_ui` to fill once both heatmaps are sent."""
-    slot = st.empty()
+    """The heatmap of column ``c`` (``side`` 0 left, 1 right); returns the empty slot under
+    it, for :func:`output_ui` to fill once both heatmaps are sent. Under it, so that both grids
+    start at the same height, near the top of the screen, however long either output is."""
     st.plotly_chart(
         c.heatmap,
         key=element_key("heatmap", side),
         config={"toImageButtonOptions": {"format": "svg", "filename": f"{s.name}-attention"}},
     )
-    return slot
+    return st.empty()
 
 
 def output_ui(slot, c: Column) -> None:
@@ -134,7 +136,11 @@ def how_to_read(reveal: bool, gold: bool, pieces: bool, fixed: bool = False) -> 
     everything in the columns, so they hold no words that do not change with the step.
     ``fixed``: a column shows a model without attention."""
     return (
-        (_("In each column: the output so far") if reveal else _("In each column: the output"))
+        _(
+            "Each model translates the sentence word by word; at every step its attention "
+            "decides which source words to look at. "
+        )
+        + (_("In each column: the output so far") if reveal else _("In each column: the output"))
         + _(
             ", each word shaded by the probability the model gave it; the alignment heatmap "
             "(row = output word, column = source word, darker = more attention; the framed row "

@@ -13,6 +13,7 @@ import streamlit as st
 
 from attnviz.analysis import lost_words
 from attnviz.analysis.eflomal_priors import mismatch
+from attnviz.analysis.lost_words import without_units
 from attnviz.data.text import language_name
 from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
@@ -24,6 +25,7 @@ from attnviz.store.catalog import Checkpoint, opening
 
 from . import aligner_view
 from .cache import Choice, checkpoint_folder, file_version, load, translate
+from .corpus_view import lookup_of
 from .html_widgets import shaded_tokens
 from .language import session_language
 from .session_keys import Key, element_key
@@ -157,11 +159,13 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
         st.caption(_("Source words lost are not marked: {why}.").format(why=why))
         return {}
     done = {name: t for name, t in traces.items() if isinstance(t, Trace)}
-    try:
-        lost = aligner_view.lost(found, list(done.values()), tr.text.src_lang)
-    except ValueError as e:
-        st.caption(_("eflomal could not align the sentence: {error}").format(error=e))
-        return {}
+    lost = aligner_view.lost(found, list(done.values()), tr.text.src_lang)
+    corpus = lookup_of(models[0])
+    if not isinstance(corpus, Refused):  # a word the corpus translates with its neighbour
+        lost = [
+            flags and without_units(t.src_tokens[:-1], t.output_tokens, flags, corpus)
+            for t, flags in zip(done.values(), lost, strict=True)
+        ]
     return dict(zip(done, lost, strict=True))
 
 

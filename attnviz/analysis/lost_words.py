@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from ..data.text import normalize
 from ..decoding.translator import Translator
@@ -17,9 +18,12 @@ from .eflomal_priors import Priors, mismatch
 DIRECTION = "symmetric"  # which of eflomal's links count a source word as translated
 
 # Function words of English: articles, pronouns and their contractions, the auxiliaries be,
-# have and do, common prepositions and conjunctions. Negations and modals are content: a
+# have and do, the tense auxiliaries will, would and shall (French and Chinese carry the tense
+# in the verb: "it will rain" is "il pleuvra", and "will" has no word of its own to link),
+# common prepositions and conjunctions. Negations and the other modals are content: a
 # translation that drops "not" or "must" has lost meaning.
 _ENGLISH_FUNCTION_WORDS = """
+    will would shall won't wouldn't 'll 'd
     a an the and or but nor so if as than then
     of to in on at by for with from into onto about over under up down out off
     i me my mine myself you your yours yourself he him his himself she her hers herself
@@ -64,7 +68,11 @@ def attested(
     two words whose tokens the priors' corpus ever linked (their LEX counts). eflomal links a
     new sentence's words by position too, so an output that invents its own words still gets
     links; a source word whose every link is to a word it was never translated as kept
-    nothing of itself."""
+    nothing of itself.
+
+    A source word eflomal left unlinked beside a linked neighbour is linked to its neighbour's
+    output word where the corpus links the two: one output word for several source words
+    ("train station" is "gare", and eflomal links "gare" to "station" alone)."""
     lex, text = aligner.priors.lex, aligner.text
 
     def tokens(words: Sequence[str], side: str) -> list[list[str]]:
@@ -75,7 +83,20 @@ def attested(
         return grouped
 
     src, out = tokens(source, "src"), tokens(output, "tgt")
-    return [(i, j) for i, j in links if any(lex.get(s, {}).get(t) for s in src[i] for t in out[j])]
+
+    def known(i: int, j: int) -> bool:
+        return any(lex.get(s, {}).get(t) for s in src[i] for t in out[j])
+
+    kept = [(i, j) for i, j in links if known(i, j)]
+    linked = {i for i, _ in kept}
+    units = [
+        (i, j)
+        for i in range(len(source))
+        if i not in linked
+        for k, j in kept
+        if abs(k - i) == 1 and known(i, j)
+    ]
+    return kept + units
 
 
 def lost_in_outputs(
@@ -89,6 +110,48 @@ def lost_in_outputs(
         lost_words(s, attested(aligner, s, o, a.links(DIRECTION)), lang)
         for (s, o), a in zip(pairs, alignments, strict=True)
     ]
+
+
+class Corpus(Protocol):
+    """What the model's training pairs say of a sentence's words
+    (:class:`attnviz.store.corpus_lookup.Lookup` says it)."""
+
+    def pairs_with(self, word: str) -> int:
+        """In how many training pairs ``word`` occurs."""
+
+    def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
+        """Whether the training pairs translate ``words`` with words of ``output``."""
+
+
+def without_units(
+    source: Sequence[str], output: Sequence[str], lost: Sequence[bool], corpus: Corpus
+) -> list[bool]:
+    """``lost`` without the words that the training pairs translate together with a neighbour
+    by words of ``output`` ("train" of "train station", which is "gare")."""
+    kept = list(lost)
+    for i, gone in enumerate(lost):
+        pairs = [source[max(i - 1, 0) : i + 1], source[i : i + 2]]
+        if gone and any(len(p) == 2 and corpus.translated_within(p, output) for p in pairs):
+            kept[i] = False
+    return kept
+
+
+def lost_or_unknown(
+    aligner: EflomalAligner, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lang: str
+) -> list[list[bool] | None]:
+    """:func:`lost_in_outputs` of ``pairs`` in one run where eflomal aligns them all; where it
+    cannot align one (it refuses some inputs: a side too long, say), of each pair alone, and
+    None for a pair it cannot align at all."""
+    try:
+        return list(lost_in_outputs(aligner, pairs, lang))
+    except ValueError:
+        found: list[list[bool] | None] = []
+        for pair in pairs:
+            try:
+                found.append(lost_in_outputs(aligner, [pair], lang)[0])
+            except ValueError:
+                found.append(None)
+        return found
 
 
 def lost_aligner(

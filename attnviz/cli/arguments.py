@@ -239,7 +239,15 @@ def _translate_command(sub) -> None:
         action="store_true",
         help="one JSON object per line instead of the text: the tokens, each step's attention "
         "weights and scores, the probabilities and candidates (null for a blank line, "
-        '{"error": ...} for a refused one)',
+        '{"error": ...} for a refused one), each with its "check": whether to doubt it '
+        '("flagged"), on what evidence, and the note the dashboard shows',
+    )
+    _priors_option(tr)
+    tr.add_argument(
+        "--index",
+        default=None,
+        help="the model's corpus index, for the source words it never saw (default: the one "
+        "its card names, beside the checkpoint)",
     )
     _precision_option(tr)
 

@@ -103,19 +103,23 @@ def _translate(args) -> int:
     from itertools import islice
 
     from ..store.checkpoint import load
+    from .checks import translation_checker
 
     tr = load(args.checkpoint, precision=args.precision)
+    check = translation_checker(tr, args.checkpoint, args.priors, args.index)
     lines, first = _lines(), 1
     while chunk := list(islice(lines, 16 * max(args.batch_size, 1))):
-        _translate_chunk(tr, chunk, first, args)
+        _translate_chunk(tr, chunk, first, args, check)
         first += len(chunk)
     return 0
 
 
-def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
+def _translate_chunk(tr, lines: list[str], first: int, args, check) -> None:
     """Print the translations of ``lines`` (line ``first`` onwards; a blank line gives a blank
-    line); refusals and warnings go to stderr with their line numbers."""
+    line); refusals, warnings and the ``check`` of each translation go to stderr with their
+    line numbers."""
     from ..errors import InputError
+    from ..plots.model_notes import doubts_note
 
     ok = [i for i, s in enumerate(lines) if s.strip()]
     texts = [""] * len(lines)
@@ -126,30 +130,38 @@ def _translate_chunk(tr, lines: list[str], first: int, args) -> None:
         beta=args.coverage,
         batch_size=args.batch_size,
     )
+    done = [r for r in results if not isinstance(r, InputError)]
+    checked = iter(check(done))
+    doubts = [None if isinstance(r, InputError) else next(checked) for r in results]
     if args.json:
-        _print_json(lines, ok, results)
+        _print_json(lines, ok, results, doubts)
         return
-    for i, result in zip(ok, results, strict=True):
+    for i, result, doubt in zip(ok, results, doubts, strict=True):
         if isinstance(result, InputError):
             print(f"line {first + i}: {result}", file=sys.stderr)
             continue
         texts[i] = result.text
-        for note in (tr.text.language_note(lines[i]), result.warning()):
+        for note in (tr.text.language_note(lines[i]), result.warning(), doubts_note(doubt)):
             if note:
                 print(f"line {first + i}: {note}", file=sys.stderr)
     print("\n".join(texts), flush=True)
 
 
-def _print_json(lines: list[str], ok: list[int], results: list) -> None:
-    """One JSON object per line of ``lines``: the Trace of each translated one, null for a
-    blank one, {"error": ...} for a refused one."""
+def _print_json(lines: list[str], ok: list[int], results: list, doubts: list) -> None:
+    """One JSON object per line of ``lines``: the Trace of each translated one with its
+    ``check`` (what speaks against it, and the note the page shows), null for a blank one,
+    {"error": ...} for a refused one."""
     from ..decoding.trace_json import trace_json
     from ..errors import InputError
+    from ..plots.model_notes import doubts_note
 
     records: list[dict | None] = [None] * len(lines)
-    for i, result in zip(ok, results, strict=True):
-        refused = isinstance(result, InputError)
-        records[i] = {"error": str(result)} if refused else trace_json(result)
+    for i, result, doubt in zip(ok, results, doubts, strict=True):
+        if isinstance(result, InputError):
+            records[i] = {"error": str(result)}
+            continue
+        check = doubt.to_json() | {"note": doubts_note(doubt)}
+        records[i] = trace_json(result) | {"check": check}
     for record in records:
         print(json.dumps(record, ensure_ascii=False))
     sys.stdout.flush()

@@ -132,10 +132,7 @@ def words_trace(
         scores=by_words(words_scores, trace.scores),
         heads=None if trace.heads is None else words_heads(trace.heads, by_words),
         probs=np.exp(log_probs[:, 0]),
-        candidates=[
-            [Candidate(_as_text(c.token, subwords), c.prob) for c in trace.candidates[t]]
-            for t in first
-        ],
+        candidates=[_as_words(trace.candidates[t], subwords) for t in first],
         replaced=[None] * n_tgt,
         mode=trace.mode,
         attention=trace.attention,
@@ -147,6 +144,11 @@ def words_trace(
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
     )
+
+
+def _as_words(candidates: list[Candidate], subwords: Subwords) -> list[Candidate]:
+    """A step's candidate pieces as text."""
+    return [Candidate(_as_text(c.token, subwords), c.prob) for c in candidates]
 
 
 def _as_text(piece: str, subwords: Subwords) -> str:

@@ -120,18 +120,8 @@ class ModelConfig:
                 "a transformer's attention is multihead, and multihead attention belongs to "
                 f"a transformer: got model {self.model!r} with attention {self.attention!r}"
             )
-        if self.model == "transformer" and self.embed != self.hidden:
-            raise ValueError(
-                f"a transformer's embeddings have the model's size: embed {self.embed} must "
-                f"equal hidden {self.hidden}"
-            )
-        if self.model == "transformer" and (self.heads < 1 or self.hidden % self.heads):
-            raise ValueError(f"heads must divide hidden ({self.hidden}), got {self.heads}")
-        if self.model == "transformer" and not -self.layers <= self.align_layer < self.layers:
-            raise ValueError(
-                f"align_layer must be a layer in [-{self.layers}, {self.layers}), got "
-                f"{self.align_layer}"
-            )
+        if self.model == "transformer":
+            self._check_transformer()
         sizes = [name for name in ("src_vocab", "tgt_vocab") if getattr(self, name) is not None]
         for name in (*sizes, "embed", "hidden", "layers", "attn_dim"):
             if type(getattr(self, name)) is not int:
@@ -162,6 +152,22 @@ class ModelConfig:
             raise ValueError(
                 "tied embeddings need one vocabulary for both languages, got "
                 f"{self.src_vocab} source and {self.tgt_vocab} target entries"
+            )
+
+    def _check_transformer(self) -> None:
+        """A transformer's sizes: one for embeddings and states, heads that divide it, and a
+        picture layer it has."""
+        if self.embed != self.hidden:
+            raise ValueError(
+                f"a transformer's embeddings have the model's size: embed {self.embed} must "
+                f"equal hidden {self.hidden}"
+            )
+        if self.heads < 1 or self.hidden % self.heads:
+            raise ValueError(f"heads must divide hidden ({self.hidden}), got {self.heads}")
+        if not -self.layers <= self.align_layer < self.layers:
+            raise ValueError(
+                f"align_layer must be a layer in [-{self.layers}, {self.layers}), got "
+                f"{self.align_layer}"
             )
 
     @property

@@ -48,12 +48,20 @@ def unchecked_figure(data: list[dict], layout: dict) -> go.Figure:
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
+def _colorbar(title: str) -> dict:
+    """A slim colour bar under the grid, level: beside it, it would take the columns' room."""
+    return dict(
+        title=dict(text=title, side="right"), orientation="h", thickness=8, len=0.6,
+        x=0.5, xanchor="center", y=0, yanchor="top", ypad=6, outlinewidth=0,
+    )  # fmt: skip
+
+
 def weights_style() -> dict:
-    """Every attention heatmap's scale and look (its colour bar's title in the reader's
+    """Every attention heatmap's scale and look: one scale, 0 to 1, for every model, so that
+    two grids side by side compare cell by cell (its colour bar's title in the reader's
     language)."""
     return dict(
-        zmin=0, zmax=1, colorscale=HEATMAP_COLORS,
-        colorbar=dict(title=dict(text=_("weight")), thickness=12),
+        zmin=0, zmax=1, colorscale=HEATMAP_COLORS, colorbar=_colorbar(_("weight")),
         xgap=1, ygap=1,
     )  # fmt: skip
 
@@ -63,7 +71,7 @@ def signed_style(name: str, top: float) -> dict:
     of weights, an attribution): red positive, blue negative, white 0."""
     return dict(
         zmin=-top, zmax=top, colorscale=SIGNED_COLORS, reversescale=True, xgap=1, ygap=1,
-        colorbar=dict(title=dict(text=name), thickness=12),
+        colorbar=_colorbar(name),
         hovertemplate=_("output %{y}<br>source %{x}<br>")
         + f"{name} %{{z:+.3f}}<extra></extra>",
     )  # fmt: skip
@@ -74,10 +82,16 @@ def labels(tokens: list[str]) -> list[str]:
     return [f"{i}:{token}" for i, token in enumerate(tokens, 1)]
 
 
-def label_width(text: str) -> int:
-    """About how many pixels ``text`` takes at the charts' font size: a Chinese character
-    about twice a Latin one."""
-    return sum(15 if unicodedata.east_asian_width(c) in "WF" else 8 for c in text)
+def label_width(text: str, size: int = FONT["size"]) -> int:
+    """About how many pixels ``text`` takes at font ``size`` (the charts' by default): a
+    Chinese character about twice a Latin one."""
+    return round(sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.55 for c in text) * size)
+
+
+# The room a grid's cells have in half of the page's width at a projector's 1024 px, the
+# sidebar open (attnviz_ui/page_style.py): level source labels only where each fits its cell.
+HALF_PAGE_CELLS = 280
+UPRIGHT_FONT = 13  # px: an upright label is as wide as its line, narrower than a 14 px cell
 
 
 def _finite(a: np.ndarray) -> np.ndarray:
@@ -95,15 +109,17 @@ def matrix_figure(
 ) -> go.Figure:
     """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
     source across the top, output down (first row on top), a height that grows with the
-    ``n_rows`` rows, tilted labels where level ones would crowd, and row ``step`` (0-based;
+    ``n_rows`` rows, upright source labels where level ones would crowd, and row ``step`` (0-based;
     None or out of range: none) framed. Built in one go, from plain values, as validating a
     figure piece by piece takes several times longer, and unchecked (:func:`unchecked_figure`)."""
     framed = step is not None and 0 <= step < n_rows
-    longest = max((label_width(str(x)) for x in traces[0].get("x", ())), default=0)
-    # Level labels only where each fits its column in a half-page heatmap at 1024 px (about
-    # 260 px of cells): "1:▁我 2:▁昨天" or "1:a 2:bird 3:likes" side by side overlap.
-    tilted = n_cols * (longest + 8) > 260
-    top = 80 + (round(0.72 * longest) if tilted else 18)  # a label tilted by 45°: 0.72 its width
+    texts = [str(x) for x in traces[0].get("x", ())]
+    longest = max((label_width(x) for x in texts), default=0)
+    # One label per column, with its number: level where every label fits its cell, else
+    # upright, each as wide as one line of text, so that neighbours never overlap.
+    level = n_cols * (longest + 8) <= HALF_PAGE_CELLS
+    tall = longest if level else max((label_width(x, UPRIGHT_FONT) for x in texts), default=0)
+    top = 58 + (20 if level else tall + 8)  # the title and the axis's, then the labels
     frame = dict(
         type="rect", x0=-0.5, x1=n_cols - 0.5, y0=(step or 0) - 0.5, y1=(step or 0) + 0.5,
         line=dict(color=frame_color, width=3), name=FRAME,
@@ -111,22 +127,24 @@ def matrix_figure(
     layout = dict(
         template=PLAIN_JSON,
         title=dict(
-            text=title, font=dict(size=17), y=1, yref="container", yanchor="top", pad=dict(t=10)
+            text=title, font=dict(size=16), x=0, xref="paper", y=1, yref="container",
+            yanchor="top", pad=dict(t=8),
         ),
         font=FONT,
-        height=max(320, 26 * n_rows + 170),
-        # Room above for the title, the source labels and their title: an exported picture
-        # has only this layout (in the page, Streamlit's theme also lets labels push the
-        # margins), and plotly's automargin would draw the title over the labels.
-        margin=dict(l=10, r=10, t=top, b=10),
+        height=26 * n_rows + top + 62,
+        # Room above for the title and the source labels, below for the colour bar: an
+        # exported picture has only this layout, and plotly's automargin would draw the title
+        # over the labels. The output words push the left margin as they need (automargin).
+        margin=dict(l=4, r=4, t=top, b=58),
         # dtick 1: every word labelled, where plotly would skip every other one in a narrow
         # column.
         xaxis=dict(
-            title=dict(text=_("source")), side="top", tickangle=-45 if tilted else 0, dtick=1
+            title=dict(text=_("source")), side="top", tickangle=0 if level else -90, dtick=1,
+            tickfont=dict(size=FONT["size"] if level else UPRIGHT_FONT),
         ),
         yaxis=dict(title=dict(text=_("output")), autorange="reversed", automargin=True, dtick=1),
         plot_bgcolor="white",
-    )
+    )  # fmt: skip
     if framed:
         layout["shapes"] = [frame]
     return unchecked_figure(traces, layout)

@@ -4,10 +4,8 @@ it decodes in, and the words of a sentence it never saw."""
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
-from ..analysis.diagnostics import coverage, is_punctuation
-from ..analysis.lost_words import is_content
+from ..analysis.doubts import Doubts
 from ..data.text import language_name
 from ..decoding.trace import Trace
 from ..i18n import N_
@@ -32,42 +30,36 @@ def unknown_note(trace: Trace) -> str | None:
     return lead + _(", ").join(f"“{markdown_text(w)}”" for w in dict.fromkeys(unknown))
 
 
-LOOKED_AT = 0.05  # a content word that took less attention than this over the whole output
-
-
-def doubts_note(trace: Trace, lost: list[bool] | None = None, lang: str = "en") -> str | None:
-    """One plain line on what a translation may have doubled or lost, or None: a word written
-    twice in a row (a loop of it is the trace's own warning), and the source words it lost:
-    ``lost`` (eflomal's, :func:`attnviz.analysis.lost_words.lost_in_outputs`, one per source
-    word but ``<eos>``) where given, else the content words in ``lang`` that no step looked at
-    (coverage under :data:`LOOKED_AT`: a word's own attention is a weaker witness, a first
-    word's often parked on ``<eos>``)."""
-    notes = []
-    words = trace.output_tokens
-    doubled = [b for a, b in pairwise(words) if a == b and not is_punctuation(b)]
-    if doubled and trace.mode != "forced" and not trace.loop:
-        notes.append(
-            _("it writes {words} twice in a row").format(
-                words=_(", ").join(f"“{markdown_text(w)}”" for w in dict.fromkeys(doubled))
-            )
-        )
-    source = trace.src_tokens[:-1]
-    gone = list(lost) if lost is not None else [False] * len(source)
-    if lost is None and trace.has_attention:
-        received = coverage(trace.weights)
-        gone = [
-            g or (c < LOOKED_AT and is_content(w, lang))
-            for w, g, c in zip(source, gone, received, strict=False)
-        ]
-    missed = [w for w, g in zip(source, gone, strict=True) if g]
-    if missed:
-        notes.append(
-            _("{words} may be missing from it").format(
-                words=_(", ").join(f"“{markdown_text(w)}”" for w in dict.fromkeys(missed))
-            )
-        )
-    if not notes:
+def doubts_note(doubts: Doubts) -> str | None:
+    """One plain line on why to check a translation (:mod:`attnviz.analysis.doubts`), or None
+    when nothing speaks against it."""
+    if not doubts.flagged:
         return None
+
+    def quoted(words) -> str:
+        return _(", ").join(f"“{markdown_text(w)}”" for w in words)
+
+    notes = []
+    if doubts.unsure:
+        notes.append(
+            _("the model was unsure of its words ({p:.0%} likely each, on average)").format(
+                p=doubts.confidence
+            )
+        )
+    if doubts.unseen:
+        notes.append(
+            _("{words} never occurs in its training pairs").format(words=quoted(doubts.unseen))
+        )
+    if doubts.too_long:
+        notes.append(
+            _("at {n} tokens the sentence is longer than any it was trained on").format(
+                n=doubts.too_long
+            )
+        )
+    if doubts.doubled:
+        notes.append(_("it writes {words} twice in a row").format(words=quoted(doubts.doubled)))
+    if doubts.lost:
+        notes.append(_("{words} may be missing from it").format(words=quoted(doubts.lost)))
     return _("Check this translation: {notes}.").format(notes=_("; ").join(notes))
 
 

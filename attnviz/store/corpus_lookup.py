@@ -20,6 +20,7 @@ holds it.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,6 +96,7 @@ class Lookup:
 
     def __init__(self, index: CorpusIndex, text: TextConfig, data: DataConfig):
         self.index, self.text, self.data = index, text, data
+        self._pairs_with = functools.lru_cache(maxsize=4096)(self._count)
         self.source, self.target = source_column(data)
         # The counts made when the index was built hold for the same max_len only.
         self._frequent = index.meta["split"].get("max_len") == data.max_len
@@ -150,6 +152,27 @@ class Lookup:
         ids = _rotation([keys[k][1] for k in order], limit)
         examples = tuple(self._example(row, src) for row in self.index.by_id(ids))
         return Answer(word, target, pairs, links, unlinked, examples)
+
+    def pairs_with(self, word: str) -> int:
+        """In how many training pairs ``word`` (a word as typed, tokenized as the model
+        reads it) occurs: 0 for a word the model never saw. Kept per lookup."""
+        return self._pairs_with(word)
+
+    def _count(self, word: str) -> int:
+        src = self.text.tokenize(word, "src")
+        return sum(n for n, _ in self._keys(src).values()) if src else 0
+
+    def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
+        """Whether the training pairs translate the source ``words`` (one after the other)
+        with words of ``output`` (an output's words): whether, in at least two pairs, all the
+        target tokens eflomal linked to them are in the output. "train station" is "gare",
+        whose link eflomal gives "station" alone."""
+        src = self.text.tokenize(" ".join(words), "src")
+        tgt = {t.lower() for t in self.text.tokenize(" ".join(output), "tgt")}
+        keys = self._keys(src) if src else {}
+        return (
+            sum(n for key, (n, _) in keys.items() if key and {t.lower() for t in key} <= tgt) >= 2
+        )
 
     def pairs(self, ids: Sequence[int]) -> list[tuple[list[str], list[str]]]:
         """(source tokens, target tokens) of the pairs numbered ``ids``, in that order."""

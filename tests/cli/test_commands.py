@@ -133,6 +133,19 @@ def test_translate_prints_one_line_per_input_line(model, monkeypatch, capsys):
 
 
 @pytest.mark.slow
+def test_translate_json_carries_the_check_and_says_which_evidence_it_lacks(
+    model, monkeypatch, capsys, tmp_path
+):
+    argv = ["translate", str(model), "--json", "--priors", str(tmp_path / "none.txt.gz")]
+    code, out, err = _run(monkeypatch, capsys, argv, "The red cat sees a dog.\n")
+    check = json.loads(out)["check"]
+    assert code == 0 and isinstance(check["flagged"], bool) and 0 < check["confidence"] <= 1
+    assert check["lost"] is None and check["unseen"] is None  # neither priors nor an index
+    assert (check["note"] is None) == (not check["flagged"])
+    assert "lost words not looked for" in err and "unseen source words not looked for" in err
+
+
+@pytest.mark.slow
 def test_translate_reports_a_bad_line_and_goes_on(model, monkeypatch, capsys):
     code, out, err = _run(
         monkeypatch, capsys, ["translate", str(model)], "cat " * 300 + "\nThe dog.\n"

@@ -39,12 +39,14 @@ def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace
 
 def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
     """An exported picture (kaleido) has no Streamlit theme to push the margins: the output
-    labels must make room for themselves, and the top must hold the title, the tilted source
-    labels and their title, more of it for longer words."""
+    labels must make room for themselves, and the top must hold the title, the upright source
+    labels and their title, more of it for longer words; the colour bar lies under the grid,
+    level, where beside it it would take the columns' width."""
     short = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["a"] * 12, ["x", "y"]))
     long = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["extraordinary"] * 12, ["x", "y"]))
-    assert short.layout.yaxis.automargin and short.layout.xaxis.tickangle == -45
+    assert short.layout.yaxis.automargin and short.layout.xaxis.tickangle == -90
     assert long.layout.margin.t > short.layout.margin.t > 80
+    assert short.data[0].colorbar.orientation == "h" and short.layout.margin.b >= 50
     assert short.layout.title.yref == "container" and short.layout.title.yanchor == "top"
 
 
@@ -56,10 +58,10 @@ def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
         (["a", "bird", "likes", "the", "red", "fish"], True),  # and the toy model's words
     ],
 )
-def test_source_labels_tilt_where_level_ones_would_overlap(words, tilted):
+def test_source_labels_stand_upright_where_level_ones_would_overlap(words, tilted):
     n = len(words)
     fig = charts.heatmap(hand_trace(np.full((2, n), 1 / n), words, ["x", "y"]))
-    assert (fig.layout.xaxis.tickangle == -45) == tilted
+    assert (fig.layout.xaxis.tickangle == -90) == tilted
 
 
 def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):

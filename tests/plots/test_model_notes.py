@@ -1,9 +1,8 @@
 """What the page says of a model: card summaries and unknown words, built from cards and
 Traces."""
 
-import numpy as np
-
 from attnviz import ModelConfig
+from attnviz.analysis.doubts import Doubts
 from attnviz.decoding.trace import Owners
 from attnviz.plots import model_notes
 
@@ -112,18 +111,14 @@ def test_a_card_names_only_the_bleu_it_has_and_credits_in_the_readers_words():
     assert "www.manythings.org/anki and tatoeba.org" in text
 
 
-def test_a_word_written_twice_and_a_source_word_lost_are_named():
-    src = ["a", "red", "flower", ".", "<eos>"]
-    tgt = ["une", "belle", "belle", "rouge", ".", "<eos>"]
-    w = np.zeros((6, 5))
-    for t, j in enumerate([0, 1, 1, 1, 3, 4]):  # "flower" never looked at
-        w[t, j] = 1.0
-    note = model_notes.doubts_note(hand_trace(w, src, tgt))
-    assert note == (
-        "Check this translation: it writes “belle” twice in a row; “flower” may be missing from it."
+def test_the_note_names_each_reason_to_check_a_translation():
+    note = model_notes.doubts_note(
+        Doubts(0.52, unseen=("dioxide",), too_long=160, doubled=("belle",), lost=("red",))
     )
-    fine = np.eye(5)
-    said = ["une", "fleur", "rouge", ".", "<eos>"]
-    assert model_notes.doubts_note(hand_trace(fine, src, said)) is None
-    eflomal = [False, True, False, False]  # eflomal's word, where it has one, not coverage's
-    assert "“red” may be missing" in model_notes.doubts_note(hand_trace(fine, src, said), eflomal)
+    assert note == (
+        "Check this translation: the model was unsure of its words (52% likely each, on "
+        "average); “dioxide” never occurs in its training pairs; at 160 tokens the sentence is "
+        "longer than any it was trained on; it writes “belle” twice in a row; “red” may be "
+        "missing from it."
+    )
+    assert model_notes.doubts_note(Doubts(0.9)) is None

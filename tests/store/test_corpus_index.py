@@ -49,6 +49,17 @@ def test_counts_and_links_match_a_hand_count(lookup):
     assert [round(x.share, 3) for x in answer.links] == [0.4, 0.2, 0.2]
 
 
+def test_a_word_s_training_pairs_are_counted_and_a_word_never_seen_is_in_none(lookup):
+    assert lookup.pairs_with("apples") == 5 and lookup.pairs_with("pears") == 0
+
+
+def test_words_translated_within_an_output_need_two_training_pairs_that_say_so(lookup):
+    # "eats apples" is "mange des pommes" in one training pair and "mange des fruits" in one
+    assert not lookup.translated_within(["eats", "apples"], ["Elle", "mange", "des", "pommes"])
+    assert lookup.translated_within(["eats", "apples"], ["mange", "des", "pommes", "ou", "fruits"])
+    assert not lookup.translated_within(["eats", "apples"], ["Elle", "voit", "des", "pommes"])
+
+
 def test_examples_show_each_translation_first_and_mark_the_linked_words(lookup):
     examples = lookup.word("apples").examples
     assert [(e.source, e.target) for e in examples] == [

@@ -68,7 +68,8 @@ def test_the_switch_draws_eflomal_links_on_both_heatmaps_apart_from_gold(aligned
 def test_before_the_last_step_only_the_links_of_the_rows_written_are_drawn(aligned):
     (en, fr, _), *_ = corpus(1, seed=22)
     type_sentence(aligned, en, fr)
-    aligned.toggle(key="eflomal_on").set_value(True).run()
+    aligned.toggle(key="eflomal_on").set_value(True)
+    aligned.slider(key="step").set_value(1).run()  # a new sentence opens on its last step
     for fig in heatmaps_on(aligned):  # step 1
         assert {row for _, row in _drawn(fig, "eflomal link")} == {0}
 
@@ -139,9 +140,9 @@ def _in_page_order(block):
             yield node
 
 
-def test_the_words_eflomal_finds_lost_are_named_above_the_pictures(aligned, monkeypatch):
-    """The check runs after both heatmaps are sent (the pictures wait for no aligner), in a
-    place kept above them: the note is where a reader looks first."""
+def test_the_words_eflomal_finds_lost_are_named_under_each_heatmap(aligned, monkeypatch):
+    """The check runs after both heatmaps are sent (the pictures wait for no aligner), and
+    each model's note sits under its own heatmap, where the grids leave the first screen."""
     from attnviz_ui import aligner_view
 
     asked = []
@@ -161,4 +162,5 @@ def test_the_words_eflomal_finds_lost_are_named_above_the_pictures(aligned, monk
         if node.type == "warning" and f"“{first}” may be missing" in node.value
     ]  # fmt: skip
     assert len(notes) == 2  # one per model
-    assert max(notes) < order.index("plotly_chart")
+    charts = [k for k, kind in enumerate(order) if kind == "plotly_chart"]
+    assert charts[0] < notes[0] and charts[1] < notes[1]

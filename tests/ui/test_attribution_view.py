@@ -29,6 +29,7 @@ def _titled(at, title: str) -> list[dict]:
 
 def _turn_on(at, method: str | None = None):
     type_sentence(at, SENTENCE)
+    at.slider(key="step").set_value(1)  # a new sentence opens on its last step
     at.toggle(key="attribution_on").set_value(True).run()
     assert not at.exception, at.exception
     if method:

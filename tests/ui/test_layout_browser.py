@@ -1,8 +1,11 @@
-"""The page as a teacher projects it (issue 52), in real Chromium: at 1024, 1400 and 1920 px, in
-English and in Chinese, every view of the sentence page for an English and a Chinese sentence,
-then the Corpus and Training pages. On each: no chart or table past the viewport's right edge
-(or its column's), every bar chart and heatmap naming every source word, no widget label cut
-short, no English prose under ``?lang=zh``, no model card with a blank figure, no traceback.
+"""The page as a teacher projects it (issues 52 and 63), in real Chromium: at 1024, 1400 and
+1920 px, in English and in Chinese, every view of the sentence page for an English and a Chinese
+sentence, then the Corpus and Training pages. On each: no chart or table past the viewport's right
+edge (or its column's), every bar chart and heatmap naming every source word, no two labels of a
+chart overlapping, no widget label cut short, no English prose under ``?lang=zh``, no model card
+with a blank figure, no traceback. And what a class reads off the default view after Enter, at a
+projector's 1024×768 and a laptop's 1400×900: both grids, cells wide enough to read, starting on
+the first screen.
 
 One server for all twelve walks (the language is the link's), on the tiny models of
 tests/ui/conftest.py; skipped without Chromium and Playwright, as tests/ui/test_browser.py is.
@@ -65,6 +68,37 @@ NUMBERED = """() => {
     .filter(n => n.length);
   return {heatmaps, bars};
 }"""
+# Pairs of labels that overlap, in each visible chart: a heatmap's source and output words, a
+# Vega-Lite chart's axis labels, the words under the step's HTML bars. [chart, label, label].
+OVERLAPS = """() => {
+  const boxes = els => els.filter(e => e.checkVisibility() && e.textContent.trim())
+    .map(e => [e.textContent.trim(), e.getBoundingClientRect()]);
+  const groups = [];
+  for (const p of document.querySelectorAll('.js-plotly-plot'))
+    for (const axis of ['.xtick text', '.ytick text'])
+      groups.push(boxes([...p.querySelectorAll(axis)]));
+  for (const s of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg'))
+    for (const axis of s.querySelectorAll('.role-axis-label'))
+      groups.push(boxes([...axis.querySelectorAll('text')]));
+  for (const row of document.querySelectorAll('.attnviz-bars .row'))
+    groups.push(boxes([...row.querySelectorAll('.word')]));
+  const out = [];
+  for (const g of groups)
+    for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) {
+      const [a, ra] = g[i], [b, rb] = g[j];
+      if (ra.left < rb.right - 0.5 && rb.left < ra.right - 0.5
+          && ra.top < rb.bottom - 0.5 && rb.top < ra.bottom - 0.5) out.push([a, b]);
+    }
+  return out;
+}"""
+# Each visible heatmap's grid: its width per source column, and where it starts, the page
+# scrolled to the top.
+GRIDS = """() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter(p => p.querySelector('.heatmaplayer') && p.checkVisibility())
+  .map(p => {
+    const grid = p.querySelector('.heatmaplayer').getBoundingClientRect();
+    return {cell: grid.width / p.querySelectorAll('.xtick text').length, top: grid.top};
+  })"""
 CARDS = """() => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
   .filter(m => m.checkVisibility()).map(m => m.innerText)"""
 BLANK = re.compile(r"(?:^|[\s(:,])[–-](?=[\s),]|$)")  # a figure the card left blank: "beam 5 –"
@@ -102,6 +136,7 @@ def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str
         found.append(f"{where}: a traceback")
     found += [f"{where}: past the edge {w}" for w in page.evaluate(PAST_THE_EDGE)]
     found += [f"{where}: cut label “{t}”" for t in page.evaluate(CUT)]
+    found += [f"{where}: labels “{a}” and “{b}” overlap" for a, b in page.evaluate(OVERLAPS)]
     numbered = page.evaluate(NUMBERED)
     columns = max((max(n, default=0) for n in numbered["heatmaps"]), default=0)
     for kind, labelled in numbered.items():
@@ -122,6 +157,29 @@ def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str
     return found
 
 
+def _switch(page, key: str) -> None:
+    """Flip the step view's switch ``key``, in its popover."""
+    main = page.get_by_test_id("stMain")
+    main.get_by_test_id("stPopover").nth(1).locator("button").first.click()  # Play, Switches
+    page.locator(f".st-key-{key} label").click()
+    _idle(page)
+    page.keyboard.press("Escape")
+
+
+def _choose_direction(page, direction: str) -> None:
+    """Pick ``direction`` in the sidebar, opening it where a narrow window started it closed,
+    and close it again."""
+    opened = page.get_by_test_id("stExpandSidebarButton")
+    closed = opened.is_visible()
+    if closed:
+        opened.click()
+    page.get_by_test_id("stSidebar").get_by_text(direction, exact=True).click()
+    _idle(page)
+    if closed:
+        page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+        page.wait_for_timeout(500)  # the sidebar's closing transition
+
+
 def _views(page) -> int:
     return page.get_by_test_id("stMain").get_by_role("radiogroup").nth(1).locator("label").count()
 
@@ -137,12 +195,10 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
         found += _problems(page, f"{where}/{name}", lang, words)
         if k == 0:  # the step view: its numbers and the finished translation as well
             for key in ("finished", "numbers"):
-                page.locator(f".st-key-{key} label").click()
-                _idle(page)
+                _switch(page, key)
             found += _problems(page, f"{where}/{name}, switches on", lang, words)
             for key in ("finished", "numbers"):
-                page.locator(f".st-key-{key} label").click()
-                _idle(page)
+                _switch(page, key)
         if "card" in name.lower() or "卡片" in name:
             cards = [t for t in page.evaluate(CARDS) if "BLEU" in t]
             found += [f"{where}: a blank card figure in “{t}”" for t in cards if BLANK.search(t)]
@@ -165,8 +221,7 @@ def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(serve
         english_box, chinese_box = BOX[lang]
         _type(page, english_box, ENGLISH)
         found = _walk_views(page, f"{width}/{lang}/English", lang, words)
-        page.get_by_test_id("stSidebar").get_by_text(DIRECTION[lang], exact=True).click()
-        _idle(page)
+        _choose_direction(page, DIRECTION[lang])
         _type(page, chinese_box, CHINESE)
         found += _walk_views(page, f"{width}/{lang}/Chinese", lang, words)
         corpus, training = PAGES[lang]
@@ -185,5 +240,44 @@ def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(serve
         main.get_by_role("radiogroup").first.get_by_text(training, exact=True).click()
         _idle(page)
         found += _problems(page, f"{width}/{lang}/training", lang, words)
+        browser.close()
+    assert not found, "\n".join(found)
+
+
+# Issue 63's sentences on the toy models: 12 and 20 words, and a Chinese one of 20 words.
+TWELVE = ENGLISH
+TWENTY = "The big red cat sees a small dog and a little bird , the dog likes the cat and the bird ."
+CHINESE_LONG = "我 喜欢 苹果 ， 你 喜欢 香蕉 ， 他 喜欢 橘子 ， 我们 需要 鸡蛋 ， 玛丽 想要 西瓜 。"
+READABLE = {12: 20, 20: 14}  # words -> the narrowest cell a class can read, px
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1024, 768), (1400, 900)])
+def test_both_grids_are_large_and_start_on_the_first_screen(server, size, lang):
+    width, height = size
+    found = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        english_box, chinese_box = BOX[lang]
+        sentences = [(english_box, TWELVE, 12), (english_box, TWENTY, 20)]
+        for box, sentence, words in [*sentences, (chinese_box, CHINESE_LONG, 20)]:
+            if box == chinese_box:
+                _choose_direction(page, DIRECTION[lang])
+            _type(page, box, sentence)
+            where = f"{width}x{height}/{lang}/{words} words/{box}"
+            grids = page.evaluate(GRIDS)
+            if len(grids) != 2:
+                found.append(f"{where}: {len(grids)} grids, not two")
+            found += [
+                f"{where}: cells {g['cell']:.1f} px wide, under {READABLE[words]}"
+                for g in grids
+                if g["cell"] < READABLE[words]
+            ]
+            found += [
+                f"{where}: a grid starts at {g['top']:.0f} px" for g in grids if g["top"] > height
+            ]
+            found += [f"{where}: “{a}” and “{b}” overlap" for a, b in page.evaluate(OVERLAPS)]
         browser.close()
     assert not found, "\n".join(found)

@@ -32,14 +32,13 @@ def test_pause_stops_where_it_is():
     assert after_run(before_run(paused, 4), 4) == (Playback(step=2), False)
 
 
-def test_an_example_opens_on_its_last_step_and_a_typed_sentence_on_its_first():
-    finished = before_run(new_sentence(example=True), steps=6)
+def test_a_new_sentence_opens_on_its_last_step_whole():
+    finished = before_run(new_sentence(), steps=6)
     assert finished == Playback(step=6)
     assert before_run(finished, steps=6) == finished  # once: the slider moves freely after
-    assert before_run(new_sentence(example=False), steps=6) == Playback(step=1)
     assert before_run(Playback(step=6, playing=True, to_last=True), 6) == Playback(6, True)
 
 
 def test_play_on_a_finished_example_replays_it_from_the_first_step():
-    shown = before_run(new_sentence(example=True), steps=6)
+    shown = before_run(new_sentence(), steps=6)
     assert before_run(toggled(shown, steps=6), steps=6) == Playback(step=1, playing=True)

@@ -1,0 +1,80 @@
+"""The "Check this translation" note's evidence (issue 63): each signal on a hand-made Trace,
+and the lost words that the corpus translates together with a neighbour set free."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnviz.analysis.doubts import UNSURE, confidence, doubts
+from attnviz.analysis.lost_words import is_content, without_units
+
+from ..handmade import hand_trace
+
+SRC = ["the", "train", "station", "is", "far", ".", "<eos>"]
+OUT = ["la", "gare", "est", "loin", ".", "<eos>"]
+
+
+class HandCorpus:
+    """Training pairs as a dictionary says them: each word's count, and the two-word phrases
+    translated by one output word."""
+
+    def __init__(self, counts: dict[str, int], units: dict[tuple[str, str], str]):
+        self.counts, self.units = counts, units
+
+    def pairs_with(self, word: str) -> int:
+        return self.counts.get(word, 0)
+
+    def translated_within(self, words, output) -> bool:
+        return self.units.get(tuple(words)) in output
+
+
+def _trace(probs, src=SRC, out=OUT):
+    return hand_trace(
+        np.full((len(out), len(src)), 1 / len(src)), src, out, probs=np.asarray(probs)
+    )
+
+
+def test_confidence_is_the_geometric_mean_of_the_written_tokens():
+    trace = _trace([0.9, 0.8, 0.5, 0.9, 1.0, 1.0])
+    assert confidence(trace) == np.prod([0.9, 0.8, 0.5, 0.9, 1.0, 1.0]) ** (1 / 6)
+    sure, unsure = doubts(_trace([0.9] * 6)), doubts(_trace([UNSURE - 0.05] * 6))
+    assert not sure.flagged and unsure.unsure and unsure.flagged
+
+
+def test_a_source_word_in_no_training_pair_is_named_but_not_a_number():
+    src = ["Ramirez", "arrived", "in", "2003", ".", "<eos>"]
+    corpus = HandCorpus({"arrived": 40, "in": 900}, {})
+    found = doubts(_trace([0.9] * 6, src), corpus=corpus)
+    assert found.unseen == ("Ramirez",) and found.flagged and found.counted
+    assert doubts(_trace([0.9] * 6, src)).unseen == ()  # not counted: no corpus
+
+
+def test_longer_than_any_training_source_is_said_with_its_length():
+    assert doubts(_trace([0.9] * 6), max_len=6).too_long is None
+    assert doubts(_trace([0.9] * 6), max_len=5).too_long == 6
+
+
+def test_a_word_written_twice_in_a_row_is_named_once():
+    out = ["la", "gare", "gare", "est", "loin", "<eos>"]
+    assert doubts(_trace([0.9] * 6, out=out)).doubled == ("gare",)
+
+
+def test_a_lost_word_translated_with_its_neighbour_by_one_output_word_is_not_lost():
+    lost = [False, True, False, False, True, False]  # "train" and "far" unlinked
+    corpus = HandCorpus({w: 10 for w in SRC}, {("train", "station"): "gare"})
+    assert without_units(SRC[:-1], OUT[:-1], lost, corpus) == [False] * 4 + [True, False]
+    found = doubts(_trace([0.9] * 6), lost, corpus)
+    assert found.lost == ("far",) and found.aligned
+    elsewhere = ["la", "station", "est", "loin", ".", "<eos>"]  # "gare" not written
+    assert doubts(_trace([0.9] * 6, out=elsewhere), lost, corpus).lost == ("train", "far")
+
+
+def test_tense_auxiliaries_are_function_words_but_other_modals_are_content():
+    assert not is_content("will", "en") and not is_content("would", "en")
+    assert is_content("must", "en") and is_content("can't", "en")
+
+
+def test_the_evidence_goes_out_as_json_with_what_was_not_looked_for_as_null():
+    record = doubts(_trace([0.9] * 6)).to_json()
+    assert record["flagged"] is False and record["unseen"] is None and record["lost"] is None
+    assert record["confidence"] == 0.9
