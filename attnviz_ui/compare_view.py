@@ -77,7 +77,9 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         )
     )
     st.caption(_("Red: the left model attends more; blue: the right model attends more."))
-    st.dataframe(_headers(tables.comparison_frame(a, b), a, b), hide_index=True)
+    # Every step shown, not ten and a scroll bar inside the table that hides the last ones.
+    table = _headers(tables.comparison_frame(a, b), a, b)
+    st.dataframe(table, hide_index=True, height="content")
     st.caption(
         _(
             "Per step: each model's attention entropy (0 = all on one word), the Jensen–Shannon "

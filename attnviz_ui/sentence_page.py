@@ -283,7 +283,7 @@ def stepping_ui(view: View, choice: Choice, sides: list[Side], over_words: list[
         cols = st.columns(4, vertical_alignment="bottom")
         _play_ui(cols[0], steps, playing)
         if stepwise:
-            with cols[1].popover(_("Switches"), use_container_width=True):
+            with cols[1].popover(_("Switches"), use_container_width=True, key=Key.SWITCHES):
                 _switches_ui()
             with cols[2].popover(_("What if…"), use_container_width=True):
                 what_if_choice_ui()

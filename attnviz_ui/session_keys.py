@@ -34,6 +34,7 @@ class Key(StrEnum):
     RESTART = "restart"  # Play pressed on the last step: start again from step 1
     TO_LAST = "to_last"  # show the next sentence finished (an example)
     PLAY = "play"  # the Play / Pause button
+    SWITCHES = "switches"  # the popover that holds the step view's switches
     FINISHED = "finished"  # "Show the finished translation"
     NUMBERS = "numbers"  # "Show the numbers of this step"
     ATTRIBUTION_ON = "attribution_on"  # "Attribution beside attention"

@@ -27,8 +27,9 @@ NUMBERS = N_(
     "exp(e − max) (the softmax's numerator, kept from overflowing by subtracting the largest "
     "score), its weight α = exp / Σ exp, and its share of the context cₜ (αⱼ hⱼ · cₜ / "
     "|cₜ|², so the shares sum to 1). Then the vectors the score is made of, as colour strips "
-    "(red negative, blue positive; hover for a number), the context and what the output "
-    "layer reads, and the next word's logits and probabilities."
+    "(red negative, blue positive, each vector on its own scale, its largest value beside its "
+    "name; hover for a number), the context and what the output layer reads, and the next "
+    "word's logits and probabilities."
 )
 ONE_CONTEXT = N_(
     "It reads the one context c, as every step does: the encoder's final state, the whole "

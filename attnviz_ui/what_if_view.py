@@ -91,7 +91,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     prefix = steer.word_prefix(trace, step, word)
     st.markdown(_("Prefix: **{prefix}**").format(prefix=markdown_text(" ".join(prefix))))
     outcomes = [steered(_checkpoint(choice, k), sentence, choice.beam, prefix) for k in range(2)]
-    _outcomes_ui(sides, outcomes, len(prefix) - 1)
+    _outcomes_ui(sides, outcomes, len(prefix) - 1, word)
 
 
 def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
@@ -153,7 +153,18 @@ def _checkpoint(choice: Choice, k: int) -> Checkpoint:
     return choice.left if k == 0 else choice.right
 
 
-def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int) -> None:
+def _grown_note(outcome: Trace, given: int, word: str) -> str | None:
+    """What to say where ``word``, given at output word ``given``, was only the start of a word
+    for the model ("ache", a piece of "achevé"), or None: it wrote the word as given."""
+    if given >= len(outcome.tgt_tokens) or outcome.tgt_tokens[given] == word:
+        return None
+    return _(
+        "“{word}” is only the start of a word for this model: it went on to write “{written}”."
+    ).format(word=markdown_text(word), written=markdown_text(outcome.tgt_tokens[given]))
+
+
+def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int, word: str) -> None:
+    """Each model's translation from the prefix that ends in ``word``, output word ``given``."""
     for k, (col, side, outcome) in enumerate(zip(st.columns(2), sides, outcomes, strict=True)):
         with col:
             if isinstance(outcome, Refused):
@@ -168,6 +179,8 @@ def _outcomes_ui(sides: list[Side], outcomes: list[Trace | Refused], given: int)
                     name=side.name, text=markdown_text(given_text)
                 )
             )
+            if note := _grown_note(outcome, given, word):
+                st.caption(note)
             title = _("{name} from the prefix").format(name=side.name)
             fig = attention_picture(outcome, step=given, title=title)
             fig.add_hline(y=given + 0.5, line_dash="dash", line_color="#ff7f0e")

@@ -4,17 +4,21 @@
 # nginx, after which everything stops.
 #
 #   deploy/run_replicas.sh                           # serve on http://127.0.0.1:8500 until Ctrl-C
-#   deploy/run_replicas.sh --replicas auto           # a class: one replica per core
+#   deploy/run_replicas.sh --address 0.0.0.0 --replicas auto   # a class on the local network
 #   deploy/run_replicas.sh --load [class_load.py options]    # e.g. --sessions 200, --sweep ...
 #   deploy/run_replicas.sh --replicas 1 --load ...           # the same through one replica
 #
+# --address ADDR: where nginx listens (127.0.0.1, this machine only, by default; 0.0.0.0 for
+# every network the machine is on). It prints the address students open: for 0.0.0.0, this
+# machine's address on its local network. The replicas always listen on loopback only.
 # --replicas N, or auto: one per core (nproc), as many as the memory available holds at
 # REPLICA_MB each (a dashboard replica holds about 1,300 MB once its models are loaded: the server
 # about 880 MB, its decoding process, attnviz_ui/decoder_process.py, about 420 MB), at least
 # one. It prints the URL once nginx and every replica answer; Ctrl-C (or SIGTERM) stops the
 # replicas and nginx and removes the temporary folder.
 #
-# Environment: REPLICAS (2; --replicas overrides it), REPLICA_MB (1400), PROXY_PORT (8500),
+# Environment: REPLICAS (2; --replicas overrides it), ADDRESS (127.0.0.1; --address overrides
+# it), REPLICA_MB (1400), PROXY_PORT (8500),
 # FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
 # benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/),
 # ATTNVIZ_DECODERS (1: decoding processes per replica, docs/deploy.md). Installs nginx with
@@ -23,11 +27,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS=${REPLICAS:-2}
+ADDRESS=${ADDRESS:-127.0.0.1}
 REPLICA_MB=${REPLICA_MB:-1400}
 while [ $# -gt 0 ]; do
     case "$1" in
         --replicas) REPLICAS=$2; shift 2 ;;
         --replicas=*) REPLICAS=${1#--replicas=}; shift ;;
+        --address) ADDRESS=$2; shift 2 ;;
+        --address=*) ADDRESS=${1#--address=}; shift ;;
         *) break ;;  # --load and class_load.py's options
     esac
 done
@@ -57,16 +64,19 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # stopped) would answer the health checks below in place of ours. A port whose last connections
 # are still in TIME_WAIT (a class just stopped) is free: nginx and streamlit bind with
 # SO_REUSEADDR, and so does this check.
-python - "$PROXY_PORT" $(seq "$FIRST_PORT" $((FIRST_PORT + REPLICAS - 1))) <<'PY' || exit 2
-import socket, sys
-for port in sys.argv[1:]:
+python - "$ADDRESS" "$PROXY_PORT" $(seq "$FIRST_PORT" $((FIRST_PORT + REPLICAS - 1))) <<'PY' || exit 2
+import errno, socket, sys
+address, proxy, *replicas = sys.argv[1:]
+for host, port in [(address, proxy), *(("127.0.0.1", p) for p in replicas)]:
     with socket.socket() as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind(("127.0.0.1", int(port)))
-        except OSError:
-            sys.exit(f"port {port} is in use (another class still running?): stop it, or set "
-                     "PROXY_PORT and FIRST_PORT")
+            s.bind((host, int(port)))
+        except OSError as e:
+            if isinstance(e, socket.gaierror) or e.errno == errno.EADDRNOTAVAIL:
+                sys.exit(f"--address {host}: not an address of this machine")
+            sys.exit(f"port {port} is in use on {host} (another class still running?): "
+                     "stop it, or set PROXY_PORT and FIRST_PORT")
 PY
 
 run=$(mktemp -d /tmp/attnviz-replicas.XXXXXX)
@@ -106,23 +116,25 @@ awk -v ports="${ports[*]}" '
         next
     }
     { print }' deploy/nginx.conf |
-    sed "s/listen 127\.0\.0\.1:8500;/listen 127.0.0.1:$PROXY_PORT;/" >"$run/nginx.conf"
+    sed "s/listen 127\.0\.0\.1:8500;/listen $ADDRESS:$PROXY_PORT;/" >"$run/nginx.conf"
 cp deploy/proxy_headers.conf "$run/"
 "$NGINX" -e "$run/error.log" -p "$run" -c "$run/nginx.conf" -g 'daemon off;' &
 pids+=("$!")
 
-python - "$PROXY_PORT" "${ports[@]}" <<'PY'
+# nginx as this machine reaches it: on loopback where it listens on every address
+local=$([ "$ADDRESS" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$ADDRESS")
+python - "$local:$PROXY_PORT" $(printf '127.0.0.1:%s ' "${ports[@]}") <<'PY'
 import sys, time, urllib.request
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-for port in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front of them
+for where in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front of them
     for _ in range(480):
         try:
-            opener.open(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+            opener.open(f"http://{where}/_stcore/health", timeout=2)
             break
         except OSError:
             time.sleep(0.25)
     else:
-        sys.exit(f"nothing answers on port {port}")
+        sys.exit(f"nothing answers on {where}")
 PY
 for pid in "${pids[@]}"; do  # ours answered, not something that took a port meanwhile
     if ! kill -0 "$pid" 2>/dev/null; then
@@ -131,14 +143,29 @@ for pid in "${pids[@]}"; do  # ours answered, not something that took a port mea
         exit 1
     fi
 done
-echo "nginx on http://127.0.0.1:$PROXY_PORT in front of ${REPLICAS} replica(s) of $APP" \
+echo "nginx on http://$local:$PROXY_PORT in front of ${REPLICAS} replica(s) of $APP" \
     "on ports ${ports[*]} (pids $replica_pids); logs in $run"
-echo "Students open http://127.0.0.1:$PROXY_PORT (Ctrl-C stops it all)"
+# The address students type: this machine's on the network its default route leaves by (no
+# packet is sent), where nginx listens on every address; else the one it listens on.
+shown=$ADDRESS
+if [ "$ADDRESS" = 0.0.0.0 ]; then
+    shown=$(python -c 'import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+try:
+    s.connect(("192.0.2.1", 9)); print(s.getsockname()[0])
+except OSError:
+    print(socket.gethostbyname(socket.gethostname()))')
+fi
+case "$shown" in
+    127.*) echo "This machine opens http://$shown:$PROXY_PORT; for students on the local" \
+        "network, start with --address 0.0.0.0 (Ctrl-C stops it all)" ;;
+    *) echo "Students open http://$shown:$PROXY_PORT (Ctrl-C stops it all)" ;;
+esac
 
 if [ "${1:-}" = "--load" ]; then
     shift
     page=$([ "$(basename "$APP")" = minimal_app.py ] && echo minimal || echo dashboard)
-    python benchmarks/classroom/class_load.py --page "$page" --url "http://127.0.0.1:$PROXY_PORT" \
+    python benchmarks/classroom/class_load.py --page "$page" --url "http://$local:$PROXY_PORT" \
         --pids "$replica_pids" --warm "$warm" "$@"
 else
     # Until Ctrl-C. A shell started with SIGINT ignored (`run_replicas.sh &` in a script) can keep

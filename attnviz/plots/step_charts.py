@@ -35,26 +35,34 @@ def next_word_frame(m: StepMath) -> pd.DataFrame:
 
 
 def strips(rows: dict[str, np.ndarray], title: str = "") -> go.Figure:
-    """Vectors as colour strips, one row each (a matrix adds one row per source token), on one
-    scale centred on 0; hover reads any number."""
-    names, z = [], []
+    """Vectors as colour strips, one row each (a matrix adds one row per source token). Each
+    vector is drawn on its own scale, centred on 0 and named beside it (±largest value): on
+    one scale for all, tanh's values (at most 1) and v's were blank beside the hundreds of
+    a product. Hover reads any number."""
+    names, z, raw = [], [], []
     for name, value in rows.items():
         value = np.atleast_2d(value)
-        names += [name] if len(value) == 1 else [f"{name} [{k + 1}]" for k in range(len(value))]
-        z += list(value)
+        limit = float(np.nanmax(np.abs(value))) or 1.0
+        label = f"{name} (±{limit:.2g})"
+        names += [label] if len(value) == 1 else [f"{label} [{k + 1}]" for k in range(len(value))]
+        z += list(value / limit)
+        raw += list(value)
     width = max(len(r) for r in z)
-    z = np.array([np.pad(r, (0, width - len(r)), constant_values=np.nan) for r in z])
-    limit = float(np.nanmax(np.abs(z))) or 1.0
+
+    def padded(matrix):
+        return np.array([np.pad(r, (0, width - len(r)), constant_values=np.nan) for r in matrix])
+
     fig = go.Figure(
         go.Heatmap(
-            z=z,
+            z=padded(z),
+            customdata=padded(raw),
             y=names,
-            zmin=-limit,
-            zmax=limit,
+            zmin=-1,
+            zmax=1,
             colorscale=STRIP_COLORS,
             # Three ticks: a strip of two rows is too short for plotly's own, which crowd.
-            colorbar=dict(thickness=10, tickvals=[-limit, 0, limit], tickformat=".2g"),
-            hovertemplate=_("%{y}, dimension %{x}: %{z:.3f}") + "<extra></extra>",
+            colorbar=dict(thickness=10, tickvals=[-1, 0, 1], ticktext=["−max", "0", "+max"]),
+            hovertemplate=_("%{y}, dimension %{x}: %{customdata:.3f}") + "<extra></extra>",
         )
     )
     fig.update_layout(

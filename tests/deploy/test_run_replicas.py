@@ -60,7 +60,7 @@ def replicas(tmp_path_factory):
                                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True, preexec_fn=_as_a_terminal)  # fmt: skip
     deadline = time.monotonic() + 600  # apt-get may install nginx first
-    while "Students open" not in log.read_text() and time.monotonic() < deadline:
+    while "Ctrl-C stops it all" not in log.read_text() and time.monotonic() < deadline:
         assert process.poll() is None, log.read_text()
         time.sleep(0.2)
     text = log.read_text()
@@ -92,6 +92,15 @@ def test_a_port_in_use_is_refused_before_anything_starts():
                              text=True, timeout=60)  # fmt: skip
     assert run.returncode == 2
     assert f"port {port} is in use" in run.stderr and "nginx on" not in run.stdout
+
+
+def test_a_class_on_the_local_network_is_told_the_address_to_open():
+    """--address 0.0.0.0: nginx listens on every address, and students are told this
+    machine's address on its network, not a loopback one no student can reach; an address
+    that is not this machine's is refused before anything starts."""
+    run = subprocess.run([str(ROOT / "deploy/run_replicas.sh"), "--address", "192.0.2.77"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 2 and "192.0.2.77" in run.stderr
 
 
 def _get(url: str, cookie: str = ""):

@@ -118,3 +118,13 @@ def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
     rows = [fig["data"][0]["y"] for fig in heatmaps_on(app)]
     assert rows[0] == rows[1]  # both decoded on the right model's output
     assert app.text_input(key="reference").value
+
+
+def test_a_word_given_that_the_model_grows_into_a_longer_one_is_said():
+    from attnviz_ui.what_if_view import _grown_note
+
+    from ..handmade import hand_trace
+
+    outcome = hand_trace(np.full((3, 2), 0.5), ["done", "<eos>"], ["Il", "achevé", "<eos>"])
+    assert "went on to write “achevé”" in _grown_note(outcome, 1, "ache")
+    assert _grown_note(outcome, 1, "achevé") is None

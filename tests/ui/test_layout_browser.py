@@ -159,8 +159,7 @@ def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str
 
 def _switch(page, key: str) -> None:
     """Flip the step view's switch ``key``, in its popover."""
-    main = page.get_by_test_id("stMain")
-    main.get_by_test_id("stPopover").nth(1).locator("button").first.click()  # Play, Switches
+    page.locator(".st-key-switches button").first.click()
     page.locator(f".st-key-{key} label").click()
     _idle(page)
     page.keyboard.press("Escape")
