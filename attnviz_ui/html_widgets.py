@@ -55,19 +55,23 @@ BARS_CSS = (  # the look of weight_bars, once per drawing rather than once per b
     ".attnviz-bars .bar{flex:1 1 0;min-width:0;display:flex;flex-direction:column;"
     "align-items:center}.attnviz-bars .well{height:150px;width:72%;display:flex;"
     "align-items:flex-end;border-bottom:1px solid rgba(49,51,63,.4)}"
-    ".attnviz-bars .word{writing-mode:vertical-rl;transform:rotate(180deg);max-height:7em;"
-    "overflow:hidden;white-space:nowrap;font-size:.85rem;padding-top:4px}"
+    ".attnviz-bars .word{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;"
+    "font-size:.8rem;line-height:1.05;padding-top:4px}"
     ".attnviz-bars .level{writing-mode:horizontal-tb;transform:none}"
     ".attnviz-bars .upright{transform:none;text-orientation:upright}"
     ".attnviz-bars .note{font-size:.75rem;opacity:.7}</style>"
 )
 
 
-def _orientation(token: str) -> str:
-    """How a bar's word is written: level when it is short (a Chinese character counts two),
-    else down the bar, a Chinese word upright rather than on its side."""
+LEVEL_BARS = 10  # up to this many bars, a short word is written level: it fits its bar
+
+
+def _orientation(token: str, bars: int) -> str:
+    """How a bar's word is written: level when it is short (a Chinese character counts two) and
+    the bars few, so that it fits its bar; else down the bar, one line wide, a Chinese word
+    upright rather than on its side. Never cut: the bar names the word whole."""
     wide = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in token)
-    if wide <= 4:
+    if wide <= 4 and bars <= LEVEL_BARS:
         return " level"
     return " upright" if wide > len(token) else ""
 
@@ -86,7 +90,7 @@ def weight_bars(tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb:
             f'<div class="bar" title="{hover.format(word=word, w=w, e=e)}">'
             f'<div class="well"><div style="width:100%;height:{100 * w:.1f}%;'
             f'background:rgba({rgb},{0.3 + 0.7 * w:.2f})"></div></div>'
-            f'<div class="word{_orientation(token)}">{word}</div></div>'
+            f'<div class="word{_orientation(token, len(tokens))}">{word}</div></div>'
         )
     return (
         f'{BARS_CSS}<div class="attnviz-bars"><div class="note">{html.escape(note)}</div>'

@@ -1,11 +1,12 @@
-"""docs/screens/: every view of the dashboard, in English and in Chinese, as a teacher projects
-it (issue 52): the shipped checkpoints in headless Chromium at 1400 px, the sidebar folded.
+"""docs/screens/: every view of the dashboard, in English and in Chinese, as a class sees it
+(issues 52 and 63): the shipped checkpoints in headless Chromium at a projector's 1024×768 and a
+laptop's 1400×900, one screen each, the sidebar folded.
 
-    python docs/make_screens.py            # writes docs/screens/{en,zh}/*.png and index.md
+    python docs/make_screens.py        # writes docs/screens/{en,zh}/{1024,1400}/*.png, index.md
 
-The sentence page opens on its example (English → French), shown finished; each view is taken
-from the view switch down. Then the Chinese → English pair on 我爱吃苹果。, the Corpus page on
-four pasted sentences and the Training page.
+The sentence page opens on its example (English → French), shown finished: its first screen as
+it opens, then each view from the view switch down. Then the Chinese → English pair on
+我爱吃苹果。, the Corpus page on four pasted sentences and the Training page.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import streamlit  # noqa: E402  (opens on the dashboard's first example)
 
 OUT = ROOT / "docs" / "screens"
-WIDTH, HEIGHT = 1400, 1300
+SIZES = [(1024, 768), (1400, 900)]  # a projector's, a laptop's
 VIEWS = [  # file name, the view's position in the view switch
     ("1-step-by-step", 0),
     ("2-why-attention", 1),
@@ -65,7 +66,10 @@ def shot(page, top, path: Path) -> None:
 
 
 def sidebar(page, show: bool) -> None:
-    """Fold or unfold the sidebar."""
+    """Fold or unfold the sidebar (in a narrow window it starts folded)."""
+    shown = page.get_by_test_id("stSidebar").get_attribute("data-collapsed") == "false"
+    if show == shown:
+        return
     if show:
         page.get_by_test_id("stExpandSidebarButton").click()
     else:
@@ -74,7 +78,7 @@ def sidebar(page, show: bool) -> None:
     page.wait_for_timeout(600)
 
 
-def views(page, lang: str, prefix: str) -> list[str]:
+def views(page, folder: Path, prefix: str) -> list[str]:
     """Every view of the sentence page, from its view switch down."""
     main = page.get_by_test_id("stMain")
     switch = main.get_by_role("radiogroup").nth(1)
@@ -82,14 +86,16 @@ def views(page, lang: str, prefix: str) -> list[str]:
     for name, k in VIEWS:
         switch.locator("label").nth(k).click()
         idle(page)
-        shot(page, switch, OUT / lang / f"{prefix}{name}.png")
+        shot(page, switch, folder / f"{prefix}{name}.png")
         written.append(f"{prefix}{name}.png")
     return written
 
 
-def language(p, url: str, lang: str) -> list[str]:
+def language(p, url: str, lang: str, size: tuple[int, int]) -> list[str]:
+    width, height = size
+    folder = OUT / lang / str(width)
     browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
-    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT}, locale="en-US")
+    page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
     page.goto(f"{url}/?lang={lang}")
     main = page.get_by_test_id("stMain")
     main.get_by_role("radiogroup").nth(1).wait_for(timeout=180_000)
@@ -98,13 +104,13 @@ def language(p, url: str, lang: str) -> list[str]:
     bar.get_by_text(SEARCH[lang][1], exact=True).click()  # beam search: its view has a tree
     idle(page)
     sidebar(page, show=False)
-    shot(page, main, OUT / lang / "0-opening.png")
-    written = ["0-opening.png", *views(page, lang, "en-fr-")]
+    shot(page, main, folder / "0-opening.png")
+    written = ["0-opening.png", *views(page, folder, "en-fr-")]
     sidebar(page, show=True)
     bar.get_by_text(DIRECTIONS[lang][1], exact=True).click()
     idle(page)
     sidebar(page, show=False)
-    written += views(page, lang, "zh-en-")
+    written += views(page, folder, "zh-en-")
     sidebar(page, show=True)
     bar.get_by_text(DIRECTIONS[lang][0], exact=True).click()
     bar.get_by_text(SEARCH[lang][0], exact=True).click()
@@ -119,33 +125,36 @@ def language(p, url: str, lang: str) -> list[str]:
     main.locator(".st-key-corpus_run button").click()
     main.get_by_test_id("stDataFrame").wait_for(timeout=300_000)
     idle(page)
-    shot(page, pages, OUT / lang / "8-corpus.png")
+    shot(page, pages, folder / "8-corpus.png")
     pages.locator("label").nth(2).click()
     idle(page)
-    shot(page, pages, OUT / lang / "9-training.png")
+    shot(page, pages, folder / "9-training.png")
     browser.close()
     return [*written, "8-corpus.png", "9-training.png"]
 
 
-def index(shots: dict[str, list[str]]) -> str:
+def index(shots: list[str]) -> str:
     lines = [
         "# The dashboard, view by view",
         "",
-        "Made by `python docs/make_screens.py` from the shipped checkpoints, at 1400 px with the",
-        "sidebar folded. English: [en/](en/); 中文界面: [zh/](zh/).",
+        "Made by `python docs/make_screens.py` from the shipped checkpoints, one screen each at a",
+        "projector's 1024×768 and a laptop's 1400×900, the sidebar folded. English: [en/](en/);",
+        "中文界面: [zh/](zh/).",
         "",
-        "| view | English | 中文 |",
-        "|---|---|---|",
+        "| view | English 1024 | English 1400 | 中文 1024 | 中文 1400 |",
+        "|---|---|---|---|---|",
     ]
-    for name in shots["en"]:
+    for name in shots:
         stem = name.removesuffix(".png")
-        lines.append(f"| {stem} | ![{stem}](en/{name}) | ![{stem}](zh/{name}) |")
+        cells = [f"![{stem}]({lang}/{w}/{name})" for lang in ("en", "zh") for w, _ in SIZES]
+        lines.append(f"| {stem} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     with streamlit(ROOT / "dashboard.py", {}) as url, sync_playwright() as p:
-        shots = {lang: language(p, url, lang) for lang in ("en", "zh")}
+        written = [language(p, url, lang, size) for lang in ("en", "zh") for size in SIZES]
+    shots = written[0]  # the same file names for every language and size
     (OUT / "index.md").write_text(index(shots))
 
 
