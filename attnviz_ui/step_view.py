@@ -187,6 +187,9 @@ def numbers_ui(s: Side, t: int) -> None:
     if not s.trace.has_attention:
         st.info(_(formulas.NO_ATTENTION).format(name=s.name))
         return
+    if s.trace.heads is not None:
+        st.info(_(formulas.MULTIHEAD_NUMBERS).format(name=s.name))
+        return
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.trace, t)
     m = step_math(s.translator, own, piece)

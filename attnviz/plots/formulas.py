@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..model.attention import formula
-from ..model.networks import NONE
+from ..model.networks import MULTIHEAD, NONE
 
 WEIGHTS = (
     r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"
@@ -26,6 +26,21 @@ NO_ATTENTION = N_(
     "invented to fix: the encoder squeezes the whole sentence into one vector c, and every "
     "step reads that same c. There are no weights to show; its picture shows every source "
     "word going into c, and every output word written from it."
+)
+
+# A Transformer's cross-attention (Vaswani et al., 2017), as attnviz.model.transformer computes
+# it in each decoder layer: head h scores with its own projections of the layer's input x_t and
+# of the encoder's outputs h_j, scaled by the square root of the head's size d.
+MULTIHEAD_STEP = (
+    r"\begin{gathered}e^{(h)}_{tj} = \frac{(W^{(h)}_q x_t) \cdot (W^{(h)}_k h_j)}{\sqrt{d}}, \quad "
+    r"\alpha^{(h)}_{tj} = \frac{\exp e^{(h)}_{tj}}{\sum_k \exp e^{(h)}_{tk}} \\[6pt] "
+    r"c^{(h)}_t = \sum_j \alpha^{(h)}_{tj}\, W^{(h)}_v h_j, \quad "
+    r"c_t = W_o[c^{(1)}_t; \ldots; c^{(N)}_t]\end{gathered}"
+)
+MULTIHEAD_NUMBERS = N_(
+    "{name} is a Transformer: each of its decoder layers attends with several heads, and its "
+    "heatmap is one layer's heads averaged. The step's numbers follow one attention, so they "
+    "are drawn for Bahdanau and Luong models only."
 )
 
 QUERY = {
@@ -50,11 +65,15 @@ def step_formula(attention: str, scaled: bool = False) -> str:
     (:data:`WEIGHTS`); for a model without attention, :data:`FIXED_CONTEXT`."""
     if attention == NONE:
         return FIXED_CONTEXT
+    if attention == MULTIHEAD:
+        return MULTIHEAD_STEP
     return rf"\begin{{gathered}}{formula(attention, scaled)} \\[6pt] {WEIGHTS}\end{{gathered}}"
 
 
 def attention_label(attention: str) -> str:
     """A model's attention as the page names it: its score's name, or "no attention"."""
+    if attention == MULTIHEAD:
+        return _("multi-head, scaled dot product")
     return _("no attention") if attention == NONE else attention
 
 

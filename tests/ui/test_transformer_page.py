@@ -1,0 +1,64 @@
+"""A Transformer on the sentence page (issue 64): every view and switch draws, its heatmap is
+its picture layer's heads averaged, and what cannot apply to it says so."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from attnviz.data.corpus import DataConfig
+from attnviz.data.text import TextConfig
+from attnviz.model.networks import ModelConfig
+from attnviz.training.config import TrainConfig, TrainingRun
+from attnviz.training.train import train
+from attnviz_ui.pages import View
+from attnviz_ui.what_if_view import WhatIf
+
+from ..helpers import heatmaps_on, open_dashboard, type_sentence
+
+pytestmark = pytest.mark.slow
+SENTENCE = "The red cat sees a small dog ."
+
+
+@pytest.fixture(scope="module")
+def folder(trained, corpus_file, tmp_path_factory):
+    """A tiny Transformer on the left, a tiny Luong on the right."""
+    folder = tmp_path_factory.mktemp("transformer")
+    config = ModelConfig(
+        model="transformer", attention="multihead", embed=32, hidden=32, layers=2, heads=2,
+        ff=64, dropout=0.1,
+    )  # fmt: skip
+    schedule = TrainConfig(
+        epochs=2, batch_size=64, lr=0.003, warmup=0.3, bleu_sentences=20, test_beam=0,
+        precision="fp32", probe_sentences=0,
+    )  # fmt: skip
+    run = TrainingRun(
+        corpus_file, folder / "transformer.safetensors", config, TextConfig(), DataConfig(),
+        schedule,
+    )  # fmt: skip
+    train(run, log=lambda *_: None)
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
+    return folder
+
+
+def test_every_view_and_switch_draws_a_transformer(folder, monkeypatch):
+    at = open_dashboard(folder, monkeypatch)
+    at.sidebar.selectbox[0].set_value("transformer")
+    type_sentence(at, SENTENCE)
+    assert not at.exception, at.exception
+    assert len(heatmaps_on(at)) == 2
+    assert any("multi-head" in m.value for m in at.markdown)  # its header names its attention
+    for key in ("numbers", "attribution_on", "eflomal_on", "finished", "pieces"):
+        at.toggle(key=key).set_value(True).run()
+        assert not at.exception, (key, at.exception)
+        if key == "numbers":  # one attention's numbers: said in plain words, not drawn
+            assert any("is a Transformer" in i.value for i in at.info)
+        at.toggle(key=key).set_value(False).run()
+    for what_if in (WhatIf.WORD, WhatIf.ATTENTION):
+        at.selectbox(key="what_if").set_value(what_if).run()
+        assert not at.exception, (what_if, at.exception)
+    at.selectbox(key="what_if").set_value(WhatIf.NOTHING).run()
+    for view in View:
+        at.radio(key="view").set_value(view).run()
+        assert not at.exception, (view, at.exception)
