@@ -11,6 +11,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
 from attnviz.plots import charts, formulas, tables
 from attnviz.plots.context_charts import attention_picture
+from attnviz.plots.markup import markdown_text
 
 from .session_keys import Key, element_key
 from .vega import vega_chart, vega_charts
@@ -29,9 +30,9 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
         if not trace.has_attention:
             col.info(_(formulas.NO_ATTENTION).format(name=name))
             continue
-        vega_charts(
-            charts.scores_and_weights(trace, min(step, len(trace.tgt_tokens) - 1), name), col
-        )
+        t = min(step, len(trace.tgt_tokens) - 1)
+        col.markdown(_("**{name}: step {step}**").format(name=markdown_text(name), step=t + 1))
+        vega_charts(charts.scores_and_weights(trace, t), col)
     shown = [(name, trace) for name, trace in shown if trace.has_attention]
     if not shown:
         return

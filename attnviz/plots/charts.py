@@ -304,9 +304,11 @@ def bar_height(n_bars: int) -> int:
     return 90 + 24 * n_bars  # 24 px a bar: a Chinese label's box is about 20 px tall
 
 
-def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Chart]:
+def scores_and_weights(trace: Trace, step: int) -> list[alt.Chart]:
     """One step's raw scores, then the softmax weights they become, per source word: two
-    charts, each as wide as the column it is drawn in (a pair side by side outgrew a column)."""
+    charts, each as wide as the column it is drawn in (a pair side by side outgrew a column).
+    No title: the page's layout counts one in the chart's height, which left the bars of the
+    first chart less room than its labels (issue 63); the page names the step above them."""
     frame = _source_frame(trace, step)
     order = list(frame["source"])
     base = alt.Chart(frame).encode(
@@ -317,7 +319,6 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Char
             alt.Tooltip("weight:Q", format=".3f", title=_("weight")),
         ],
     )
-    title = _("{name}: step {step}").format(name=name or trace.attention, step=step + 1)
     scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title=_("raw score eₜⱼ")))
     weights = base.mark_bar(color="#1f77b4").encode(
         x=alt.X(
@@ -329,7 +330,7 @@ def scores_and_weights(trace: Trace, step: int, name: str = "") -> list[alt.Char
     )
     height = bar_height(len(order))
     return [
-        scores.properties(title=title, height=height).configure_axis(titleFontSize=14),
+        scores.properties(height=height).configure_axis(titleFontSize=14),
         weights.properties(height=height).configure_axis(titleFontSize=14),
     ]
 
