@@ -100,11 +100,13 @@ def language(p, url: str, lang: str, size: tuple[int, int]) -> list[str]:
     main = page.get_by_test_id("stMain")
     main.get_by_role("radiogroup").nth(1).wait_for(timeout=180_000)
     idle(page)
+    page.wait_for_timeout(1000)  # in a narrow window the sidebar closes once the page is up
+    shot(page, main, folder / "0-opening.png")  # the first screen, as a class first sees it
+    sidebar(page, show=True)
     bar = page.get_by_test_id("stSidebar")
     bar.get_by_text(SEARCH[lang][1], exact=True).click()  # beam search: its view has a tree
     idle(page)
     sidebar(page, show=False)
-    shot(page, main, folder / "0-opening.png")
     written = ["0-opening.png", *views(page, folder, "en-fr-")]
     sidebar(page, show=True)
     bar.get_by_text(DIRECTIONS[lang][1], exact=True).click()

@@ -154,6 +154,11 @@ class ModelConfig:
                 f"{self.src_vocab} source and {self.tgt_vocab} target entries"
             )
 
+    def require_vocab_sizes(self) -> None:
+        """Refuse to build a model from a configuration without its vocabulary sizes."""
+        if self.src_vocab is None or self.tgt_vocab is None:
+            raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
+
     def _check_transformer(self) -> None:
         """A transformer's sizes: one for embeddings and states, heads that divide it, and a
         picture layer it has."""
@@ -501,8 +506,7 @@ class Seq2Seq(nn.Module):
 
     def __init__(self, config: ModelConfig):
         super().__init__()
-        if config.src_vocab is None or config.tgt_vocab is None:
-            raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
+        config.require_vocab_sizes()
         self.config = config
         self.encoder = Encoder(config)
         if config.is_luong:

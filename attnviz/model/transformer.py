@@ -219,8 +219,7 @@ class Transformer(nn.Module):
 
     def __init__(self, config: ModelConfig):
         super().__init__()
-        if config.src_vocab is None or config.tgt_vocab is None:
-            raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
+        config.require_vocab_sizes()
         self.config = config
         self.encoder = Encoder(config)
         self.decoder = Decoder(config)
