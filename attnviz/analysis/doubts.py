@@ -49,10 +49,11 @@ class Doubts:
     lost: tuple[str, ...] = ()  # source words eflomal finds no translation of
     counted: bool = False  # whether the training pairs were counted (unseen words looked for)
     aligned: bool = False  # whether eflomal looked for lost words
+    forced: bool = False  # a forced decoding: its output is a reference, so nothing is doubted
 
     @property
     def unsure(self) -> bool:
-        return self.confidence < UNSURE
+        return self.confidence < UNSURE and not self.forced
 
     @property
     def flagged(self) -> bool:
@@ -67,6 +68,7 @@ class Doubts:
             "too_long": self.too_long,
             "doubled": list(self.doubled),
             "lost": list(self.lost) if self.aligned else None,
+            "forced": self.forced,
         }
 
 
@@ -96,7 +98,10 @@ def doubts(
     ``lost``, one flag per source word but ``<eos>`` (:func:`.lost_words.lost_or_unknown`;
     None: not looked for); ``corpus``, the training pairs, for the words never seen and the
     lost words the corpus translates together with a neighbour (None: not asked);
-    ``max_len``, the longest training source in tokens (None: not known)."""
+    ``max_len``, the longest training source in tokens (None: not known). A forced decoding
+    writes the reference it was given: nothing speaks against the model there."""
+    if trace.mode == "forced":  # the output is the reference given, not the model's own
+        return Doubts(confidence(trace), forced=True)
     source = trace.src_tokens[:-1]
     unseen: tuple[str, ...] = ()
     if corpus is not None:

@@ -78,3 +78,8 @@ def test_the_evidence_goes_out_as_json_with_what_was_not_looked_for_as_null():
     record = doubts(_trace([0.9] * 6)).to_json()
     assert record["flagged"] is False and record["unseen"] is None and record["lost"] is None
     assert record["confidence"] == 0.9
+
+
+def test_a_forced_decoding_is_not_doubted_it_writes_the_reference_given():
+    forced = hand_trace(np.full((6, 7), 1 / 7), SRC, OUT, probs=np.full(6, 0.1), mode="forced")
+    assert not doubts(forced, [True] * 6).flagged
