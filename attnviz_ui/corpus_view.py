@@ -54,7 +54,15 @@ def lookup_of(checkpoint: Checkpoint) -> Lookup | Refused:
     refusal = index.refusal(translator.card, translator.text, translator.data)
     if refusal is not None:
         return Refused(refusal.shown())
-    return Lookup(index, translator.text, translator.data)
+    return _lookup(checkpoint, str(path), version)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _lookup(checkpoint: Checkpoint, path: str, version: tuple[int, int]) -> Lookup:
+    """The lookup of one version of a checkpoint in one version of its index, shared by the
+    sessions: it keeps the words it has counted (the check note asks them at every step)."""
+    translator = load(checkpoint)
+    return Lookup(_index(path, version), translator.text, translator.data)
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)

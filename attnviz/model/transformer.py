@@ -47,6 +47,12 @@ class Embedding(nn.Module):
     def __init__(self, vocab: int, size: int, dropout: float):
         super().__init__()
         self.embed = nn.Embedding(vocab, size, padding_idx=PAD_ID)
+        # N(0, 1/D), so that scaled by sqrt(D) a token's embedding is as large as its position's
+        # (torch's N(0, 1) scaled would drown the positions 16 to 1 at D = 256), and a tied
+        # output layer starts with logits of about 1.
+        nn.init.normal_(self.embed.weight, std=size**-0.5)
+        with torch.no_grad():
+            self.embed.weight[PAD_ID].zero_()
         self.register_buffer("positions", sinusoids(self.MAX_POSITIONS, size), persistent=False)
         self.scale = math.sqrt(size)
         self.dropout = nn.Dropout(dropout)
@@ -223,6 +229,33 @@ class Transformer(nn.Module):
         self.config = config
         self.encoder = Encoder(config)
         self.decoder = Decoder(config)
+        if config.tie_embeddings or config.tie_output:
+            self._tie(config.tie_embeddings)
+
+    def _tie(self, all_three: bool) -> None:
+        """One matrix for the target embedding and the output layer (Press & Wolf, 2017), and
+        with ``all_three`` the source embedding too (Vaswani et al., 2017, on one vocabulary for
+        both languages). The state dict lists the matrix once, under its first name; loading
+        fills in the others."""
+        shared = (self.encoder if all_three else self.decoder).embedding.embed
+        self.decoder.embedding.embed = shared
+        self.decoder.generator.weight = shared.weight
+        name = ("encoder" if all_three else "decoder") + ".embedding.embed.weight"
+        aliases = ["decoder.generator.weight"] + (
+            ["decoder.embedding.embed.weight"] if all_three else []
+        )
+
+        def drop(module, state, prefix, meta) -> None:
+            for alias in aliases:
+                state.pop(prefix + alias, None)
+
+        def fill(module, state, prefix, *_) -> None:
+            if prefix + name in state:
+                for alias in aliases:
+                    state.setdefault(prefix + alias, state[prefix + name])
+
+        self.register_state_dict_post_hook(drop)
+        self.register_load_state_dict_pre_hook(fill)
 
     @property
     def picture_layer(self) -> int:

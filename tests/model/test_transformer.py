@@ -82,3 +82,21 @@ def test_a_transformer_configuration_that_cannot_be_built_is_refused(options, me
 def test_multihead_attention_belongs_to_a_transformer_only():
     with pytest.raises(ValueError, match="belongs to a transformer"):
         ModelConfig(10, 10, attention="multihead")
+
+
+@pytest.mark.parametrize("tying", ["tie_embeddings", "tie_output"])
+def test_tied_embeddings_are_one_matrix_stored_once_and_reload_to_the_same_model(tying):
+    tr = tiny_transformer(**{tying: True})
+    model = tr.model
+    assert model.decoder.generator.weight is model.decoder.embedding.embed.weight
+    assert (model.encoder.embedding.embed is model.decoder.embedding.embed) == (
+        tying == "tie_embeddings"
+    )
+    state = model.state_dict()
+    assert "decoder.generator.weight" not in state
+    again = tiny_transformer(seed=1, **{tying: True}).model
+    again.load_state_dict(state)
+    src, lens = _ragged_batch(tr)
+    tgt_in = torch.randint(4, len(tr.tgt_vocab), (len(RAGGED), 5))
+    with torch.no_grad():
+        torch.testing.assert_close(again(src, lens, tgt_in).logits, model(src, lens, tgt_in).logits)

@@ -116,7 +116,7 @@ ZOO = {  # name -> how to break a good file: a function of its path, or an edit 
     "negative hidden": _config(hidden=-4),
     "hidden as a string": _config(hidden="16"),
     "unknown attention": _config(attention="cosine"),
-    "unknown configuration field": _config(heads=8),
+    "unknown configuration field": _config(colour="blue"),
     "missing configuration field": lambda t, m: m["model_config"].pop("hidden"),
     "no model configuration": lambda t, m: m.pop("model_config"),
     "a language given as a list": _meta("text_config", {"src_lang": ["en"]}),

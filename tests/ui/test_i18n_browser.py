@@ -21,7 +21,7 @@ VIEWS = {  # each view's switch, and a text that shows it is drawn
     "模型卡片": "完整卡片",
     "导出": "权重 CSV",
     "自然模型对比引导对齐模型": "没有配对的引导对齐模型",
-    "逐步查看": "显示完整译文",
+    "逐步查看": "开关",  # the Switches button, over the heatmaps
 }
 # Every visible text node outside what is not prose: charts (their words are tokens), tables of
 # candidate words, the shaded tokens and bars, formulas, code, inputs.
