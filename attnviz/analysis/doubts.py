@@ -32,7 +32,7 @@ from ..decoding.trace import Trace
 from ..decoding.translator import Translator
 from .diagnostics import is_punctuation
 from .eflomal_aligner import EflomalAligner
-from .lost_words import Corpus, lost_or_unknown, without_units
+from .lost_words import TrainingPairs, lost_or_unknown, without_units
 
 UNSURE = 0.675  # geometric mean probability of the output pieces under which to doubt
 UNSEEN = 1  # a source word in fewer training pairs than this was never seen
@@ -91,7 +91,7 @@ def doubled_words(trace: Trace) -> tuple[str, ...]:
 def doubts(
     trace: Trace,
     lost: Sequence[bool] | None = None,
-    corpus: Corpus | None = None,
+    corpus: TrainingPairs | None = None,
     max_len: int | None = None,
 ) -> Doubts:
     """What speaks against ``trace``, a translation (word-level where the model reads pieces):
@@ -125,7 +125,7 @@ def check_translations(
     translator: Translator,
     traces: Sequence[Trace],
     aligner: EflomalAligner | None = None,
-    corpus: Corpus | None = None,
+    corpus: TrainingPairs | None = None,
 ) -> list[Doubts]:
     """:func:`doubts` of each of ``translator``'s ``traces``: their lost words by ``aligner``
     (eflomal with the priors of the model's corpus; None: not looked for), all aligned in one

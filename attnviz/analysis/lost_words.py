@@ -112,7 +112,7 @@ def lost_in_outputs(
     ]
 
 
-class Corpus(Protocol):
+class TrainingPairs(Protocol):
     """What the model's training pairs say of a sentence's words
     (:class:`attnviz.store.corpus_lookup.Lookup` says it)."""
 
@@ -124,7 +124,7 @@ class Corpus(Protocol):
 
 
 def without_units(
-    source: Sequence[str], output: Sequence[str], lost: Sequence[bool], corpus: Corpus
+    source: Sequence[str], output: Sequence[str], lost: Sequence[bool], corpus: TrainingPairs
 ) -> list[bool]:
     """``lost`` without the words that the training pairs translate together with a neighbour
     by words of ``output`` ("train" of "train station", which is "gare")."""

@@ -175,7 +175,7 @@ class TransformerState(NamedTuple):
         return TransformerState(self.keys[:, index], self.values[:, index])
 
 
-class Encoder(nn.Module):
+class TransformerEncoder(nn.Module):
     """Embedding, then torch's pre-norm encoder layers and a final LayerNorm."""
 
     def __init__(self, config: ModelConfig):
@@ -199,7 +199,7 @@ class Encoder(nn.Module):
         return self.norm(self.layers(self.embedding(src), src_key_padding_mask=padding))
 
 
-class Decoder(nn.Module):
+class TransformerDecoder(nn.Module):
     """Embedding, the decoder layers, a final LayerNorm and the output layer."""
 
     def __init__(self, config: ModelConfig):
@@ -227,8 +227,8 @@ class Transformer(nn.Module):
         super().__init__()
         config.require_vocab_sizes()
         self.config = config
-        self.encoder = Encoder(config)
-        self.decoder = Decoder(config)
+        self.encoder = TransformerEncoder(config)
+        self.decoder = TransformerDecoder(config)
         if config.tie_embeddings or config.tie_output:
             self._tie(config.tie_embeddings)
 
