@@ -22,10 +22,12 @@ class View(StrEnum):
     STEPS = N_("Step by step")
     WHY = N_("Why attention")
     COMPARE = N_("Bahdanau vs Luong")
+    TRANSFORMER = N_("To the Transformer")
     TAUGHT = N_("Natural vs taught")
     BEAM = N_("Beam search")
     CARDS = N_("Model cards")
     EXPORT = N_("Export")
 
 
-STEPPING = (View.STEPS, View.COMPARE)  # the views that follow the step slider
+# The views that follow the step slider.
+STEPPING = (View.STEPS, View.COMPARE, View.TRANSFORMER)

@@ -39,6 +39,7 @@ from .step_view import (
     step_detail_ui,
 )
 from .taught_view import taught_view_ui
+from .transformer_view import transformer_view_ui
 from .walk_through import is_taught, taught_reference, walk_through_ui
 from .what_if_view import WhatIf, what_if_choice_ui, what_if_ui
 from .why_view import why_view_ui
@@ -353,6 +354,8 @@ def _stepping(
     step = step_ui(steps)
     if view == View.STEPS:
         _steps_ui(choice, sides, over_words, step, switches)
+    elif view == View.TRANSFORMER:
+        transformer_view_ui(choice, sides, step, st.session_state[Key.SENTENCE])
     else:
         compare_view_ui([(side.name, side.trace) for side in sides], step)
     state = st.session_state
@@ -458,7 +461,7 @@ def sentence_page_ui(choice: Choice) -> None:
         stepping_ui(view, choice, sides, over_words)
         walk_through_ui(choice, sides, sentence, reference)
         return
-    if view == View.COMPARE:
+    if view in (View.COMPARE, View.TRANSFORMER):
         slots = [col.container() for col in st.columns(len(sides))]
         stepping_ui(view, choice, sides, over_words)
     else:

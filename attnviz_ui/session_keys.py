@@ -35,6 +35,7 @@ class Key(StrEnum):
     TO_LAST = "to_last"  # show the next sentence finished (an example)
     PLAY = "play"  # the Play / Pause button
     SWITCHES = "switches"  # the popover that holds the step view's switches
+    TRANSFORMER_HEAD = "transformer_head"  # the head To the Transformer draws large
     FINISHED = "finished"  # "Show the finished translation"
     NUMBERS = "numbers"  # "Show the numbers of this step"
     ATTRIBUTION_ON = "attribution_on"  # "Attribution beside attention"

@@ -62,3 +62,27 @@ def test_every_view_and_switch_draws_a_transformer(folder, monkeypatch):
     for view in View:
         at.radio(key="view").set_value(view).run()
         assert not at.exception, (view, at.exception)
+
+
+def test_to_the_transformer_draws_every_head_and_a_picked_one_large(folder, monkeypatch):
+    from ..helpers import plotly_figures
+
+    at = open_dashboard(folder, monkeypatch)
+    at.sidebar.selectbox[1].set_value("luong")
+    type_sentence(at, SENTENCE)
+    at.radio(key="view").set_value(View.TRANSFORMER).run()
+    assert not at.exception, at.exception
+    heads = [f for f in plotly_figures(at, "heatmap") if len(f["data"]) == 4]  # 2 layers x 2
+    assert len(heads) == 1
+    at.selectbox(key="transformer_head").set_value((1, 0)).run()
+    assert not at.exception, at.exception
+    titles = [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at, "heatmap")]
+    assert any(t.endswith("layer 2, head 1") for t in titles), titles
+    assert any("eflomal's priors do not fit" in c.value for c in at.caption)  # none here
+
+
+def test_to_the_transformer_says_plainly_when_no_transformer_is_here(app):
+    type_sentence(app, SENTENCE)
+    app.radio(key="view").set_value(View.TRANSFORMER).run()
+    assert not app.exception, app.exception
+    assert any("No Transformer translates" in i.value for i in app.info)

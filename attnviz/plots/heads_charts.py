@@ -1,0 +1,60 @@
+"""A Transformer's cross-attention as small multiples: one little heatmap per head and layer,
+the current step framed in each."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..decoding.trace import Trace
+from ..i18n import gettext as _
+from .charts import FONT, HEATMAP_COLORS
+
+
+def heads_figure(
+    trace: Trace, step: int, aer: np.ndarray | None = None, picked: tuple[int, int] | None = None
+) -> go.Figure:
+    """Every head of ``trace`` (layers down, heads across) at ``step`` (0-based, framed in
+    red); ``aer`` (layers, heads) in each title; the ``picked`` head framed in orange."""
+    layers, heads = trace.heads.shape[1:3]
+    titles = [
+        _("L{layer} H{head}").format(layer=layer + 1, head=head + 1)
+        + ("" if aer is None else _(" · AER {aer:.0f}").format(aer=aer[layer, head]))
+        for layer in range(layers)
+        for head in range(heads)
+    ]
+    fig = make_subplots(
+        rows=layers, cols=heads, subplot_titles=titles, horizontal_spacing=0.02,
+        vertical_spacing=0.08,
+    )  # fmt: skip
+    rows = len(trace.tgt_tokens)
+    for layer in range(layers):
+        for head in range(heads):
+            fig.add_trace(
+                go.Heatmap(
+                    z=trace.heads[:, layer, head],
+                    zmin=0, zmax=1, colorscale=HEATMAP_COLORS, showscale=False,
+                    hovertemplate=_("output %{y}, source %{x}: %{z:.2f}") + "<extra></extra>",
+                ),
+                row=layer + 1, col=head + 1,
+            )  # fmt: skip
+            color = "#ff7f0e" if picked == (layer, head) else None
+            frame = dict(x0=-0.5, x1=trace.heads.shape[-1] - 0.5, row=layer + 1, col=head + 1)
+            fig.add_shape(
+                type="rect", y0=step - 0.5, y1=step + 0.5, line=dict(color="#d62728", width=2),
+                **frame,
+            )  # fmt: skip
+            if color:
+                fig.add_shape(
+                    type="rect", y0=-0.5, y1=rows - 0.5, line=dict(color=color, width=3),
+                    **frame,
+                )  # fmt: skip
+    fig.update_xaxes(showticklabels=False)
+    fig.update_yaxes(showticklabels=False, autorange="reversed")
+    fig.update_annotations(font=dict(size=12))
+    fig.update_layout(
+        font=FONT, height=140 * layers + 40, margin=dict(l=4, r=4, t=30, b=4),
+        plot_bgcolor="white",
+    )  # fmt: skip
+    return fig
