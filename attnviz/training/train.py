@@ -17,13 +17,15 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
+import numpy as np
 import torch
 from tqdm import tqdm
 
-from ..analysis.evaluate import corpus_bleu, corpus_sinks
+from ..analysis.evaluate import corpus_bleu, corpus_sinks, heads_aer
 from ..analysis.history import FIRST_EPOCH_POINTS, History
 from ..data.corpus import (
     Example,
@@ -259,11 +261,37 @@ class Trainer:
         test_src, test_refs = group_references((e.src, e.tgt) for e in self.p.splits["test"])
         if test_src:
             self.test_bleu(scorer, test_src, test_refs)
+        if best.model.config.model == "transformer":
+            self.pick_picture_layer(best)
         if test_src and best.model.config.has_attention:
             sinks = corpus_sinks(best, test_src)  # the attention the dashboard shows: fp32
             self.card["attention_sinks"] = sinks.card("test")
             self.log(f"first token on <eos>: {sinks.first_eos}%, all steps {sinks.steps_eos}%")
         self.save(best.model)
+
+    def pick_picture_layer(self, best: Translator) -> None:
+        """A Transformer's picture: the layer whose heads, averaged, align its gold probes best
+        (Garg et al., 2019, found the penultimate), with every layer's and head's AER on the
+        card; without gold probes, the layer it was given."""
+        probes = [p for p in self.run.probes if p.gold is not None]
+        if not probes:
+            return
+        pairs = [(p.source, p.target) for p in probes]
+        found = heads_aer(best, pairs, [p.gold for p in probes])
+        config = best.model.config
+        layers = range(config.layers)
+        mean = [found[layer, None, False].aer for layer in layers]
+        picture = int(np.argmin(mean))
+        best.model.config = replace(config, align_layer=picture)
+        self.card["heads_aer"] = {
+            "pairs": len(pairs),
+            "picture_layer": picture,
+            "mean": [round(a, 2) for a in mean],
+            "shifted": [round(found[layer, None, True].aer, 2) for layer in layers],
+            "heads": [[round(found[layer, h, False].aer, 2) for h in range(config.heads)]
+                      for layer in layers],
+        }  # fmt: skip
+        self.log(f"picture layer {picture}: AER by layer {self.card['heads_aer']['mean']}")
 
     def test_bleu(self, scorer: Translator, test_src: list[str], test_refs) -> None:
         """The test split's BLEU, greedy and with the run's test beam, into the card."""

@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 import attnviz
+from attnviz.analysis.aer import Gold
+from attnviz.analysis.history import Probe
+from attnviz.data import toy
 from attnviz.model.networks import ModelConfig
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
@@ -33,8 +36,19 @@ def test_the_best_layers_averaged_heads_align_the_toy(toy_corpus, tmp_path, seed
         seed=seed, epochs=10, batch_size=64, lr=0.003, warmup=0.5, precision="fp32",
         bleu_sentences=50, test_beam=1,
     )  # fmt: skip
-    card = train(TrainingRun(path, out, config, train=schedule), log=lambda *_: None)
+    probes = tuple(
+        Probe(toy.written(en), toy.written(fr), Gold(*[toy.written_links(pair)] * 2))
+        for pair in held[:20]
+        for en, fr, *_ in [pair]
+    )
+    run = TrainingRun(path, out, config, train=schedule, probes=probes)
+    card = train(run, log=lambda *_: None)
     assert card["test_bleu"]["beam1"] > 90  # it learned the toy's reordering
     tr = attnviz.load(out, precision="fp32")
     by_layer = [toy_aer(tr, held, layer=layer) for layer in range(LAYERS)]
     assert min(by_layer) <= BEST_AER, by_layer
+    # The card names the layer that aligned the gold probes best, and the model draws it.
+    found = card["heads_aer"]
+    assert found["picture_layer"] == found["mean"].index(min(found["mean"]))
+    assert tr.model.config.align_layer == found["picture_layer"]
+    assert len(found["heads"]) == LAYERS and len(found["heads"][0]) == 2
