@@ -67,27 +67,26 @@ TINY_FLAGS = [
 ]  # fmt: skip
 
 
-def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:
-    """An untrained model over a toy vocabulary: enough for shapes, masks and decoding rules."""
+def _toy_translator(seed: int, **config) -> Translator:
+    """An untrained model of ``config`` over the toy vocabulary."""
     torch.manual_seed(seed)
     src = Vocab.build([WORDS])
     tgt = Vocab.build([[w.upper() for w in WORDS]])
-    config = ModelConfig(
-        len(src), len(tgt), attention=attention, embed=8, hidden=16, dropout=0.0, **options
-    )
-    return Translator(Seq2Seq(config), src, tgt, TextConfig())
+    model = build_model(ModelConfig(len(src), len(tgt), dropout=0.0, **config))
+    return Translator(model, src, tgt, TextConfig())
+
+
+def tiny_translator(attention: str, seed: int = 0, **options) -> Translator:
+    """An untrained model over a toy vocabulary: enough for shapes, masks and decoding rules."""
+    return _toy_translator(seed, attention=attention, embed=8, hidden=16, **options)
 
 
 def tiny_transformer(seed: int = 0, **options) -> Translator:
     """An untrained two-layer, four-head Transformer over the toy vocabulary."""
-    torch.manual_seed(seed)
-    src = Vocab.build([WORDS])
-    tgt = Vocab.build([[w.upper() for w in WORDS]])
-    config = ModelConfig(
-        len(src), len(tgt), model="transformer", attention="multihead", embed=16, hidden=16,
-        layers=2, heads=4, ff=32, dropout=0.0, **options,
+    return _toy_translator(
+        seed, model="transformer", attention="multihead", embed=16, hidden=16, layers=2,
+        heads=4, ff=32, **options,
     )  # fmt: skip
-    return Translator(build_model(config), src, tgt, TextConfig())
 
 
 @cache

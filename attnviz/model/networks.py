@@ -259,6 +259,23 @@ class TiedOutput(nn.Module):
         return nn.Sequential(self.proj, out)
 
 
+def store_once(model: nn.Module, name: str, aliases: list[str]) -> None:
+    """Make ``model``'s state dict list a shared matrix once, as ``name``: saving drops its
+    ``aliases`` (the other names of the same tensor), loading fills them in from ``name``."""
+
+    def drop(module, state, prefix, meta) -> None:
+        for alias in aliases:
+            state.pop(prefix + alias, None)
+
+    def fill(module, state, prefix, *_) -> None:
+        if prefix + name in state:
+            for alias in aliases:
+                state.setdefault(prefix + alias, state[prefix + name])
+
+    model.register_state_dict_post_hook(drop)
+    model.register_load_state_dict_pre_hook(fill)
+
+
 class Encoder(nn.Module):
     """Embedding and GRU; returns the memory values (B, S, H) and the decoder's first state."""
 
@@ -536,17 +553,7 @@ class Seq2Seq(nn.Module):
         shared = self.encoder.embed
         self.decoder.embed = shared
         self.decoder.generator = TiedOutput(shared, self.decoder.generator.in_features)
-        alias, name = "decoder.embed.weight", "encoder.embed.weight"
-
-        def drop(module, state, prefix, meta) -> None:
-            state.pop(prefix + alias, None)
-
-        def fill(module, state, prefix, *_) -> None:
-            if prefix + name in state:
-                state.setdefault(prefix + alias, state[prefix + name])
-
-        self.register_state_dict_post_hook(drop)
-        self.register_load_state_dict_pre_hook(fill)
+        store_once(self, "encoder.embed.weight", ["decoder.embed.weight"])
 
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
         """Run the encoder once per sentence: the memory to attend to (for the fixed-context

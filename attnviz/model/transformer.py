@@ -26,7 +26,7 @@ from torch import nn
 
 from ..data.vocab import PAD_ID
 from .attention import Memory
-from .networks import ModelConfig, Output, Step, padding_mask
+from .networks import ModelConfig, Output, Step, padding_mask, store_once
 
 
 def sinusoids(length: int, size: int) -> torch.Tensor:
@@ -244,18 +244,7 @@ class Transformer(nn.Module):
         aliases = ["decoder.generator.weight"] + (
             ["decoder.embedding.embed.weight"] if all_three else []
         )
-
-        def drop(module, state, prefix, meta) -> None:
-            for alias in aliases:
-                state.pop(prefix + alias, None)
-
-        def fill(module, state, prefix, *_) -> None:
-            if prefix + name in state:
-                for alias in aliases:
-                    state.setdefault(prefix + alias, state[prefix + name])
-
-        self.register_state_dict_post_hook(drop)
-        self.register_load_state_dict_pre_hook(fill)
+        store_once(self, name, aliases)
 
     @property
     def picture_layer(self) -> int:
