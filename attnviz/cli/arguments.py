@@ -136,6 +136,14 @@ def _run_options(t: argparse.ArgumentParser) -> None:
     t.add_argument(
         "--resume", action="store_true", help="continue from OUT.state, the last saved epoch"
     )
+    t.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="end the run early, after the last epoch that, judged by the length of the one "
+        "before, ends within this many minutes of the start; the best epoch is then tested and "
+        "saved as after a full run (a lent machine's time, a session's end; not under torchrun)",
+    )
     guide = t.add_mutually_exclusive_group()
     guide.add_argument(
         "--guide",

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
 from dataclasses import fields, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +38,9 @@ def train_command(args, argv: list[str]) -> int:
         torch.set_num_threads(args.threads)
     parent = _parent(args)  # loaded once: for the options read against it, and to train from
     run = _training_run(args, argv, parent)
-    card = train(run, log=lambda msg: print(msg, file=sys.stderr), parent=parent)
+    log = partial(print, file=sys.stderr)
+    progress = None if args.minutes is None else within_minutes(args.minutes)
+    card = train(run, log=log, progress=progress, parent=parent)
     if is_main():  # under torchrun, rank 0 alone wrote the file
         print(
             f"saved {args.out}: best epoch {card.get('best_epoch')}, "
@@ -44,6 +48,22 @@ def train_command(args, argv: list[str]) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def within_minutes(minutes: float):
+    """A training progress callback that stops the run once another epoch, as long as the
+    last, would end more than ``minutes`` after the callback was made."""
+    if not minutes > 0:
+        raise ValueError(f"--minutes must be positive, got {minutes}")
+    deadline = time.monotonic() + 60 * minutes
+    last = [time.monotonic()]
+
+    def progress(_history) -> bool:
+        now = time.monotonic()
+        epoch, last[0] = now - last[0], now
+        return now + epoch > deadline
+
+    return progress
 
 
 def _training_run(args, argv: list[str], parent: Translator | None) -> TrainingRun:

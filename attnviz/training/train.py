@@ -73,6 +73,7 @@ def train(
     log = log if group.main else _quiet
     trainer = Trainer(start(run, group, log, parent), group, log, progress)
     trainer.first_snapshot()
+    done = trainer.first
     for epoch in range(trainer.first, trainer.config.epochs):
         began = time.perf_counter()
         speed = trainer.train_epoch(epoch)  # every process, its share of each batch
@@ -80,13 +81,14 @@ def train(
             if trainer.validate(epoch, speed, began):  # the best epoch so far
                 trainer.save(trainer.model)
             trainer.save_state(epoch + 1)  # for --resume
+        done = epoch + 1
         if trainer.stopped:
             break
     if not group.main:
         return trainer.card
     if "best_epoch" not in trainer.history.best:
         raise ValueError(f"no epoch reached a finite validation loss; {run.out} was not written")
-    trainer.finish()
+    trainer.finish(done)
     return trainer.card
 
 
@@ -246,15 +248,16 @@ class Trainer:
         state = state_path(Path(self.run.out))
         save_state(state, self.model, self.opt, epochs, self.history, self.settings, self.dev)
 
-    def finish(self) -> None:
-        """Give the best file's card this run's settings, the whole curve, the test BLEU, scored
+    def finish(self, done: int) -> None:
+        """Give the best file's card, after ``done`` of this run's epochs (fewer than asked
+        where the run was stopped), its settings, the whole curve, the test BLEU, scored
         at the precision that loading picks here by default (what `evaluate` does), and the
         test split's attention sinks, in fp32 (what `evaluate --sinks` does)."""
         out = self.run.out
         best = checkpoint.load(out, device=self.dev, precision="fp32")
         scorer = checkpoint.load(out, device=self.dev)
         self.card.update(
-            epochs=self.offset + self.config.epochs,
+            epochs=self.offset + done,
             best_epoch=self.history.best["best_epoch"],
             train_seconds=self.seconds(),
         )

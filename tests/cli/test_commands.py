@@ -544,3 +544,23 @@ def test_the_options_compared_with_a_parent_are_the_typed_ones_not_abbreviations
         "epochs": 5,
         "dropout": 0.1,
     }
+
+
+def test_minutes_ends_the_run_early_and_the_card_counts_the_epochs_trained(trained, tmp_path):
+    from attnviz import load
+
+    parent = trained("dot")[0]
+    child = tmp_path / "child.safetensors"
+    write_corpus(tmp_path / "more.txt", corpus(200, seed=11))
+    code = main(
+        ["train", "--data", str(tmp_path / "more.txt"), "--init-from", str(parent),
+         "--out", str(child), "--epochs", "6", "--bleu-sentences", "10", "--test-beam", "1",
+         "--precision", "fp32", "--minutes", "1e-6"]
+    )  # fmt: skip
+    assert code == 0
+    card, parent_card = load(child).card, load(parent).card
+    # One epoch ran (a second would end past the deadline), then the usual finish: tested.
+    assert card["epochs"] == parent_card["best_epoch"] + 1  # counted on from the parent's best
+    assert card["test_bleu"] is not None
+    assert main(["train", "--data", str(tmp_path / "more.txt"), "--out", str(child),
+                 "--attention", "dot", "--minutes", "0"]) == 2  # fmt: skip
