@@ -135,10 +135,11 @@ def steered(
     sentence: str,
     beam: int,
     prefix: tuple[str, ...] | None = None,
-    edit: tuple[int, tuple[float, ...]] | None = None,
+    edit: tuple[int, tuple[float, ...], int | None] | None = None,
 ) -> attnviz.Trace | Refused:
-    """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights), or the
-    refusal of an InputError; cached per input like :func:`translate`."""
+    """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights, a
+    Transformer's head or None), or the refusal of an InputError; cached per input like
+    :func:`translate`."""
     return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), page_precision())
 
 

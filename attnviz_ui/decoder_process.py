@@ -51,7 +51,8 @@ class Request(NamedTuple):
     language: str  # the language a refusal is worded in
     precision: str  # of the model decoding (attnviz_ui.cache.page_precision)
     prefix: tuple[str, ...] | None = None  # what-if: the output starts with these words
-    edit: tuple[int, tuple[float, ...]] | None = None  # what-if: (step, its attention weights)
+    # what-if: (step, its attention weights, the head they replace: a Transformer's, else None)
+    edit: tuple[int, tuple[float, ...], int | None] | None = None
 
 
 @functools.cache
@@ -79,7 +80,8 @@ def decode(request: Request) -> attnviz.Trace | Refused:
             request.sentence,
             beam=request.beam,
             prefix=list(request.prefix) if request.prefix is not None else None,
-            attention=dict([request.edit]) if request.edit else None,
+            attention={request.edit[0]: request.edit[1]} if request.edit else None,
+            head=request.edit[2] if request.edit else None,
         )
     except InputError as e:
         return Refused(str(e))

@@ -55,6 +55,7 @@ class Key(StrEnum):
     WHAT_IF_MODEL = "what_if_model"  # attention elsewhere: the model edited (0, 1)
     WHAT_IF_EDIT = "what_if_edit"  # attention elsewhere: the edit, a steer.Edit
     WHAT_IF_SOURCE = "what_if_source"  # attention elsewhere: the source word, 0-based
+    WHAT_IF_HEAD = "what_if_head"  # attention elsewhere: a Transformer's head edited, 0-based
 
     # The one-sentence page: natural vs taught
     TAUGHT_MODEL = "taught_model"  # which chosen model's pair (0 left, 1 right)

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 import streamlit as st
 
+from attnviz.analysis.heads import best_picture_head
 from attnviz.data.text import language_name
 from attnviz.decoding import steer
 from attnviz.decoding.trace import Trace
@@ -17,7 +18,7 @@ from attnviz.plots import formulas, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
-from .cache import Checkpoint, Choice, Side, steered
+from .cache import Checkpoint, Choice, Side, load, steered
 from .session_keys import Key, element_key
 
 
@@ -44,6 +45,12 @@ ATTENTION = N_(
     "weights you set, and decoding goes on from there (greedy search). The scores are the "
     "model's own; only the weights change. For a subword model, a word's weight is shared "
     "among its pieces as the model shared it."
+)
+
+HEAD = N_(
+    "A Transformer's picture is the average of the {heads} heads of layer {layer}. Your weights "
+    "replace one head's; the other heads keep reading the sentence their own way, so the "
+    "picture moves by 1/{heads} of your change, and the layers above read the result."
 )
 
 
@@ -116,7 +123,8 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
             format_func=lambda i: f"{i + 1}:{words[i]}",
             key=Key.WHAT_IF_SOURCE,
         )
-    edit = steer.attention_edit(own, step, how, source, other.trace)
+    head = _head_ui(_checkpoint(choice, k)) if side.trace.heads is not None else None
+    edit = (*steer.attention_edit(own, step, how, source, other.trace), head)
     edited = steered(_checkpoint(choice, k), sentence, 1, None, edit)
     if isinstance(edited, Refused):
         st.warning(edited.message)
@@ -147,6 +155,21 @@ def _greedy(choice: Choice, k: int, sentence: str, side: Side) -> Trace:
         return side.trace
     trace = steered(_checkpoint(choice, k), sentence, 1)
     return trace if isinstance(trace, Trace) else side.trace
+
+
+def _head_ui(checkpoint: Checkpoint) -> int:
+    """The head of a Transformer's picture layer that the edit replaces (0-based); the one
+    that aligned best on its card's gold pairs comes first."""
+    model = load(checkpoint)
+    layer, heads = model.model.picture_layer, model.model.config.heads
+    st.caption(_(HEAD).format(heads=heads, layer=layer + 1))
+    return st.selectbox(
+        _("Head"),
+        range(heads),
+        index=best_picture_head(model.card, layer),
+        format_func=lambda h: _("head {head} of layer {layer}").format(head=h + 1, layer=layer + 1),
+        key=Key.WHAT_IF_HEAD,
+    )
 
 
 def _checkpoint(choice: Choice, k: int) -> Checkpoint:

@@ -179,7 +179,7 @@ def _saliency(model: Seq2Seq, src, tgt, T: int):
     from captum.attr import LayerGradientXActivation  # slow to import: only when used
 
     src_n, tgt_n, step = _copies(src, tgt, T)
-    gxa = LayerGradientXActivation(_forward(model), model.encoder.embed)
+    gxa = LayerGradientXActivation(_forward(model), model.encoder.source)
     with torch.enable_grad():
         attr = gxa.attribute(src_n, additional_forward_args=(tgt_n, step))  # (T, S, E)
     return attr.sum(-1).detach(), None
@@ -191,7 +191,7 @@ def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int, rows: in
     T^2 decoder steps per path point."""
     from captum.attr import LayerIntegratedGradients  # slow to import: only when used
 
-    ig = LayerIntegratedGradients(_forward(model), model.encoder.embed)
+    ig = LayerIntegratedGradients(_forward(model), model.encoder.source)
     per, parts, deltas = max(1, rows // steps), [], []
     for first in range(0, T, per):
         src_n, tgt_n, step = _copies(src, tgt, T)

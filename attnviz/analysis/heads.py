@@ -57,3 +57,12 @@ def heads_on_sentence(trace: Trace, links: Sequence[tuple[int, int]]) -> HeadsOn
         mean_aer=np.array([aer(m) for m in means]),
         shifted_aer=np.array([aer(m[1:]) for m in means]),
     )
+
+
+def best_picture_head(card: dict, layer: int) -> int:
+    """The head of ``layer`` (the picture layer) that aligned best on the gold probes of a
+    Transformer's card (``heads_aer``, written at the end of training); head 0 without."""
+    measured = card.get("heads_aer")
+    if not measured or layer >= len(measured["heads"]):
+        return 0
+    return int(np.argmin(measured["heads"][layer]))

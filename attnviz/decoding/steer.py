@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -18,6 +19,8 @@ import torch
 from ..data.vocab import EOS, SPECIALS, UNK, Vocab
 from ..errors import InputError
 from ..i18n import gettext as _
+from ..model.networks import ModelConfig
+from ..model.transformer import edited_head
 from .trace import Trace
 
 SUMS_TO_ONE = 1e-6  # weights already summing to 1 this closely are used as given
@@ -49,15 +52,25 @@ def check_known(words: list[str], vocab: Vocab) -> None:
         )
 
 
+class Edits(NamedTuple):
+    """What-if attention edits: each step's weights, and for a Transformer the head of its
+    picture layer that they replace (0-based; the other heads keep their own)."""
+
+    weights: Mapping[int, Sequence[float]]
+    head: int | None = None
+
+
 def edit_weights(
-    edits: Mapping[int, Sequence[float]], n_src: int, device: torch.device
+    edits: Edits | None, n_src: int, device: torch.device, config: ModelConfig
 ) -> dict[int, torch.Tensor]:
-    """Each step's replacement weights as a (1, ``n_src``) tensor summing to 1.
+    """Each step's replacement weights as a (1, ``n_src``) tensor summing to 1, or for a
+    Transformer (1, N, ``n_src``), the edited head's row and NaN for the others
+    (:func:`~attnviz.model.transformer.edited_head`).
 
     Weights are over the source tokens the model attends to, ``<eos>`` included (a subword
     model's pieces); they must be finite, not negative, and not all zero."""
     out = {}
-    for step, weights in edits.items():
+    for step, weights in (edits.weights if edits else {}).items():
         if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or step < 0:
             raise InputError(f"An attention edit's step must be a step number, not {step!r}.")
         w = np.asarray(weights, dtype=np.float64)
@@ -73,7 +86,8 @@ def edit_weights(
             )
         if abs(w.sum() - 1.0) > SUMS_TO_ONE:
             w = w / w.sum()
-        out[int(step)] = torch.tensor(w, dtype=torch.float32, device=device).unsqueeze(0)
+        row = torch.tensor(w, dtype=torch.float32, device=device).unsqueeze(0)
+        out[int(step)] = row if edits.head is None else edited_head(row, edits.head, config.heads)
     return out
 
 

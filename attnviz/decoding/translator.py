@@ -120,6 +120,7 @@ class Translator:
         sentence: str,
         prefix: str | Sequence[str] | None = None,
         attention: Mapping[int, Sequence[float]] | None = None,
+        head: int | None = None,
         **search,
     ) -> Trace:
         """Translate one sentence; ``search``: the fields of :class:`Search` (beam, ...).
@@ -130,7 +131,9 @@ class Translator:
         decoding steps: weights over the source tokens it attends to, ``<eos>`` included (a
         subword model's pieces, :meth:`pieces`), normalized here; the context is recomputed
         from them and decoding goes on. ``Trace.edited`` lists the steps edited and their
-        rows of ``Trace.weights`` are the edited weights.
+        rows of ``Trace.weights`` are the edited weights. A Transformer's edit replaces one
+        head of its picture layer, ``head``, the others keeping their own weights; its rows of
+        ``Trace.heads`` are the edited weights, and the picture averages them with the rest.
         """
         options = Search(**search)
         if prefix is None and not attention:
@@ -139,8 +142,25 @@ class Translator:
             raise InputError("Attention edits work with greedy search only (beam 1).")
         if attention and not self.model.config.has_attention:
             raise InputError("This model has no attention to edit: every step reads one context.")
+        edits = steer.Edits(attention, self._edited_head(head)) if attention else None
         tokens = [self.tokenize_source(sentence)]
-        return self._decode([sentence], tokens, options, prefix=prefix, edits=attention)[0]
+        return self._decode([sentence], tokens, options, prefix=prefix, edits=edits)[0]
+
+    def _edited_head(self, head: int | None) -> int | None:
+        """The head an attention edit replaces: a Transformer's, named and in range; none for
+        a model with one attention."""
+        config = self.model.config
+        if config.model != "transformer":
+            if head is not None:
+                raise InputError("This model has one attention, not heads: edit it whole.")
+            return None
+        if head is None or not 0 <= head < config.heads:
+            raise InputError(
+                f"A Transformer's picture averages the {config.heads} heads of layer "
+                f"{self.model.picture_layer} (0-based), which go on reading the sentence their "
+                f"own way: an edit replaces one head's weights. Name it, 0 to {config.heads - 1}."
+            )
+        return head
 
     def translate_batch(self, sentences: Sequence[str], **search) -> list[Trace]:
         """Translate many sentences, batched by length; one Trace each, in the input order.
@@ -171,7 +191,7 @@ class Translator:
         tokens: list[list[str]],
         search: Search,
         prefix: str | Sequence[str] | None = None,
-        edits: Mapping[int, Sequence[float]] | None = None,
+        edits: steer.Edits | None = None,
     ) -> list[Trace]:
         """Decode ``tokens`` of ``sentences``; ``prefix`` and ``edits`` (see :meth:`translate`)
         steer every sentence alike, so they come with one sentence."""
@@ -182,7 +202,7 @@ class Translator:
             chunk = order[k : k + search.batch_size]
             src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
             given = self._prefix(prefix, len(chunk))
-            steered = steer.edit_weights(edits or {}, src.size(1), self.device)
+            steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config)
             limits = decode.default_limits(src_lens, search.max_len).clamp(min=given.size(1) + 1)
             if search.beam == 1:
                 results = decode.greedy(

@@ -297,6 +297,9 @@ class Encoder(nn.Module):
             nn.Embedding(len(SPECIALS), c.embed, padding_idx=PAD_ID) if c.untied_specials else None
         )
         self.dropout = nn.Dropout(c.dropout)
+        # The source tokens' embeddings: a point the encoder alone calls (a tied embedding is
+        # the decoder's too), where attribution reads the source.
+        self.source = nn.Identity()
         # Bahdanau et al. start the decoder from tanh(W_s h_1), the backward direction's state
         # at the first word; "ends" from both directions' ends (docs/alignment.md compares them).
         self.backward_only = c.bridge == "backward"
@@ -317,7 +320,7 @@ class Encoder(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """``src`` (B, S) ids, ``src_lens`` (B,) and their :func:`padding_mask` -> outputs
         (B, S, H) and state (L, B, H)."""
-        x = self.dropout(self.embedded(src))  # (B, S, E)
+        x = self.dropout(self.source(self.embedded(src)))  # (B, S, E)
         if mask is None:  # no padding (one sentence): nothing to skip
             out, state = self.rnn(x)  # state: (L * directions, B, H / directions)
         else:

@@ -53,13 +53,16 @@ class Embedding(nn.Module):
         nn.init.normal_(self.embed.weight, std=size**-0.5)
         with torch.no_grad():
             self.embed.weight[PAD_ID].zero_()
+        # The looked-up rows, before scale and position: a point of this side's own (the
+        # table may be tied to the other side's) where attribution reads the tokens.
+        self.tokens = nn.Identity()
         self.register_buffer("positions", sinusoids(self.MAX_POSITIONS, size), persistent=False)
         self.scale = math.sqrt(size)
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, ids: torch.Tensor, start: int = 0) -> torch.Tensor:
         """``ids`` (B, T) at positions ``start``, ``start`` + 1, ... -> (B, T, D)."""
-        x = self.embed(ids) * self.scale + self.positions[start : start + ids.size(1)]
+        x = self.tokens(self.embed(ids)) * self.scale + self.positions[start : start + ids.size(1)]
         return self.dropout(x)
 
 
@@ -145,7 +148,8 @@ class DecoderLayer(nn.Module):
         """One decoding step: ``x`` (B, 1, D) attends to the cached prefix ``past_k``,
         ``past_v`` (B, N, t, d) and to the source. Returns the output (B, 1, D), the cache
         with this step added (B, N, t + 1, d) and the cross-attention of every head, computed
-        explicitly. ``weights`` (B, N, S), when given, replace the heads' softmax."""
+        explicitly. ``weights`` (B, N, S), when given, replace the softmax of each head whose
+        row is not NaN; a NaN row keeps that head's own (a what-if edits one head)."""
         q, k, v = (_split(t, self.heads) for t in self.self_qkv(self.norm_self(x)).chunk(3, -1))
         past_k, past_v = torch.cat([past_k, k], 2), torch.cat([past_v, v], 2)  # (B, N, t+1, d)
         x = x + self.self_out(_merge(F.scaled_dot_product_attention(q, past_k, past_v)))
@@ -154,13 +158,21 @@ class DecoderLayer(nn.Module):
         scores = (q @ keys.transpose(-1, -2)).squeeze(2) / math.sqrt(q.size(-1))  # (B, N, S)
         if mask is not None:
             scores = scores.masked_fill(~mask[:, None, :], float("-inf"))
-        if weights is None:
-            weights = scores.softmax(-1, dtype=torch.float32)
+        own = scores.softmax(-1, dtype=torch.float32)
+        weights = own if weights is None else torch.where(weights.isnan(), own, weights)
         context = _merge(weights.to(values.dtype).unsqueeze(2) @ values)  # (B, 1, D)
         x = x + self.cross_out(context)
         x = x + self.ff(self.norm_ff(x))
         att = CrossAttended(query.squeeze(1), context.squeeze(1), weights, scores)
         return x, past_k, past_v, att
+
+
+def edited_head(weights: torch.Tensor, head: int, heads: int) -> torch.Tensor:
+    """What-if weights (B, S) for head ``head`` of ``heads`` as a Transformer step takes them,
+    (B, N, S): that head's row, NaN for the heads that keep their own."""
+    edit = weights.new_full((weights.size(0), heads, weights.size(1)), float("nan"))
+    edit[:, head] = weights
+    return edit
 
 
 class TransformerState(NamedTuple):
@@ -190,8 +202,14 @@ class TransformerEncoder(nn.Module):
 
     @property
     def embed(self) -> nn.Embedding:
-        """The token embedding (attribution reads the source through it)."""
+        """The token embedding (with --tie-embeddings, the decoder's too)."""
         return self.embedding.embed
+
+    @property
+    def source(self) -> nn.Module:
+        """The module whose output is the source tokens' embeddings, called by the encoder
+        alone: where attribution reads the source."""
+        return self.embedding.tokens
 
     def forward(self, src: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
         """``src`` (B, S) ids and their :func:`padding_mask` -> the outputs h_j (B, S, D)."""
@@ -280,14 +298,12 @@ class Transformer(nn.Module):
         weights: torch.Tensor | None = None,
     ) -> Step:
         """Feed ``y_prev`` (B,) and return the distribution over the next token with every
-        head's cross-attention. ``weights`` (B, S), when given, replace the weights of every
-        head of the picture layer (the edit the picture shows)."""
+        head's cross-attention. ``weights`` (B, N, S), when given, replace the weights of the
+        picture layer's heads whose rows are not NaN (see :func:`edited_head`)."""
         x = self.decoder.embedding(y_prev[:, None], start=state.keys.size(3))  # (B, 1, D)
         new_k, new_v, heads = [], [], []
         for i, layer in enumerate(self.decoder.layers):
-            edit = None
-            if weights is not None and i == self.picture_layer:
-                edit = weights[:, None, :].expand(-1, layer.heads, -1)  # (B, N, S)
+            edit = weights if i == self.picture_layer else None
             x, k, v, att = layer.step(
                 x,
                 state.keys[i],

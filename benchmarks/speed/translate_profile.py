@@ -43,6 +43,7 @@ import attnviz
 from attnviz.decoding import decode
 from attnviz.decoding.step_math import step_math
 from attnviz.decoding.words import words_trace
+from attnviz.model.networks import MULTIHEAD
 
 try:
     from attnviz.tuning import decoding_precision as precisions
@@ -141,7 +142,9 @@ def profile(tr: attnviz.Translator, sentence: str, repeats: int) -> dict[str, fl
         "  word view": median_us(lambda: words_trace(pieces, tr.subwords, tokens), repeats)
         if tr.subwords
         else 0.0,
-        "step change": median_us(lambda: step_math(tr, own, middle), repeats),
+        "step change": median_us(lambda: step_math(tr, own, middle), repeats)
+        if tr.model.config.attention != MULTIHEAD  # a Transformer's numbers are not drawn
+        else 0.0,
     }
     figures["model share %"] = 100 * inside / total
     figures["output steps"] = len(own.tgt_tokens)

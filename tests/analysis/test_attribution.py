@@ -27,7 +27,7 @@ from attnviz.analysis.attribution import (
 from attnviz.cli.main import main
 from attnviz.data.vocab import EOS_ID, PAD_ID
 
-from ..helpers import held_out, subword_translator, tiny_translator
+from ..helpers import held_out, subword_translator, tiny_transformer, tiny_translator
 from ..synthetic import ADJECTIVES, corpus
 
 SOURCE = "the big cat sees a small red house ."
@@ -56,9 +56,17 @@ def _by_word(tr: Translator, trace, per_piece: np.ndarray) -> np.ndarray:
     return np.bincount(owner, weights=per_piece, minlength=len(trace.tgt_tokens))
 
 
-@pytest.mark.parametrize("kind", ["bahdanau", "general"])
+MODELS = {  # one embedding for both sides: attribution must read the encoder's call alone
+    "bahdanau": lambda: tiny_translator("bahdanau"),
+    "general": lambda: tiny_translator("general"),
+    "general, tied": lambda: tiny_translator("general", tie_embeddings=True),
+    "transformer, tied": lambda: tiny_transformer(tie_embeddings=True),
+}
+
+
+@pytest.mark.parametrize("kind", list(MODELS))
 def test_integrated_gradients_sum_to_the_change_in_log_probability(kind):
-    tr = tiny_translator(kind)
+    tr = MODELS[kind]()
     trace = tr.align(SOURCE, TARGET)
     total, change, ig = _completeness_gap(tr, trace, steps=50)
     assert np.abs(change).max() > 0.05  # the baseline does change the output

@@ -5,7 +5,10 @@ import numpy as np
 import pytest
 import torch
 
+from attnviz import load
+from attnviz.errors import InputError
 from attnviz.model.networks import ModelConfig
+from attnviz.model.transformer import edited_head
 
 from ..helpers import tiny_transformer
 from .test_attention import RAGGED, _ragged_batch, teacher_forced_and_stepped
@@ -48,7 +51,7 @@ def test_a_trace_holds_every_head_and_draws_the_chosen_layers_average(beam):
     assert trace.attention == "multihead"
 
 
-def test_an_edit_replaces_the_picture_layers_heads_and_changes_what_follows():
+def test_an_edit_replaces_one_head_of_the_picture_layer_and_changes_what_follows():
     tr = tiny_transformer()
     src, lens = _ragged_batch(tr)
     n = int(lens[0])
@@ -58,10 +61,31 @@ def test_an_edit_replaces_the_picture_layers_heads_and_changes_what_follows():
     with torch.no_grad():
         memory, state = tr.model.encode(src, lens)
         free = tr.model.step(torch.tensor([4]), state, memory)
-        edited = tr.model.step(torch.tensor([4]), state, memory, edit)
-    assert torch.equal(edited.heads[0, -1], edit.expand(HEADS, -1))
+        edited = tr.model.step(torch.tensor([4]), state, memory, edited_head(edit, 1, HEADS))
+    assert torch.equal(edited.heads[0, -1, 1], edit[0])
+    others = [0, 2, 3]  # the heads not edited read the sentence their own way
+    assert torch.equal(edited.heads[0, -1, others], free.heads[0, -1, others])
     assert torch.equal(edited.heads[0, 0], free.heads[0, 0])  # the layers below are untouched
+    torch.testing.assert_close(edited.weights, edited.heads[:, -1].mean(1))  # the picture
     assert not torch.allclose(edited.logits, free.logits)
+
+
+def test_a_translators_edit_names_a_transformers_head_and_no_head_of_a_gru(trained):
+    tr = tiny_transformer()
+    sentence = "the big red house likes the small cat ."
+    n = len(tr.translate(sentence).src_tokens)
+    weights = {1: [1.0] + [0.0] * (n - 1)}
+    with pytest.raises(InputError, match="replaces one head"):
+        tr.translate(sentence, attention=weights)
+    with pytest.raises(InputError, match="replaces one head"):
+        tr.translate(sentence, attention=weights, head=HEADS)
+    trace = tr.translate(sentence, attention=weights, head=2)
+    assert trace.edited == (1,)
+    np.testing.assert_allclose(trace.heads[1, -1, 2], weights[1], atol=1e-6)
+    gru = load(trained("general")[0])
+    n = len(gru.translate(sentence).src_tokens)
+    with pytest.raises(InputError, match="one attention"):
+        gru.translate(sentence, attention={1: [1.0] + [0.0] * (n - 1)}, head=0)
 
 
 @pytest.mark.parametrize(

@@ -86,3 +86,18 @@ def test_to_the_transformer_says_plainly_when_no_transformer_is_here(app):
     app.radio(key="view").set_value(View.TRANSFORMER).run()
     assert not app.exception, app.exception
     assert any("No Transformer translates" in i.value for i in app.info)
+
+
+def test_attention_elsewhere_edits_one_head_of_a_transformer(folder, monkeypatch):
+    at = open_dashboard(folder, monkeypatch)
+    at.sidebar.selectbox[0].set_value("transformer")
+    type_sentence(at, SENTENCE)
+    at.selectbox(key="what_if").set_value(WhatIf.ATTENTION).run()
+    at.radio(key="what_if_model").set_value(0).run()
+    assert not at.exception, at.exception
+    head = at.selectbox(key="what_if_head")
+    assert len(head.options) == 2  # the tiny Transformer's heads in its picture layer
+    head.set_value(1).run()
+    assert not at.exception, at.exception
+    assert any("Your weights replace one head's" in c.value for c in at.caption)
+    assert any("edited:" in m.value for m in at.markdown)  # the edited translation is shown
