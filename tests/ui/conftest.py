@@ -12,8 +12,10 @@ import shutil
 import pytest
 
 from attnviz.analysis.eflomal_aligner import build_priors
-from attnviz.data.corpus import read_corpus
+from attnviz.data.corpus import DataConfig, read_corpus
+from attnviz.data.text import TextConfig
 from attnviz.data.toy import written_links
+from attnviz.model.networks import ModelConfig
 from attnviz.store.priors_file import save_priors
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
@@ -55,6 +57,27 @@ def two_directions(trained, chinese_trained, tmp_path_factory):
     shutil.copy(trained("general")[0], folder / "luong.safetensors")
     shutil.copy(chinese_trained("bahdanau"), folder / "bahdanau-zh-en.safetensors")
     shutil.copy(chinese_trained("general"), folder / "luong-zh-en.safetensors")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def transformer_folder(trained, corpus_file, tmp_path_factory):
+    """A tiny Transformer on the left, a tiny Luong on the right."""
+    folder = tmp_path_factory.mktemp("transformer")
+    config = ModelConfig(
+        model="transformer", attention="multihead", embed=32, hidden=32, layers=2, heads=2,
+        ff=64, dropout=0.1,
+    )  # fmt: skip
+    schedule = TrainConfig(
+        epochs=2, batch_size=64, lr=0.003, warmup=0.3, bleu_sentences=20, test_beam=0,
+        precision="fp32", probe_sentences=0,
+    )  # fmt: skip
+    run = TrainingRun(
+        corpus_file, folder / "transformer.safetensors", config, TextConfig(), DataConfig(),
+        schedule,
+    )  # fmt: skip
+    train(run, log=lambda *_: None)
+    shutil.copy(trained("general")[0], folder / "luong.safetensors")
     return folder
 
 

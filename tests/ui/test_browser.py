@@ -319,3 +319,35 @@ def test_switching_the_language_keeps_the_direction_and_the_page(two_direction_s
         page.get_by_text("How attention formed during training").wait_for(timeout=60_000)
         assert _no_exception(page)
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def transformer_server(chromium, transformer_folder, tmp_path_factory):
+    yield from _serve(transformer_folder, tmp_path_factory.mktemp("logs"))
+
+
+HEAD_TITLES = """() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]
+    .map(t => t.textContent)"""
+
+
+def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transformer_server):
+    with sync_playwright() as p:
+        browser, page = _typed(p, transformer_server)
+        page.get_by_text("To the Transformer", exact=True).click()
+        # the small multiples: one heatmap per layer and head (2 x 2), the first one large
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.js-plotly-plot')]"
+            ".some(p => p.querySelectorAll('.heatmaplayer .hm').length === 4)",
+            timeout=60_000,
+        )
+        page.wait_for_function(
+            f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 1, head 1'))", timeout=60_000
+        )
+        page.get_by_label("Draw one head large").click()
+        page.get_by_role("option", name="layer 2, head 1").click()
+        page.wait_for_function(
+            f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 2, head 1'))", timeout=60_000
+        )
+        assert not any(t.endswith("layer 1, head 1") for t in page.evaluate(HEAD_TITLES))
+        assert _no_exception(page)
+        browser.close()

@@ -3,15 +3,8 @@ its picture layer's heads averaged, and what cannot apply to it says so."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from attnviz.data.corpus import DataConfig
-from attnviz.data.text import TextConfig
-from attnviz.model.networks import ModelConfig
-from attnviz.training.config import TrainConfig, TrainingRun
-from attnviz.training.train import train
 from attnviz_ui.pages import View
 from attnviz_ui.what_if_view import WhatIf
 
@@ -21,29 +14,8 @@ pytestmark = pytest.mark.slow
 SENTENCE = "The red cat sees a small dog ."
 
 
-@pytest.fixture(scope="module")
-def folder(trained, corpus_file, tmp_path_factory):
-    """A tiny Transformer on the left, a tiny Luong on the right."""
-    folder = tmp_path_factory.mktemp("transformer")
-    config = ModelConfig(
-        model="transformer", attention="multihead", embed=32, hidden=32, layers=2, heads=2,
-        ff=64, dropout=0.1,
-    )  # fmt: skip
-    schedule = TrainConfig(
-        epochs=2, batch_size=64, lr=0.003, warmup=0.3, bleu_sentences=20, test_beam=0,
-        precision="fp32", probe_sentences=0,
-    )  # fmt: skip
-    run = TrainingRun(
-        corpus_file, folder / "transformer.safetensors", config, TextConfig(), DataConfig(),
-        schedule,
-    )  # fmt: skip
-    train(run, log=lambda *_: None)
-    shutil.copy(trained("general")[0], folder / "luong.safetensors")
-    return folder
-
-
-def test_every_view_and_switch_draws_a_transformer(folder, monkeypatch):
-    at = open_dashboard(folder, monkeypatch)
+def test_every_view_and_switch_draws_a_transformer(transformer_folder, monkeypatch):
+    at = open_dashboard(transformer_folder, monkeypatch)
     at.sidebar.selectbox[0].set_value("transformer")
     type_sentence(at, SENTENCE)
     assert not at.exception, at.exception
@@ -64,10 +36,10 @@ def test_every_view_and_switch_draws_a_transformer(folder, monkeypatch):
         assert not at.exception, (view, at.exception)
 
 
-def test_to_the_transformer_draws_every_head_and_a_picked_one_large(folder, monkeypatch):
+def test_to_the_transformer_draws_every_head_and_a_picked_one_large(transformer_folder, monkeypatch):
     from ..helpers import plotly_figures
 
-    at = open_dashboard(folder, monkeypatch)
+    at = open_dashboard(transformer_folder, monkeypatch)
     at.sidebar.selectbox[1].set_value("luong")
     type_sentence(at, SENTENCE)
     at.radio(key="view").set_value(View.TRANSFORMER).run()
@@ -88,8 +60,8 @@ def test_to_the_transformer_says_plainly_when_no_transformer_is_here(app):
     assert any("No Transformer translates" in i.value for i in app.info)
 
 
-def test_attention_elsewhere_edits_one_head_of_a_transformer(folder, monkeypatch):
-    at = open_dashboard(folder, monkeypatch)
+def test_attention_elsewhere_edits_one_head_of_a_transformer(transformer_folder, monkeypatch):
+    at = open_dashboard(transformer_folder, monkeypatch)
     at.sidebar.selectbox[0].set_value("transformer")
     type_sentence(at, SENTENCE)
     at.selectbox(key="what_if").set_value(WhatIf.ATTENTION).run()
