@@ -37,7 +37,8 @@ from attnviz.data.vocab import EOS, EOS_ID
 from attnviz.decoding import decode
 from attnviz.decoding.translator import Translator
 from attnviz.model.low_precision import for_decoding
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.build import build_model
+from attnviz.model.networks import MULTIHEAD, ModelConfig
 from attnviz.plots import charts
 from attnviz.training.config import TrainConfig
 from attnviz.training.precision_choice import choose_precision
@@ -82,10 +83,18 @@ class Setup:
             join_fraction=0.0,  # JoeyNMT cannot join pairs; see the README
         )
         torch.manual_seed(SEED)
-        self.model = Seq2Seq(
-            ModelConfig(
-                len(self.src_vocab),
-                len(self.tgt_vocab),
+        vocabs = len(self.src_vocab), len(self.tgt_vocab)
+        if attention == MULTIHEAD:  # the shipped Transformers' size (harness.TRANSFORMER)
+            t = h.TRANSFORMER
+            size = dict(embed=t["hidden"], hidden=t["hidden"], layers=t["layers"], heads=t["heads"])
+            config = ModelConfig(
+                *vocabs, attention, **size, ff=t["ff"], dropout=r["dropout"],
+                model="transformer", tie_output=True,
+            )  # fmt: skip
+            self.config = replace(self.config, lr=t["lr"])
+        else:
+            config = ModelConfig(
+                *vocabs,
                 attention=attention,
                 embed=r["embed"],
                 hidden=r["hidden"],
@@ -94,8 +103,8 @@ class Setup:
                 scaled=attention != "bahdanau",  # the recipe's --scaled-scores for Luong
                 tie_output=lean,
             )
-        )
-        self.opt = optimizer(self.model, r["lr"])
+        self.model = build_model(config)
+        self.opt = optimizer(self.model, self.config.lr)
         first = make_batch(self.train[: r["batch_size"]], self.src_vocab, self.tgt_vocab)
         chosen, _ = choose_precision(self.config, self.model, first, torch.device("cpu"), False)
         self.config = replace(self.config, precision=chosen)

@@ -29,8 +29,12 @@ RECIPE = {
     "threads": 1,  # CPU threads of one training process
     "subwords": 8000,  # sentencepiece BPE pieces per language
 }
-# attnviz's attention name -> JoeyNMT's for the same score.
-ATTENTIONS = {"bahdanau": "bahdanau", "general": "luong"}
+# The shipped Transformers' size (docs/models.md), for --attention multihead: pre-norm, both
+# sides; the output layer tied to the target embedding (JoeyNMT: tied_softmax), which any
+# two vocabularies allow. The rest of RECIPE (batch, dropout, smoothing, clip) holds.
+TRANSFORMER = {"layers": 3, "hidden": 256, "heads": 4, "ff": 1024, "lr": 7e-4}
+# attnviz's attention name -> JoeyNMT's for the same score ("multihead": its Transformer).
+ATTENTIONS = {"bahdanau": "bahdanau", "general": "luong", "multihead": "transformer"}
 LANGS = ("en", "fr")  # source, target: the file suffixes JoeyNMT's plain datasets read
 BEAM = 5  # the beam width timed beside greedy search
 

@@ -83,7 +83,7 @@ def joeynmt_config(work: Path, attention: str, seed: int = SEED) -> dict:
         "training": {
             "optimizer": "adam",
             "adam_betas": [0.9, 0.999],
-            "learning_rate": r["lr"],
+            "learning_rate": h.TRANSFORMER["lr"] if attention == "multihead" else r["lr"],
             # JoeyNMT 2.3.0 insists on a schedule, has no "halve each epoch after the 5th",
             # and its plateau schedule fails on torch 2.13 (ReduceLROnPlateau lost `verbose`):
             # a constant rate, the recipe's for its first five epochs.
@@ -112,7 +112,7 @@ def joeynmt_config(work: Path, attention: str, seed: int = SEED) -> dict:
             "max_output_length": -1,
             "eval_metrics": ["bleu"],
         },
-        "model": {
+        "model": transformer_model(r["dropout"]) if attention == "multihead" else {
             "encoder": {
                 "type": "recurrent",
                 "rnn_type": "gru",
@@ -136,6 +136,23 @@ def joeynmt_config(work: Path, attention: str, seed: int = SEED) -> dict:
             },
         },
     }
+
+
+def transformer_model(dropout: float) -> dict:
+    """JoeyNMT's Transformer at the shipped Transformers' size (harness.TRANSFORMER): pre-norm
+    layers, embeddings scaled by sqrt(d), the output layer tied to the target embedding."""
+    t = h.TRANSFORMER
+    side = {
+        "type": "transformer",
+        "num_layers": t["layers"],
+        "num_heads": t["heads"],
+        "embeddings": {"embedding_dim": t["hidden"], "scale": True},
+        "hidden_size": t["hidden"],
+        "ff_size": t["ff"],
+        "dropout": dropout,
+        "layer_norm": "pre",
+    }
+    return {"tied_softmax": True, "encoder": side, "decoder": side}
 
 
 def to_yaml(value, indent: int = 0) -> str:
