@@ -10,12 +10,13 @@ import numpy as np
 import streamlit as st
 
 from attnviz.analysis.heads import HeadsOnSentence, heads_on_sentence
+from attnviz.analysis.score_chain import score_chain
 from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots.context_charts import attention_picture
-from attnviz.plots.heads_charts import heads_figure
+from attnviz.plots.heads_charts import chain_frame, heads_figure
 from attnviz.plots.markup import markdown_text
 
 from . import aligner_view
@@ -31,6 +32,12 @@ CHAIN = N_(
     "From Bahdanau to the Transformer, the score of source word j at step t: additive "
     "(Bahdanau), then Luong's general and dot products, then the dot product scaled by √d, "
     "then several heads, each with its own projections, their contexts concatenated."
+)
+CHAIN_STEP = N_(
+    "At step {step} (“{output}”), each model's score e of “{source}”, the source word the "
+    "Transformer's picture weighs most, and the weight α its softmax gave it. The dot product "
+    "is read off Luong's own vectors hₜ and hⱼ without its W: no shipped model scores so. Each "
+    "head keeps its own weights; the picture is their average."
 )
 CHAIN_LATEX = (
     r"\begin{aligned}&v^\top \tanh(W s_{t-1} + U h_j) &&\text{Bahdanau}\\"
@@ -56,10 +63,27 @@ def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: 
         title = _("{name}: alignment").format(name=name)
         picture = attention_picture(t, step=min(step, len(t.tgt_tokens) - 1), title=title)
         col.plotly_chart(picture, key=element_key("transformer-side", k))
+    transformer = Side(checkpoint.name, load(checkpoint), trace)
+    _chain_ui(sides, transformer, step)
+    figures = _heads(transformer)
+    _heads_ui(checkpoint.name, trace, min(step, len(trace.tgt_tokens) - 1), figures)
+
+
+def _chain_ui(sides: list[Side], transformer: Side, step: int) -> None:
+    """The chain of scores, then this step's numbers on the word the Transformer looks at."""
     st.markdown(_(CHAIN))
     st.latex(CHAIN_LATEX)
-    figures = _heads(Side(checkpoint.name, load(checkpoint), trace))
-    _heads_ui(checkpoint.name, trace, min(step, len(trace.tgt_tokens) - 1), figures)
+    word, links = score_chain(
+        [(s.name, s.translator, s.trace) for s in sides],
+        (transformer.name, transformer.translator, transformer.trace),
+        step,
+    )
+    trace = transformer.trace
+    t = min(step, len(trace.tgt_tokens) - 1)
+    st.caption(
+        _(CHAIN_STEP).format(step=t + 1, output=trace.tgt_tokens[t], source=trace.src_tokens[word])
+    )
+    st.dataframe(chain_frame(links).style.format(precision=3, na_rep="–"), hide_index=True)
 
 
 def _heads(side: Side) -> HeadsOnSentence | None:

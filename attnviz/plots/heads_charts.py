@@ -4,9 +4,11 @@ the current step framed in each."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..analysis.score_chain import ChainLink
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
 from .charts import FONT, HEATMAP_COLORS
@@ -58,3 +60,27 @@ def heads_figure(
         plot_bgcolor="white",
     )  # fmt: skip
     return fig
+
+
+CHAIN_FORMS = {  # each link of the score chain, as its formula reads
+    "additive": "vᵀ tanh(W sₜ₋₁ + U hⱼ)",
+    "general": "hₜᵀ W hⱼ",
+    "dot": "hₜᵀ hⱼ",
+    "scaled": "qₜ · kⱼ / √d",
+}
+
+
+def chain_frame(links: list[ChainLink]) -> pd.DataFrame:
+    """The chain of scores at one step as a table: the formula, the model whose vectors made
+    the score, the score and the weight its softmax gave the word."""
+    rows = [
+        {
+            _("score"): CHAIN_FORMS.get(link.form)
+            or _("head {head} alone (its weight)").format(head=link.head + 1),
+            _("model"): link.model,
+            "e": link.score,
+            "α": link.weight,
+        }
+        for link in links
+    ]
+    return pd.DataFrame(rows)

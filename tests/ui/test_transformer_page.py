@@ -36,7 +36,9 @@ def test_every_view_and_switch_draws_a_transformer(transformer_folder, monkeypat
         assert not at.exception, (view, at.exception)
 
 
-def test_to_the_transformer_draws_every_head_and_a_picked_one_large(transformer_folder, monkeypatch):
+def test_to_the_transformer_draws_every_head_and_a_picked_one_large(
+    transformer_folder, monkeypatch
+):
     from ..helpers import plotly_figures
 
     at = open_dashboard(transformer_folder, monkeypatch)
@@ -51,6 +53,12 @@ def test_to_the_transformer_draws_every_head_and_a_picked_one_large(transformer_
     titles = [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at, "heatmap")]
     assert any(t.endswith("layer 2, head 1") for t in titles), titles
     assert any("eflomal's priors do not fit" in c.value for c in at.caption)  # none here
+    # the chain of scores with this step's numbers: Luong's general and dot, the Transformer's
+    # scaled score and each head of its picture layer
+    (chain,) = [d.value for d in at.dataframe if "α" in d.value.columns]
+    assert {"hₜᵀ W hⱼ", "hₜᵀ hⱼ", "qₜ · kⱼ / √d"} <= set(chain.iloc[:, 0])
+    assert chain["α"].between(0, 1).all()
+    assert len(chain) == 2 * 2 + 1 + 2  # two Luong sides (general, dot), scaled, two heads
 
 
 def test_to_the_transformer_says_plainly_when_no_transformer_is_here(app):
