@@ -20,16 +20,12 @@ ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import streamlit  # noqa: E402  (opens on the dashboard's first example)
 
+from attnviz_ui.pages import View  # noqa: E402
+
 OUT = ROOT / "docs" / "screens"
 SIZES = [(1024, 768), (1400, 900)]  # a projector's, a laptop's
 VIEWS = [  # file name, the view's position in the view switch
-    ("1-step-by-step", 0),
-    ("2-why-attention", 1),
-    ("3-bahdanau-vs-luong", 2),
-    ("4-natural-vs-taught", 3),
-    ("5-beam-search", 4),
-    ("6-model-cards", 5),
-    ("7-export", 6),
+    (f"{k + 1}-{view.value.lower().replace(' ', '-')}", k) for k, view in enumerate(View)
 ]
 CORPUS = (
     "He bought a red car and a small house.\tIl a acheté une voiture rouge et une petite maison.\n"
