@@ -52,10 +52,10 @@ class Side(NamedTuple):
 
 
 def page_precision() -> str:
-    """The precision the page decodes in: the fastest that keeps the attention shown the
-    trained model's own (the output layer alone below fp32: see attnviz.model.low_precision), as
-    measured once per machine, or as ATTNVIZ_DECODING pins it (read on every call). Cached
-    decodings are keyed by it."""
+    """The precision the page decodes in, resolved as every surface resolves "auto": the
+    fastest that keeps the attention shown the trained model's own (the output layer alone below
+    fp32: see attnviz.model.low_precision), as measured once per machine, or as ATTNVIZ_DECODING
+    pins it (read on every call). Cached decodings are keyed by it."""
     return _page_precision(os.environ.get("ATTNVIZ_DECODING", ""))
 
 
@@ -64,7 +64,7 @@ def _page_precision(pinned: str) -> str:
     """:func:`page_precision`, resolved once per value of ``pinned`` (ATTNVIZ_DECODING, which
     resolve_decoding reads itself): a page run asks about 35 times. A pin that is not a
     precision raises, and is not kept."""
-    return resolve_decoding("auto", exact_attention=True)
+    return resolve_decoding("auto")
 
 
 def load(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:

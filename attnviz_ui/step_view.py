@@ -14,7 +14,7 @@ from attnviz.decoding import steer
 from attnviz.decoding.step_math import step_math
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas, step_charts, tables
+from attnviz.plots import charts, formulas, model_notes, step_charts, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
@@ -48,7 +48,10 @@ def model_header_ui(s: Side) -> None:
     cols = st.columns([3, 2], vertical_alignment="center")  # "Formula" whole at 1024 px
     label = formulas.attention_label(trace.attention)
     name = markdown_text(s.name)
-    cols[0].markdown(f"**{name}**" if s.name == trace.attention else f"**{name}** · {label}")
+    line = f"**{name}**" if s.name == trace.attention else f"**{name}** · {label}"
+    cols[0].markdown(
+        f"{line} · `{trace.precision}`", help=_(model_notes.PRECISIONS[trace.precision])
+    )
     with cols[1].popover(_("Formula"), use_container_width=True):
         st.latex(formula_latex(s))
 

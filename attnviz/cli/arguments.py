@@ -608,8 +608,11 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
     help_text = (
         "how weights are stored for decoding: int8 (CPU only) quarters the GRUs' and the output "
         "layer's bytes, bf16 halves the output layer's, int8-output (CPU only) quarters the "
-        "output layer's; auto: whichever decodes fastest here, timed once per machine "
-        "(ATTNVIZ_DECODING pins it)"
+        "output layer's; auto: whichever of fp32, bf16 and int8-output (the output layer alone "
+        "below fp32, so the attention is the trained model's own) decodes fastest here, timed "
+        "once per machine (ATTNVIZ_DECODING pins it): what the dashboard and a handout take, so "
+        "a sentence gets the same words on each. Below fp32 sentences decode one at a time, so "
+        "that a sentence's words never depend on the others"
     )
     if default != "auto":  # align, evaluate --gold: links are read off attention
         help_text += (

@@ -99,6 +99,8 @@ class Trace:
     edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
     heads: np.ndarray | None = None  # (T, L, N, S) a Transformer's every cross-attention
     # head, layer by layer; ``weights`` is the picture drawn from them (one layer's average)
+    precision: str = "fp32"  # how the model's weights were stored when it decoded this (the
+    # words below fp32 may differ from fp32's: see attnviz.model.low_precision)
 
     @property
     def has_attention(self) -> bool:

@@ -28,6 +28,7 @@ def trace_json(trace: Trace) -> dict:
         "translation": trace.text,
         "attention": trace.attention,
         "mode": trace.mode,
+        "precision": trace.precision,  # how the weights were stored when it decoded
         "source_tokens": list(trace.src_tokens),
         "source_known": [bool(k) for k in trace.src_known],
         "output_tokens": list(trace.tgt_tokens),

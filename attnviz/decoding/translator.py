@@ -39,7 +39,8 @@ class Search:
     # pieces, the most-attended source number in place of an output number that differs from
     # it (attnviz.decoding.words.copy_numbers)
     replace_unk: bool = True
-    batch_size: int = 64  # sentences decoded together, grouped by length
+    batch_size: int = 64  # sentences decoded together in fp32, grouped by length (below fp32
+    # one at a time: Translator.batch_rows)
 
     def __post_init__(self):
         if self.beam < 1:
@@ -198,8 +199,9 @@ class Translator:
         mode = "greedy" if search.beam == 1 else "beam"
         traces: list[Trace | None] = [None] * len(sentences)
         order = sorted(range(len(tokens)), key=lambda i: len(tokens[i]))
-        for k in range(0, len(order), search.batch_size):
-            chunk = order[k : k + search.batch_size]
+        size = self.batch_rows(search.batch_size)
+        for k in range(0, len(order), size):
+            chunk = order[k : k + size]
             src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
             given = self._prefix(prefix, len(chunk))
             steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config)
@@ -220,6 +222,13 @@ class Translator:
                     edited,
                 )  # fmt: skip
         return traces  # type: ignore[return-value]
+
+    def batch_rows(self, asked: int) -> int:
+        """How many sentences decode together: ``asked`` in fp32, where a sentence's numbers in
+        a batch are its numbers alone within 1e-5; one at a time below fp32, where they are
+        not (int8 scales its inputs over the whole batch, and bf16's products round by the
+        batch's shape), so that a sentence's words never depend on the sentences beside it."""
+        return max(1, asked) if self.precision == "fp32" else 1
 
     def _prefix(self, prefix: str | Sequence[str] | None, rows: int) -> torch.Tensor:
         """The ids (rows, P) of the pieces of ``prefix`` for each of ``rows`` sentences."""
@@ -257,17 +266,19 @@ class Translator:
         self, pairs: Sequence[tuple[list[str], list[str]]], topk: int = 5
     ) -> list[Trace]:
         """:meth:`align_tokens` of each (source tokens, target tokens) pair, force-decoded
-        together as one batch: the same Traces, many times faster than one by one."""
+        together (in fp32; below it one at a time, :meth:`batch_rows`): the same Traces, many
+        times faster than one by one."""
         for src_tokens, tgt_tokens in pairs:
             if not src_tokens:
                 raise InputError("Nothing to align: the source is empty.")
             self._check_size(src_tokens, "src")
             self._check_size(tgt_tokens, "tgt")
-        if not pairs:
-            return []
-        src, src_lens = self.source_batch([self.pieces(s) for s, _ in pairs])
-        tgt = [[*self.tgt_vocab.encode(self.pieces(t, "tgt")), EOS_ID] for _, t in pairs]
-        decoded = decode.forced(self.model, src, src_lens, pad(tgt).to(self.device), topk)
+        size, decoded = self.batch_rows(len(pairs)), []
+        for k in range(0, len(pairs), size):
+            chunk = pairs[k : k + size]
+            src, src_lens = self.source_batch([self.pieces(s) for s, _ in chunk])
+            tgt = [[*self.tgt_vocab.encode(self.pieces(t, "tgt")), EOS_ID] for _, t in chunk]
+            decoded += decode.forced(self.model, src, src_lens, pad(tgt).to(self.device), topk)
         return [
             self._trace(" ".join(s), s, d, "forced", False, t)
             for (s, t), d in zip(pairs, decoded, strict=True)
@@ -332,6 +343,7 @@ class Translator:
             beam_path=d.beam_path or None,
             prefix=prefix,
             edited=edited,
+            precision=self.precision,
         )
         if not self.subwords:
             return trace

@@ -143,6 +143,7 @@ def words_trace(
         owners=Owners(tuple(src_owner), tuple(tgt_owner)),
         prefix=tgt_owner[trace.prefix - 1] + 1 if trace.prefix else 0,
         edited=tuple(sorted({tgt_owner[t] for t in trace.edited if t < len(tgt_owner)})),
+        precision=trace.precision,
     )
 
 

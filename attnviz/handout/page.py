@@ -19,7 +19,7 @@ from ..decoding.trace import Trace
 from ..decoding.trace_json import trace_json
 from ..i18n import gettext as _
 from ..model.networks import NONE
-from ..plots import formulas
+from ..plots import formulas, model_notes
 from ..plots.charts import HEATMAP_COLORS
 
 HERE = Path(__file__).parent
@@ -112,6 +112,14 @@ def _model_section(i: int, name: str, trace: Trace) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _footer(models: list[tuple[str, Trace]]) -> str:
+    """Which precision made each model's words (the command line's, by default)."""
+    by_precision: dict[str, list[str]] = {}
+    for name, trace in models:
+        by_precision.setdefault(trace.precision, []).append(name)
+    return " ".join(model_notes.made_by(names, p) for p, names in by_precision.items())
+
+
 def sentence_page(
     models: list[tuple[str, Trace]],
     language: str = "en",
@@ -159,6 +167,7 @@ def sentence_page(
 <div class="models">
 {sections}
 </div>
+<footer class="muted">{escape(_footer(models))}</footer>
 <script type="application/json" id="attnviz-data">{_script_json(data)}</script>
 {plotly}
 <script>{_asset("page.js")}</script>

@@ -2,9 +2,9 @@
 or for "auto" the fastest on this machine. Which is fastest depends on the machine (fbgemm's
 int8 kernels, native bf16, a GPU), so "auto" does not guess: :func:`probe_decoding` times a
 model of the shipped size at each precision the device can decode in, once per process and
-once per machine, and "auto" takes the fastest. The dashboard decodes in the fastest of
-:data:`~attnviz.model.low_precision.EXACT_ATTENTION`, which keep the attention weights fp32's
-(:func:`resolve_decoding` with ``exact_attention``).
+once per machine, and "auto" takes the fastest of
+:data:`~attnviz.model.low_precision.EXACT_ATTENTION`, which keep the attention weights fp32's,
+on every surface (:func:`resolve_decoding`).
 """
 
 from __future__ import annotations
@@ -27,25 +27,27 @@ PROBE_STEPS = 12  # decoding steps of one timed translation
 MEASURED = ProbeCache("decoding-precision")
 
 
-def resolve_decoding(
-    precision: str, device: torch.device | str = "cpu", exact_attention: bool = False
-) -> str:
-    """``"auto"`` -> the fastest precision on ``device``, as :func:`probe_decoding` measured it
-    (or as the environment variable ``ATTNVIZ_DECODING`` pins it); any other value as given.
-    With ``exact_attention``, "auto" takes the fastest of ``EXACT_ATTENTION`` (and a pin
-    only where it names one of them)."""
+def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
+    """``"auto"`` -> the fastest precision on ``device`` that keeps the attention the trained
+    model's own (:data:`EXACT_ATTENTION`), as :func:`probe_decoding` measured it, or as the
+    environment variable ``ATTNVIZ_DECODING`` pins it among those; any other value as given.
+
+    One policy for every surface (the command line, ``attnviz.load``, a handout and the page),
+    so that a sentence gets the same words on each. "int8", faster still, moves the attention
+    too: it is used only where it is named."""
     if precision not in DECODING:
         raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
     if precision != "auto":
         return precision
     pinned = os.environ.get("ATTNVIZ_DECODING", "")
     if pinned:
-        if pinned not in PRECISIONS:
-            raise ValueError(f"ATTNVIZ_DECODING must be one of {PRECISIONS}, not {pinned!r}")
-        if not exact_attention or pinned in EXACT_ATTENTION:
-            return pinned
-    probe = probe_decoding(device)
-    return probe.fastest_among(EXACT_ATTENTION) if exact_attention else probe.fastest
+        if pinned not in EXACT_ATTENTION:
+            raise ValueError(
+                f"ATTNVIZ_DECODING must be one of {EXACT_ATTENTION} (the precisions that keep "
+                f"the attention the trained model's own), not {pinned!r}"
+            )
+        return pinned
+    return probe_decoding(device).fastest_among(EXACT_ATTENTION)
 
 
 def decoding_choices(device: torch.device | str = "cpu") -> tuple[str, ...]:

@@ -36,19 +36,20 @@ def fake_measure(ms: dict[str, float], calls: list[str]):
     return measure
 
 
-def test_exact_attention_takes_the_fastest_precision_that_stores_the_output_layer_alone(
+def test_auto_takes_the_fastest_precision_that_keeps_the_attention_on_every_surface(
     machine, monkeypatch
 ):
     ms = {"fp32": 10.0, "bf16": 9.5, "int8": 3.0, "int8-output": 5.0}
     monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
-    assert resolve_decoding("auto") == "int8"
-    assert resolve_decoding("auto", exact_attention=True) == "int8-output"
+    assert resolve_decoding("auto") == "int8-output"  # int8, faster, moves the attention
+    assert resolve_decoding("int8") == "int8"  # ... and is used where it is named
     probe = Probe({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m")
     assert probe.fastest_among(EXACT_ATTENTION) == "fp32"
-    monkeypatch.setenv("ATTNVIZ_DECODING", "int8")  # a pin that would move the attention
-    assert resolve_decoding("auto", exact_attention=True) == "int8-output"
     monkeypatch.setenv("ATTNVIZ_DECODING", "bf16")
-    assert resolve_decoding("auto", exact_attention=True) == "bf16" and len(calls) == 1
+    assert resolve_decoding("auto") == "bf16" and len(calls) == 1
+    monkeypatch.setenv("ATTNVIZ_DECODING", "int8")  # a pin that would move the attention
+    with pytest.raises(ValueError, match="keep the attention"):
+        resolve_decoding("auto")
     assert set(EXACT_ATTENTION) < set(DECODING) and "int8" not in EXACT_ATTENTION
 
 
@@ -61,16 +62,17 @@ def test_a_measurement_made_before_a_precision_was_added_is_made_again(machine, 
     key = machine_key(torch.device("cpu"))
     old = {"ms": {"fp32": 9.0, "bf16": 8.0, "int8": 4.0}, "fastest": "int8"}  # no int8-output
     machine.write_text(json.dumps({key: old}))
-    assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
+    assert probe_decoding().fastest == "int8-output" and len(calls) == 1
     monkeypatch.setattr(precision.MEASURED, "_probes", {})  # a new process reads the complete one
-    assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
+    assert probe_decoding().fastest == "int8-output" and len(calls) == 1
 
 
 def test_the_probe_times_every_precision_the_cpu_decodes_in(machine):
     probe = probe_decoding("cpu")
     assert set(probe.ms) == set(decoding_choices("cpu")) and "fp32" in probe.ms
     assert all(0 < t < 60_000 for t in probe.ms.values())
-    assert probe.fastest == fastest_of(probe.ms) == resolve_decoding("auto", "cpu")
+    assert probe.fastest == fastest_of(probe.ms)
+    assert resolve_decoding("auto", "cpu") == probe.fastest_among(EXACT_ATTENTION)
     assert json.loads(machine.read_text())[probe.machine]["fastest"] == probe.fastest
 
 
@@ -89,8 +91,9 @@ def test_the_probe_leaves_the_callers_random_numbers_and_threads_alone(machine):
 
 def test_auto_is_measured_once_per_process(machine, monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "int8": 3.0}, calls))
-    assert [resolve_decoding("auto") for _ in range(3)] == ["int8"] * 3
+    ms = {"fp32": 9.0, "int8": 3.0, "int8-output": 4.0}
+    monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls))
+    assert [resolve_decoding("auto") for _ in range(3)] == ["int8-output"] * 3
     assert len(calls) == 1
 
 
@@ -105,14 +108,15 @@ def test_a_new_process_reads_the_machines_measurement(machine, monkeypatch):
 
 def test_another_machines_measurement_or_a_corrupt_file_is_measured_again(machine, monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(precision, "_measure", fake_measure({"fp32": 9.0, "int8": 3.0}, calls))
+    ms = {"fp32": 9.0, "int8": 3.0, "int8-output": 4.0}
+    monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls))
     machine.parent.mkdir(parents=True)
     machine.write_text(json.dumps({"another CPU": {"ms": {"fp32": 1.0}, "fastest": "bf16"}}))
-    assert resolve_decoding("auto") == "int8" and len(calls) == 1
+    assert resolve_decoding("auto") == "int8-output" and len(calls) == 1
     assert set(json.loads(machine.read_text())) == {"another CPU", calls[0]}  # both kept
     monkeypatch.setattr(precision.MEASURED, "_probes", {})
     machine.write_text("{not json")
-    assert resolve_decoding("auto") == "int8" and len(calls) == 2
+    assert resolve_decoding("auto") == "int8-output" and len(calls) == 2
 
 
 @pytest.mark.parametrize("given", DECODING[1:])
