@@ -23,6 +23,9 @@ from pathlib import Path
 
 # The one set of catalogs: the dashboard's, which handouts and the decoding process read too.
 LOCALES = Path(__file__).resolve().parent.parent / "attnviz_ui" / "locales"
+# The languages the interface speaks (its catalogs, and English), each in its own words: the
+# dashboard's switch and `attnviz handout --lang` offer these.
+INTERFACE_LANGUAGES = {"en": "English", "zh": "中文"}
 _ENGLISH = _gettext.NullTranslations()
 _current: ContextVar[_gettext.NullTranslations] = ContextVar(
     "attnviz_translations", default=_ENGLISH

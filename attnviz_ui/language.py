@@ -23,12 +23,11 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz import i18n
-from attnviz.i18n import N_
+from attnviz.i18n import INTERFACE_LANGUAGES, N_
 from attnviz.i18n import gettext as _
 
 from .session_keys import TRANSLATED, Key
 
-LANGUAGES = {"en": "English", "zh": "中文"}  # each language in its own words, as the switch shows
 KEY = Key.LANGUAGE  # the session-state key of the switch
 translations = i18n.catalog  # a language's compiled catalog, once per process; None for English
 
@@ -37,7 +36,7 @@ def from_locale(locale: str | None) -> str:
     """The language of a browser locale such as ``zh-CN`` or ``en-GB``: English unless it is one
     of ours."""
     code = (locale or "").replace("_", "-").split("-")[0].lower()
-    return code if code in LANGUAGES else "en"
+    return code if code in INTERFACE_LANGUAGES else "en"
 
 
 def _browser() -> str:
@@ -50,9 +49,9 @@ def _browser() -> str:
 def use_language() -> str:
     """Decide this run's language and bind its catalog; call once, before any text is drawn."""
     asked = st.query_params.get("lang")
-    if asked in LANGUAGES:
+    if asked in INTERFACE_LANGUAGES:
         st.session_state[KEY] = asked
-    elif st.session_state.get(KEY) not in LANGUAGES:
+    elif st.session_state.get(KEY) not in INTERFACE_LANGUAGES:
         st.session_state[KEY] = _browser()
     language = st.session_state[KEY]
     i18n.bind(translations(language))
@@ -74,8 +73,8 @@ def language_ui() -> None:
     """The sidebar's language switch (its label in both languages: it is how one finds it)."""
     st.sidebar.radio(
         "Language · 语言",
-        list(LANGUAGES),
-        format_func=LANGUAGES.__getitem__,
+        list(INTERFACE_LANGUAGES),
+        format_func=INTERFACE_LANGUAGES.__getitem__,
         horizontal=True,
         key=KEY,
         on_change=_follow_switch,
@@ -123,11 +122,11 @@ def bind_language() -> None:
     """Bind the session's language again: a fragment that reruns alone (a step change, a live
     run's redraw) may run in a fresh thread, where nothing is bound yet."""
     language = st.session_state.get(KEY)
-    i18n.bind(translations(language if language in LANGUAGES else "en"))
+    i18n.bind(translations(language if language in INTERFACE_LANGUAGES else "en"))
 
 
 def session_language() -> str:
     """The session's language, for the cache keys of what may hold a message in it (a
     refusal): each session reads its own, while the results themselves are shared."""
     language = st.session_state.get(KEY)
-    return language if language in LANGUAGES else "en"
+    return language if language in INTERFACE_LANGUAGES else "en"

@@ -49,7 +49,7 @@ def settings_ui() -> ToySettings | None:
         cols = st.columns(3)
         language = cols[0].selectbox(
             _("Toy language"),
-            list(toy.LANGUAGES),
+            list(toy.GRAMMARS),
             format_func=keeping_language(lambda k: _(toy.DESCRIPTIONS[k])),
         )
         attention = cols[1].selectbox(_("Attention"), SCORES, index=SCORES.index("general"))

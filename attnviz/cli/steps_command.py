@@ -10,6 +10,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..data.corpus import DataConfig
 
 
 def build_steps(args, argv: list[str]) -> int:
@@ -65,7 +69,7 @@ def _samples(args, translator) -> tuple[Path, list, list]:
     source = source_column(translator.data)[0]
     rng = random.Random(args.seed)
     train, held = (
-        _sample(index.split_pairs(source, split), n, translator.data.max_len, rng)
+        _sample(index.split_pairs(source, split), n, translator.data, rng)
         for split, n in (("train", args.pairs), ("valid", args.held_out))
     )
     print(
@@ -91,9 +95,9 @@ def _meta(args, argv: list[str], index: Path, pairs: int, steps: int) -> dict:
     }
 
 
-def _sample(pairs: list, n: int, max_len: int, rng: random.Random) -> list:
+def _sample(pairs: list, n: int, data: DataConfig, rng: random.Random) -> list:
     """``n`` of ``pairs`` (all of them if fewer) that training kept, drawn by ``rng``."""
-    kept = [p for p in pairs if max(len(p[1]), len(p[2])) <= max_len]
+    kept = [p for p in pairs if data.keeps(p[1], p[2])]
     return sorted(rng.sample(kept, min(n, len(kept))))
 
 

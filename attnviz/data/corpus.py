@@ -7,7 +7,7 @@ the source is the first column, or the second with ``source_column=2`` (cmn.txt'
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
@@ -130,6 +130,12 @@ class DataConfig:
         if self.joint_subwords and not self.subwords:
             raise ValueError("joint_subwords needs subwords (a sentencepiece vocabulary size)")
 
+    def keeps(self, src: Sequence, tgt: Sequence) -> bool:
+        """Whether training keeps a pair of these tokens (the model's: pieces for a subword
+        model): neither side longer than ``max_len``. The one rule; every reader of the
+        training split (the index, the lookup, the step index) asks it."""
+        return max(len(src), len(tgt)) <= self.max_len
+
 
 @dataclass
 class Example:
@@ -180,7 +186,7 @@ def training_examples(
     examples = tokenize_pairs(pairs, text)
     if subwords:
         examples = to_pieces(examples, subwords)
-    return [e for e in examples if max(len(e.src_tokens), len(e.tgt_tokens)) <= data.max_len]
+    return [e for e in examples if data.keeps(e.src_tokens, e.tgt_tokens)]
 
 
 def join_examples(
@@ -230,8 +236,7 @@ def split_examples(examples: list[Example], config: DataConfig) -> dict[str, lis
     out: dict[str, list[Example]] = {name: [] for name in SPLITS}
     for ex in examples:
         name = split_of(ex.src, config.valid_percent, config.test_percent)
-        too_long = max(len(ex.src_tokens), len(ex.tgt_tokens)) > config.max_len
-        if name != "train" or not too_long:
+        if name != "train" or config.keeps(ex.src_tokens, ex.tgt_tokens):
             out[name].append(ex)
     return out
 

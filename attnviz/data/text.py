@@ -35,7 +35,7 @@ _CHAR_MAP = str.maketrans(
     }
 )
 # Each language's name for labels, in English (the catalogs give it in the reader's language).
-LANGUAGES = {"en": N_("English"), "fr": N_("French"), "zh": N_("Chinese")}
+LANGUAGE_NAMES = {"en": N_("English"), "fr": N_("French"), "zh": N_("Chinese")}
 _SPACES = re.compile(r"\s+")
 # Control characters other than whitespace carry no meaning for translation.
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200d\ufeff]")
@@ -50,7 +50,7 @@ def normalize(text: str) -> str:
 def language_name(code: str) -> str:
     """A language's name for labels, in the reader's language (``zh`` -> ``Chinese`` or
     ``中文``, ``fr`` -> ``French`` or ``法语``); an unknown code as it is."""
-    return _(LANGUAGES[code]) if code in LANGUAGES else code
+    return _(LANGUAGE_NAMES[code]) if code in LANGUAGE_NAMES else code
 
 
 @lru_cache(maxsize=8)

@@ -110,7 +110,7 @@ def names(rng: random.Random) -> Pair:
     return " ".join(en), " ".join(fr), [*np_links, *[(n + k, n + k) for k in range(5)]]
 
 
-LANGUAGES: dict[str, Callable[[random.Random], Pair]] = {
+GRAMMARS: dict[str, Callable[[random.Random], Pair]] = {
     "adjectives": adjectives,
     "reversed": reversed_order,
     "copy": copy,
@@ -126,9 +126,9 @@ DESCRIPTIONS = {
 
 def corpus(n: int, seed: int = 0, language: str = "adjectives") -> list[Pair]:
     """``n`` distinct sentence pairs of ``language`` with their gold links."""
-    if language not in LANGUAGES:
-        raise ValueError(f"language must be one of {sorted(LANGUAGES)}, not {language!r}")
-    make, rng, seen, out = LANGUAGES[language], random.Random(seed), set(), []
+    if language not in GRAMMARS:
+        raise ValueError(f"language must be one of {sorted(GRAMMARS)}, not {language!r}")
+    make, rng, seen, out = GRAMMARS[language], random.Random(seed), set(), []
     while len(out) < n:
         source, target, links = make(rng)
         if source not in seen:

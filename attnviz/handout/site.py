@@ -11,10 +11,8 @@ from pathlib import Path
 
 from ..decoding.trace import Trace
 from ..files import atomic_write
-from ..i18n import catalog
+from ..i18n import INTERFACE_LANGUAGES, catalog
 from .page import PLOTLY, Links, index_page, plotly_js, sentence_page
-
-LANGUAGES = ("en", "zh")  # handouts speak the languages of the interface's catalogs
 
 
 @dataclass(frozen=True)
@@ -37,8 +35,8 @@ class Handout:
 
 def translations(language: str):
     """The catalog of ``language``; None for English, the language the text is written in."""
-    if language not in LANGUAGES:
-        raise ValueError(f"language {language!r}: one of {', '.join(LANGUAGES)}")
+    if language not in INTERFACE_LANGUAGES:
+        raise ValueError(f"language {language!r}: one of {', '.join(INTERFACE_LANGUAGES)}")
     return catalog(language)
 
 

@@ -107,7 +107,7 @@ def write_index(
         for source in COLUMNS:
             db.executemany(
                 "INSERT INTO frequent VALUES (?, ?, ?, ?, ?)",
-                _frequent(rows, source, data.max_len),
+                _frequent(rows, source, data),
             )
         db.commit()
         db.execute("VACUUM")
@@ -183,9 +183,9 @@ def linked_key(tgt: Sequence[str], links: Sequence[Link], positions: set[int]) -
     return tuple(tgt[j] for j in sorted({j for i, j in links if i in positions}))
 
 
-def _frequent(rows: list[tuple], source: str, max_len: int):
+def _frequent(rows: list[tuple], source: str, data: DataConfig):
     """The ``frequent`` rows of ``source``: each token of at least :data:`FREQUENT` training
-    pairs (no side over ``max_len`` tokens), with every key it has and its first pairs."""
+    pairs (those ``data`` keeps), with every key it has and its first pairs."""
     s = COLUMNS.index(source)
     counts: dict[str, Counter] = defaultdict(Counter)
     firsts: dict[tuple, list[int]] = defaultdict(list)
@@ -193,7 +193,7 @@ def _frequent(rows: list[tuple], source: str, max_len: int):
         if row[4 + s]:  # not in this direction's training split
             continue
         src, tgt = row[1 + s].split(" "), row[2 - s].split(" ")
-        if max(len(src), len(tgt)) > max_len:
+        if not data.keeps(src, tgt):
             continue
         links = blob_links(row[3], swap=bool(s))
         for token in set(src):

@@ -184,7 +184,7 @@ class Lookup:
         count = 0
         for row in self.index.rows(phrase(self.source, src), self.source):
             tokens, tgt, _ = self._sides(row)
-            count += tokens == src and max(len(tokens), len(tgt)) <= self.data.max_len
+            count += tokens == src and self.data.keeps(tokens, tgt)
         return count
 
     def _keys(self, src: list[str]) -> dict[tuple, tuple[int, list[int]]]:
@@ -201,7 +201,7 @@ class Lookup:
         for row in self.index.rows(phrase(self.source, src), self.source):
             tokens, tgt, links = self._sides(row)
             spans = _spans(tokens, src)
-            if not spans or max(len(tokens), len(tgt)) > self.data.max_len:
+            if not spans or not self.data.keeps(tokens, tgt):
                 continue
             key = linked_key(tgt, links, {i for span in spans for i in span})
             counts[key] += 1

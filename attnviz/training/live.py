@@ -43,7 +43,7 @@ PROBES = 6  # held-out sentences of the toy language whose attention is recorded
 class ToySettings:
     """What a live run trains: the toy language, the model and the schedule."""
 
-    language: str = "reversed"  # a name in attnviz.data.toy.LANGUAGES
+    language: str = "reversed"  # a name in attnviz.data.toy.GRAMMARS
     attention: str = "bahdanau"  # a name in attnviz.model.attention.SCORES
     sentences: int = 1500  # pairs generated (5% of them held out for validation)
     epochs: int = 8  # passes over the training pairs
@@ -53,8 +53,8 @@ class ToySettings:
     seed: int = 0  # seeds the corpus, the weights and the batch order
 
     def __post_init__(self):
-        if self.language not in toy.LANGUAGES:
-            raise ValueError(f"language must be one of {sorted(toy.LANGUAGES)}")
+        if self.language not in toy.GRAMMARS:
+            raise ValueError(f"language must be one of {sorted(toy.GRAMMARS)}")
         if self.attention not in SCORES:
             raise ValueError(f"attention must be one of {SCORES}")
         if not 100 <= self.sentences <= 20_000:

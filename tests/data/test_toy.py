@@ -5,7 +5,7 @@ import pytest
 from attnviz.data import toy
 
 
-@pytest.mark.parametrize("language", sorted(toy.LANGUAGES))
+@pytest.mark.parametrize("language", sorted(toy.GRAMMARS))
 def test_a_seed_makes_the_same_distinct_pairs_with_one_link_per_word(language):
     pairs = toy.corpus(200, seed=3, language=language)
     assert pairs == toy.corpus(200, seed=3, language=language) != toy.corpus(200, 4, language)

@@ -12,8 +12,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_f
 from babel.messages.pofile import read_po
 
 from attnviz import i18n
-from attnviz.i18n import catalog_path
-from attnviz_ui.language import KEY, LANGUAGES, from_locale, header, translations
+from attnviz.i18n import INTERFACE_LANGUAGES, catalog_path
+from attnviz_ui.language import KEY, from_locale, header, translations
 from attnviz_ui.pages import View
 from attnviz_ui.what_if_view import WhatIf
 
@@ -239,7 +239,7 @@ def test_the_switch_changes_the_language_and_nothing_else(app):
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
     app.radio(key="page").set_value("Training").run()  # the choice survives a page switch
     assert app.title[0].value == "看注意力如何翻译"
-    assert set(LANGUAGES) == {"en", "zh"}
+    assert set(INTERFACE_LANGUAGES) == {"en", "zh"}
 
 
 def test_a_refusal_reads_in_the_language_of_each_session(zh_app, app):
