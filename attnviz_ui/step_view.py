@@ -50,7 +50,7 @@ def model_header_ui(s: Side) -> None:
     name = markdown_text(s.name)
     line = f"**{name}**" if s.name == trace.attention else f"**{name}** · {label}"
     cols[0].markdown(
-        f"{line} · `{trace.precision}`", help=_(model_notes.PRECISIONS[trace.precision])
+        f"{line} · `{trace.precision}`", help=_(model_notes.PRECISION_WORDS[trace.precision])
     )
     with cols[1].popover(_("Formula"), use_container_width=True):
         st.latex(formula_latex(s))

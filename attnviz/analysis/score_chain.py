@@ -30,10 +30,12 @@ class ChainLink:
     head: int | None = None  # a "head" link's head of the picture layer, 0-based
 
 
-Model = tuple[str, Translator, Trace]  # a model's name, its translator and its trace
+Decoding = tuple[str, Translator, Trace]  # a model's name, its translator and its trace
 
 
-def score_chain(recurrent: list[Model], transformer: Model, t: int) -> tuple[int, list[ChainLink]]:
+def score_chain(
+    recurrent: list[Decoding], transformer: Decoding, t: int
+) -> tuple[int, list[ChainLink]]:
     """The source word (0-based) the Transformer's picture weighs most at its output word
     ``t``, and the chain's links on that word, each at its model's own output word ``t``
     (``recurrent``: the Bahdanau and Luong models beside it)."""

@@ -311,8 +311,7 @@ class Translator:
     ) -> Trace:
         """The Trace of decoding ``d`` of ``words``; for a subword model, its view over words
         with the decoding over pieces inside. ``tgt_words``: the forced target's words."""
-        src_tokens = self.pieces(words)
-        src = [*src_tokens, EOS]
+        src = [*self.pieces(words), EOS]
         out = self.tgt_vocab.decode(d.ids)
         replaced = _copy_unks(out, d, src) if replace_unk else [None] * len(out)
         out_words = out[:-1] if ends_in_eos(out) else out
@@ -325,7 +324,7 @@ class Translator:
         trace = Trace(
             source=source,
             src_tokens=src,
-            src_known=[tok in self.src_vocab for tok in src_tokens] + [True],
+            src_known=[tok in self.src_vocab for tok in src[:-1]] + [True],
             tgt_tokens=out,
             text=self.text.detokenize([w for w in out_words if w != WORD_START]),
             weights=d.weights,

@@ -178,7 +178,7 @@ DECODED_OUTPUT_BELOW_FP32 = N_(
 )
 
 
-PRECISIONS = {  # what each decoding precision stores below fp32 (model.low_precision)
+PRECISION_WORDS = {  # what each decoding precision stores below fp32 (model.low_precision)
     "fp32": N_("every weight in fp32, as trained"),
     "bf16": N_("the output layer in bf16, every other weight in fp32"),
     "int8-output": N_("the output layer in int8, every other weight in fp32"),
@@ -190,7 +190,7 @@ MADE_BY = N_("Words made by {names} with {what} ({precision}).")
 def made_by(names: list[str], precision: str) -> str:
     """Which precision made the words shown, said where they are shown (a handout's footer)."""
     return _(MADE_BY).format(
-        names=", ".join(names), what=_(PRECISIONS[precision]), precision=precision
+        names=", ".join(names), what=_(PRECISION_WORDS[precision]), precision=precision
     )
 
 
