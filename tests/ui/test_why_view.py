@@ -46,7 +46,7 @@ def test_the_step_view_draws_one_context_for_the_fixed_model_and_never_weights(f
     heatmaps = [f for f in _figures(fixed_left) if f["data"][0]["type"] == "heatmap"]
     assert len(pictures) == 1 and len(heatmaps) == 1  # the fixed model's picture, luong's map
     headers = [m.value for m in fixed_left.markdown if m.value.startswith("**")]
-    assert headers[:2] == ["**encdec** · no attention", "**luong** · general"]
+    assert headers[:2] == ["**encdec** · no attention · `fp32`", "**luong** · general · `fp32`"]
     details = " ".join(str(h.proto) for h in fixed_left.get("html"))
     assert "reads the one context c" in details
     assert details.count("raw score") >= 1  # luong's bars are there, the fixed model's are not
