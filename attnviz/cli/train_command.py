@@ -55,12 +55,13 @@ def within_minutes(minutes: float):
     last, would end more than ``minutes`` after the callback was made."""
     if not minutes > 0:
         raise ValueError(f"--minutes must be positive, got {minutes}")
-    deadline = time.monotonic() + 60 * minutes
-    last = [time.monotonic()]
+    last = time.monotonic()
+    deadline = last + 60 * minutes
 
     def progress(_history) -> bool:
+        nonlocal last
         now = time.monotonic()
-        epoch, last[0] = now - last[0], now
+        epoch, last = now - last, now
         return now + epoch > deadline
 
     return progress

@@ -19,7 +19,6 @@ import torch
 from ..data.vocab import EOS, SPECIALS, UNK, Vocab
 from ..errors import InputError
 from ..i18n import gettext as _
-from ..model.networks import ModelConfig
 from ..model.transformer import edited_head
 from .trace import Trace
 
@@ -61,10 +60,11 @@ class Edits(NamedTuple):
 
 
 def edit_weights(
-    edits: Edits | None, n_src: int, device: torch.device, config: ModelConfig
+    edits: Edits | None, n_src: int, device: torch.device, heads: int
 ) -> dict[int, torch.Tensor]:
     """Each step's replacement weights as a (1, ``n_src``) tensor summing to 1, or for a
-    Transformer (1, N, ``n_src``), the edited head's row and NaN for the others
+    Transformer of ``heads`` heads a layer (1, N, ``n_src``), the edited head's row and NaN for
+    the others
     (:func:`~attnviz.model.transformer.edited_head`).
 
     Weights are over the source tokens the model attends to, ``<eos>`` included (a subword
@@ -87,7 +87,7 @@ def edit_weights(
         if abs(w.sum() - 1.0) > SUMS_TO_ONE:
             w = w / w.sum()
         row = torch.tensor(w, dtype=torch.float32, device=device).unsqueeze(0)
-        out[int(step)] = row if edits.head is None else edited_head(row, edits.head, config.heads)
+        out[int(step)] = row if edits.head is None else edited_head(row, edits.head, heads)
     return out
 
 

@@ -204,7 +204,7 @@ class Translator:
             chunk = order[k : k + size]
             src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
             given = self._prefix(prefix, len(chunk))
-            steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config)
+            steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config.heads)
             limits = decode.default_limits(src_lens, search.max_len).clamp(min=given.size(1) + 1)
             if search.beam == 1:
                 results = decode.greedy(

@@ -51,7 +51,7 @@ def test_a_sentence_gets_the_same_translation_alone_and_beside_any_others(
         assert_same(alone, tr.translate_batch(batch, beam=beam)[min(place, len(mates))])
 
 
-def test_the_int8_batch_would_change_words_that_one_at_a_time_keeps(translators):
+def test_the_int8_batch_would_change_words_that_one_at_a_time_keeps(translators, monkeypatch):
     """The reason for decoding below fp32 one sentence at a time: int8 quantizes its inputs
     with one scale over the whole batch, so in a batch a sentence's numbers move."""
     tr = translators.get(("general", "int8"))
@@ -59,7 +59,7 @@ def test_the_int8_batch_would_change_words_that_one_at_a_time_keeps(translators)
         pytest.skip("this CPU has no int8 kernels (fbgemm): no int8 decoding to check")
     sentences = ["the cat sees the dog .", "a big red house likes a small dog , the cat ."]
     assert tr.batch_rows(64) == 1 and translators[("general", "fp32")].batch_rows(64) == 64
-    tr.batch_rows = lambda asked: asked  # the batch path as it was: every row together
+    monkeypatch.setattr(tr, "batch_rows", lambda asked: asked)  # every row together, as it was
     alone = tr.translate(sentences[0])
     together = tr.translate_batch(sentences)[0]
     assert not np.allclose(together.probs, alone.probs, atol=1e-5)
