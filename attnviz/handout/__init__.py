@@ -1,4 +1,5 @@
 """Handouts: a lesson's sentences as static pages, one per sentence, drawn in the browser from
 the Traces they hold (both models' heatmaps, a step slider, the candidates, the step's numbers),
-needing no server and no network. :mod:`.page` makes one page, :mod:`.site` writes a folder of
-them with one shared plotly.js. Imports ``plots`` and the layers below; never streamlit."""
+needing no server and no network. :mod:`.page` makes one page from the Jinja2 templates in
+``templates/``, :mod:`.site` writes a folder of them with one shared plotly.js. Imports ``plots``
+and the layers below; never streamlit."""

@@ -5,15 +5,21 @@ The page is HTML with its style, its script (``page.js``) and its data inlined; 
 :func:`attnviz.decoding.trace_json.trace_json` of each Trace, the numbers ``attnviz translate
 --json`` prints. Plotly draws the charts: a site's pages share one ``plotly.min.js`` beside
 them; a page downloaded alone carries it inlined.
+
+The HTML comes from Jinja2 templates (``templates/``: ``base.html`` holds the one <head>,
+``sentence.html`` and ``index.html`` extend it) with autoescape on, so every word from a
+sentence, a model's name or a catalog is escaped where it is written; this module gives them
+plain values, in the bound language.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from html import escape
 from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from ..decoding.trace import Trace
 from ..decoding.trace_json import trace_json
@@ -57,59 +63,63 @@ def _colorscale() -> list:
     return [list(stop) for stop in go.Heatmap(colorscale=HEATMAP_COLORS).colorscale]
 
 
-def _script_json(value) -> str:
-    """``value`` as JSON that cannot close the <script> element holding it."""
-    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+@cache
+def _templates() -> Environment:
+    """The page templates (``templates/``), every value escaped unless :func:`_verbatim` made it.
+    Undefined names raise, so a misspelt one cannot leave a hole in a page."""
+    env = Environment(
+        loader=PackageLoader("attnviz.handout"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    # |tojson writes the data <script> that page.js reads: made safe by Jinja (<, >, & and '
+    # as \u escapes), and the words kept as they are, not as \u escapes.
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
+    return env
 
 
-def _nav(links: Links | None) -> str:
-    if links is None:
-        return ""
-    every, previous, following = (escape(t) for t in (_("All sentences"), _("Previous"), _("Next")))
-    items = [f'<a href="{escape(links.index)}">{every}</a>']
-    if links.previous:
-        items.append(f'<a href="{escape(links.previous)}">← {previous}</a>')
-    if links.next:
-        items.append(f'<a href="{escape(links.next)}">{following} →</a>')
-    return f"<nav>{''.join(items)}</nav>"
+def _verbatim(text: str) -> Markup:
+    """``text`` put in the page as it is: the one place anything skips autoescape. Only for
+    what goes inside <style> and <script> (page.css, page.js, plotly.js), which the browser
+    reads raw, decoding no entity, so escaping would break them; never for a user's words."""
+    return Markup(text)
 
 
-def _model_section(i: int, name: str, trace: Trace) -> str:
-    """One model's column: its translation word by word, then its charts and numbers, which
-    page.js fills in."""
-    words = "".join(f'<span class="token">{escape(t)}</span>' for t in trace.tgt_tokens)
-    warning = trace.warning()
-    attention = _("attention: {name}").format(name=formulas.attention_label(trace.attention))
-    finished = _("This model had already finished; its last step is shown.")
-    parts = [
-        f'<section class="model" id="model-{i}">',
-        f"<h2>{escape(name)}</h2>",
-        f'<p class="muted">{escape(attention)}</p>',
-        f'<p class="translation">{escape(trace.text)}</p>',
-        f'<p id="words-{i}">{words}</p>',
-        f'<p class="warning">{escape(warning)}</p>' if warning else "",
-        f'<p id="finished-{i}" class="muted" hidden>{escape(finished)}</p>',
-    ]
-    if trace.attention == NONE:
-        parts.append(f"<p>{escape(_(formulas.NO_ATTENTION).format(name=name))}</p>")
-    else:
-        titles = [
-            _("Attention: one row per output word, the framed row is this step"),
-            _("This step’s weights over the source"),
-            _("This step in numbers"),
-            _("How the score e is computed"),
-        ]
-        heat, bars, numbers, how = (escape(t) for t in titles)
-        parts += [
-            f'<h3>{heat}</h3><div id="heatmap-{i}" class="heatmap"></div>',
-            f'<h3>{bars}</h3><div id="bars-{i}"></div>',
-            f'<h3>{numbers}</h3><div id="formula-{i}"></div>',
-            f"<details><summary>{how}</summary>"
-            f"<p>{escape(formulas.parts_note(trace.attention))}</p></details>",
-        ]
-    weighed = escape(_("The words the model weighed for this step"))
-    parts += [f'<h3>{weighed}</h3><div id="candidates-{i}"></div>', "</section>"]
-    return "\n".join(p for p in parts if p)
+def _model(name: str, trace: Trace) -> dict:
+    """What one model's column shows, in the bound language; page.js draws its charts."""
+    attends = trace.attention != NONE
+    return {
+        "name": name,
+        "attention": _("attention: {name}").format(name=formulas.attention_label(trace.attention)),
+        "translation": trace.text,
+        "tokens": trace.tgt_tokens,
+        "warning": trace.warning(),
+        "no_attention": None if attends else _(formulas.NO_ATTENTION).format(name=name),
+        "parts_note": formulas.parts_note(trace.attention) if attends else None,
+    }
+
+
+def _page_text() -> dict[str, str]:
+    """The words of a sentence page around the models' own, in the bound language."""
+    return {
+        "all_sentences": _("All sentences"),
+        "previous": _("Previous"),
+        "next": _("Next"),
+        "intro": _(
+            "Move the slider: at each step, each model writes one word. The framed row of its "
+            "heatmap is the attention it paid to the source words while writing it."
+        ),
+        "step": _("Step"),
+        "finished": _("This model had already finished; its last step is shown."),
+        "heatmap": _("Attention: one row per output word, the framed row is this step"),
+        "bars": _("This step’s weights over the source"),
+        "numbers": _("This step in numbers"),
+        "how": _("How the score e is computed"),
+        "weighed": _("The words the model weighed for this step"),
+    }
 
 
 def _footer(models: list[tuple[str, Trace]]) -> str:
@@ -129,7 +139,6 @@ def sentence_page(
     """The page of one sentence as ``models`` (name, Trace) translated it; with
     ``inline_plotly`` a single file that opens anywhere, otherwise one that loads
     ``plotly.min.js`` from its own folder."""
-    sentence = models[0][1].source
     data = {
         "models": [{"name": name, "trace": trace_json(trace)} for name, trace in models],
         "colorscale": _colorscale(),
@@ -140,71 +149,44 @@ def sentence_page(
             "source_word": _("source word"),
         },
     }
-    plotly = (
-        f"<script>{plotly_js()}</script>" if inline_plotly else f'<script src="{PLOTLY}"></script>'
+    return (
+        _templates()
+        .get_template("sentence.html")
+        .render(
+            language=language,
+            title=models[0][1].source,
+            style=_verbatim(_asset("page.css")),
+            links=links,
+            text=_page_text(),
+            models=[_model(name, trace) for name, trace in models],
+            footer=_footer(models),
+            data=data,
+            plotly_inlined=_verbatim(plotly_js()) if inline_plotly else None,
+            plotly_file=PLOTLY,
+            script=_verbatim(_asset("page.js")),
+        )
     )
-    intro = _(
-        "Move the slider: at each step, each model writes one word. The framed row of its "
-        "heatmap is the attention it paid to the source words while writing it."
-    )
-    step = _("Step")
-    sections = "\n".join(_model_section(i, name, trace) for i, (name, trace) in enumerate(models))
-    return f"""<!doctype html>
-<html lang="{escape(language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(sentence)} — attnviz</title>
-<style>{_asset("page.css")}</style>
-</head>
-<body>
-{_nav(links)}
-<h1>{escape(sentence)}</h1>
-<p class="muted">{escape(intro)}</p>
-<div class="stepper"><label for="step">{escape(step)}</label>
-<input type="range" id="step" min="0" max="0" value="0" step="1">
-<span id="step-label"></span></div>
-<div class="models">
-{sections}
-</div>
-<footer class="muted">{escape(_footer(models))}</footer>
-<script type="application/json" id="attnviz-data">{_script_json(data)}</script>
-{plotly}
-<script>{_asset("page.js")}</script>
-</body>
-</html>
-"""
 
 
 def index_page(entries: list[tuple[str, str, list[tuple[str, str]]]], language: str) -> str:
     """The index of a site: for each page (file name, sentence, [(model, translation)]), a link
     and what each model wrote."""
-    items = []
-    for file_name, sentence, translations in entries:
-        said = "".join(
-            f'<br><span class="muted">{escape(name)}:</span> {escape(text)}'
-            for name, text in translations
-        )
-        items.append(f'<li><a href="{escape(file_name)}">{escape(sentence)}</a>{said}</li>')
-    title = _("Attention, sentence by sentence")
+    pages = [
+        {"file": file_name, "sentence": sentence, "translations": translations}
+        for file_name, sentence, translations in entries
+    ]
     note = _(
         "Each page shows how the models translated one sentence, step by step. The pages "
         "need no server and no network: open them from this folder, a zip or any web server."
     )
-    return f"""<!doctype html>
-<html lang="{escape(language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{escape(title)} — attnviz</title>
-<style>{_asset("page.css")}</style>
-</head>
-<body>
-<h1>{escape(title)}</h1>
-<p class="muted">{escape(note)}</p>
-<ul class="sentences">
-{"".join(items)}
-</ul>
-</body>
-</html>
-"""
+    return (
+        _templates()
+        .get_template("index.html")
+        .render(
+            language=language,
+            title=_("Attention, sentence by sentence"),
+            style=_verbatim(_asset("page.css")),
+            note=note,
+            pages=pages,
+        )
+    )
