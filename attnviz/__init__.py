@@ -25,7 +25,8 @@ from .data.vocab import Vocab
 from .decoding.trace import BeamStep, Candidate, Trace
 from .decoding.translator import Translator
 from .errors import InputError
-from .model.networks import ModelConfig, Seq2Seq
+from .model.model_config import ModelConfig
+from .model.seq2seq import Seq2Seq
 from .store.checkpoint import CheckpointError, load, save
 
 __all__ = [

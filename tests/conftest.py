@@ -13,7 +13,7 @@ from hypothesis import settings
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
 from attnviz.model.attention import SCORES
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 

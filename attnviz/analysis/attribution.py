@@ -42,7 +42,7 @@ from ..decoding.trace import Trace, ends_in_eos
 from ..decoding.translator import Translator
 from ..decoding.words import group_rows
 from ..i18n import N_
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 from .align import ForcedWords
 
 STEPS = 50  # integrated gradients: points on the path from the baseline to the input

@@ -15,7 +15,7 @@ from ..analysis.eflomal_priors import PriorsConfig
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
-from ..model.networks import ModelConfig
+from ..model.model_config import ModelConfig
 from ..options import add_options, typed
 from ..training.config import TrainConfig, TrainingRun
 from ..tuning.decoding_precision import DECODING

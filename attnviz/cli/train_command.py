@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..analysis.aer import read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
-from ..model.networks import MULTIHEAD, ModelConfig
+from ..model.model_config import MULTIHEAD, ModelConfig
 from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
 from .arguments import typed_train_options

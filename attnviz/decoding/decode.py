@@ -13,7 +13,8 @@ import numpy as np
 import torch
 
 from ..data.vocab import BOS_ID, EOS_ID, PAD_ID
-from ..model.networks import Seq2Seq, Step
+from ..model.interface import Step
+from ..model.seq2seq import Seq2Seq
 
 
 @dataclass

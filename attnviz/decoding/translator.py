@@ -15,7 +15,7 @@ from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 from ..errors import InputError
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 from . import decode, steer
 from .trace import BeamStep, Candidate, Trace, ends_in_eos
 from .words import copy_numbers, words_trace

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .networks import ModelConfig, Seq2Seq
+from .model_config import ModelConfig
+from .seq2seq import Seq2Seq
 from .transformer import Transformer
 
 

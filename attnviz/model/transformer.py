@@ -6,7 +6,7 @@ in every decoder layer: q = W_q x_t, k_j = W_k h_j, e_tj = q . k_j / sqrt(d), ea
 own W_q, W_k, W_v on d = D / heads of the D numbers, the heads' contexts concatenated and
 projected by W_o.
 
-It speaks the decoding interface of :class:`~attnviz.model.networks.Seq2Seq`: ``encode`` once per
+It speaks the decoding interface of :class:`~attnviz.model.seq2seq.Seq2Seq`: ``encode`` once per
 sentence, then one :meth:`Transformer.step` per token, so greedy, beam and forced decoding run it
 unchanged. Training runs the whole target at once through ``scaled_dot_product_attention``; a
 decoding step computes the cross-attention's weights explicitly, every head of every layer, and
@@ -26,7 +26,9 @@ from torch import nn
 
 from ..data.vocab import PAD_ID
 from .attention import Memory
-from .networks import ModelConfig, Output, Step, padding_mask, store_once
+from .interface import Output, Step, padding_mask
+from .model_config import ModelConfig
+from .tying import store_once
 
 
 def sinusoids(length: int, size: int) -> torch.Tensor:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..model.attention import formula
-from ..model.networks import MULTIHEAD, NONE
+from ..model.model_config import MULTIHEAD, NONE
 
 WEIGHTS = (
     r"\alpha_{tj} = \frac{\exp e_{tj}}{\sum_k \exp e_{tk}}, \quad c_t = \sum_j \alpha_{tj} h_j"

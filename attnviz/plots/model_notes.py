@@ -10,7 +10,7 @@ from ..data.text import language_name
 from ..decoding.trace import Trace
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..model.networks import NONE
+from ..model.model_config import NONE
 from .markup import markdown_text
 
 

@@ -27,7 +27,8 @@ from ..files import atomic_write
 from ..i18n import N_, Text
 from ..model.build import build_model
 from ..model.low_precision import for_decoding
-from ..model.networks import ModelConfig, Seq2Seq
+from ..model.model_config import ModelConfig
+from ..model.seq2seq import Seq2Seq
 from ..tuning.decoding_precision import resolve_decoding
 
 FORMAT = "attnviz-checkpoint/1"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
-from ..model.networks import ModelConfig
+from ..model.model_config import ModelConfig
 from ..options import option
 from ..tuning.training_precision import TRAINING
 

@@ -21,7 +21,8 @@ from ..data.corpus import DataConfig
 from ..data.subwords import WORD_START, Pieces, Subwords
 from ..data.vocab import SPECIALS
 from ..decoding.translator import Translator
-from ..model.networks import ModelConfig, Seq2Seq
+from ..model.model_config import ModelConfig
+from ..model.seq2seq import Seq2Seq
 from ..store.checkpoint import file_sha256
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.

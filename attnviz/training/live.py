@@ -31,7 +31,7 @@ from ..data import toy
 from ..data.corpus import DataConfig, split_of, spread_sample
 from ..i18n import gettext as _
 from ..model.attention import SCORES
-from ..model.networks import ModelConfig
+from ..model.model_config import ModelConfig
 from .config import TrainConfig, TrainingRun
 from .train import train
 

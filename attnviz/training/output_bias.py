@@ -14,7 +14,7 @@ import torch
 
 from ..data.corpus import Example
 from ..data.vocab import EOS_ID, Vocab
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 
 # Added to every count: a token the training split never writes starts at about
 # log(SMOOTHING / tokens), far below the written ones but finite.

@@ -12,7 +12,7 @@ import torch
 import torch.distributed as dist
 
 from ..data.corpus import Batch
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 from ..tuning.machine import native_bf16
 from ..tuning.training_precision import probe_training, resolve_training
 from .config import TrainConfig

@@ -10,7 +10,7 @@ import torch
 
 from ..analysis.history import History
 from ..data.corpus import DataConfig
-from ..model.networks import ModelConfig
+from ..model.model_config import ModelConfig
 from ..store import checkpoint
 from .config import TrainConfig
 

@@ -17,7 +17,8 @@ from ..data.corpus import make_batch
 from ..data.prepare import Prepared, prepare, read
 from ..decoding.translator import Translator
 from ..model.build import build_model
-from ..model.networks import ModelConfig, Seq2Seq
+from ..model.model_config import ModelConfig
+from ..model.seq2seq import Seq2Seq
 from ..store import checkpoint
 from . import distributed, lineage
 from .config import TrainingRun

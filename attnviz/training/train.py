@@ -39,7 +39,7 @@ from ..data.corpus import (
 from ..data.prepare import Prepared
 from ..data.swap import swap_examples
 from ..decoding.translator import BETA, Translator
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 from ..store import checkpoint
 from . import distributed
 from .config import TrainingRun

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 
 from ..data.vocab import PAD_ID
 from ..model.autocast import autocast
-from ..model.networks import Seq2Seq
+from ..model.seq2seq import Seq2Seq
 from .config import TrainConfig
 from .guide import guide_loss
 

@@ -18,7 +18,7 @@ from torch import nn
 
 from ..model.build import build_model
 from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
-from ..model.networks import ModelConfig
+from ..model.model_config import ModelConfig
 from .machine import machine_key, native_bf16
 from .probe import Probe, ProbeCache, fastest_of, time_in_turn
 

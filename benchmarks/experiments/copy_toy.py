@@ -24,7 +24,7 @@ from attnviz.analysis.evaluate import bleu, copy_rate
 from attnviz.data import toy
 from attnviz.data.corpus import DataConfig, held_out, read_corpus
 from attnviz.data.text import TextConfig
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
 

@@ -14,7 +14,8 @@ import time
 import torch
 import torch.nn.functional as F
 
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 
 BATCH, SOURCE, TARGET, VOCAB = 128, 13, 16, 16_000
 

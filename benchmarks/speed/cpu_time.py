@@ -20,7 +20,8 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 from attnviz.data.corpus import Batch
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.training.config import TrainConfig
 from attnviz.training.update import optimizer, train_step
 

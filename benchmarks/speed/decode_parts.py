@@ -23,7 +23,8 @@ from attnviz.data.vocab import EOS_ID
 from attnviz.decoding.decode import greedy
 from attnviz.model.attention import SCORES
 from attnviz.model.low_precision import for_decoding
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.tuning.decoding_precision import DECODING, resolve_decoding
 
 

@@ -32,7 +32,8 @@ from attnviz.data.vocab import EOS_ID, Vocab
 from attnviz.decoding.translator import Translator
 from attnviz.model.attention import SCORES
 from attnviz.model.low_precision import for_decoding
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.training.config import TrainConfig
 from attnviz.training.precision_choice import choose_precision
 from attnviz.training.train import evaluate_loss

@@ -43,7 +43,7 @@ import attnviz
 from attnviz.decoding import decode
 from attnviz.decoding.step_math import step_math
 from attnviz.decoding.words import words_trace
-from attnviz.model.networks import MULTIHEAD
+from attnviz.model.model_config import MULTIHEAD
 
 try:
     from attnviz.tuning import decoding_precision as precisions

@@ -7,7 +7,8 @@ import torch
 from attnviz.data.corpus import DataConfig, pad
 from attnviz.decoding.translator import Translator
 from attnviz.model.attention import formula, make_attention, mask_scores
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 
 from ..helpers import tiny_translator
 

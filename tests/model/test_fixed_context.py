@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from attnviz.errors import InputError
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 
 from ..helpers import tiny_translator
 from .test_attention import RAGGED, _ragged_batch, teacher_forced_and_stepped

@@ -19,7 +19,8 @@ from attnviz.data.subwords import Subwords
 from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS_ID
 from attnviz.decoding.translator import Translator
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.store import checkpoint
 
 from ..helpers import TINY

@@ -7,7 +7,7 @@ import torch
 
 from attnviz import load
 from attnviz.errors import InputError
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.model.transformer import edited_head
 
 from ..helpers import tiny_transformer

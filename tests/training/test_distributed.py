@@ -23,7 +23,7 @@ from attnviz import TextConfig
 from attnviz.cli.main import main
 from attnviz.data.corpus import DataConfig, Example, make_batch
 from attnviz.data.vocab import Vocab
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.store import checkpoint
 from attnviz.training import distributed
 from attnviz.training.config import TrainingRun

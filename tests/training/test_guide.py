@@ -23,7 +23,7 @@ from attnviz.data.corpus import (
 )
 from attnviz.data.text import TextConfig
 from attnviz.data.vocab import SPECIALS, Vocab
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.training import guide
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.guide import guide_loss, teacher_links

@@ -13,7 +13,8 @@ import torch
 import attnviz
 from attnviz.data.corpus import Example
 from attnviz.data.vocab import SPECIALS, Vocab
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.output_bias import SMOOTHING, start_at_unigram, unigram_log_shares
 from attnviz.training.train import train

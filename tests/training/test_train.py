@@ -84,7 +84,7 @@ def test_settings_written_before_a_field_existed_resume_with_its_default():
     from dataclasses import asdict
 
     from attnviz.data.corpus import DataConfig
-    from attnviz.model.networks import ModelConfig
+    from attnviz.model.model_config import ModelConfig
     from attnviz.training.resume import with_defaults
 
     train = {k: v for k, v in asdict(TrainConfig()).items() if k != "epochs"}
@@ -100,7 +100,8 @@ def test_settings_written_before_a_field_existed_resume_with_its_default():
 def test_a_training_run_refuses_at_once_what_cannot_run():
     from dataclasses import replace
 
-    from attnviz.model.networks import ModelConfig, Seq2Seq
+    from attnviz.model.model_config import ModelConfig
+    from attnviz.model.seq2seq import Seq2Seq
     from attnviz.training.config import TrainingRun
 
     model = ModelConfig(attention="general")  # vocabulary sizes: the data's

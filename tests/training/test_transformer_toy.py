@@ -9,7 +9,7 @@ import attnviz
 from attnviz.analysis.aer import Gold
 from attnviz.analysis.history import Probe
 from attnviz.data import toy
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
 

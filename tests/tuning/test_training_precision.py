@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from attnviz.data.corpus import Batch, DataConfig
-from attnviz.model.networks import ModelConfig, Seq2Seq
+from attnviz.model.model_config import ModelConfig
+from attnviz.model.seq2seq import Seq2Seq
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.precision_choice import choose_precision
 from attnviz.training.train import train

@@ -15,7 +15,7 @@ from attnviz.analysis.eflomal_aligner import build_priors
 from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.data.text import TextConfig
 from attnviz.data.toy import written_links
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.store.priors_file import save_priors
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train

@@ -10,7 +10,7 @@ import pytest
 
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
-from attnviz.model.networks import ModelConfig
+from attnviz.model.model_config import ModelConfig
 from attnviz.store import checkpoint
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import train

@@ -36,9 +36,9 @@ from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS, EOS_ID
 from attnviz.decoding import decode
 from attnviz.decoding.translator import Translator
-from attnviz.model.low_precision import for_decoding
 from attnviz.model.build import build_model
-from attnviz.model.networks import MULTIHEAD, ModelConfig
+from attnviz.model.low_precision import for_decoding
+from attnviz.model.model_config import MULTIHEAD, ModelConfig
 from attnviz.plots import charts
 from attnviz.training.config import TrainConfig
 from attnviz.training.precision_choice import choose_precision

@@ -1,0 +1,44 @@
+"""What both architectures give decoding and training: one decoding step's :class:`Step`,
+teacher forcing's :class:`Output`, and the source mask each builds once per sentence
+(:func:`padding_mask`). Greedy, beam and forced decoding call ``step`` alike, whichever model
+answers.
+
+Shapes, batch-first: B batch, S source length, T target length, H hidden size, L layers,
+N heads, V target vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+
+
+class Step(NamedTuple):
+    """What one decoding step computed."""
+
+    logits: torch.Tensor  # (B, V) scores of the next token, before log-softmax
+    # The state after the step: a GRU decoder's DecoderState, or a TransformerState.
+    state: tuple
+    # The three below are None for the fixed-context model, which has no attention.
+    weights: torch.Tensor | None  # (B, S) attention weights; rows sum to 1, padding gets 0
+    scores: torch.Tensor | None  # (B, S) raw attention scores before the softmax; -inf at padding
+    query: torch.Tensor | None  # (B, H) what was scored against the keys: s_{t-1} or h_t
+    context: torch.Tensor  # (B, H) c_t, the weighted sum of the encoder outputs; or the one c
+    features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
+    heads: torch.Tensor | None = None  # (B, L, N, S) a Transformer's every cross-attention head
+
+
+class Output(NamedTuple):
+    """What teacher forcing computed: every position of the target at once."""
+
+    logits: torch.Tensor  # (B, T, V)
+    weights: torch.Tensor | None  # (B, T, S); None without attention
+
+
+def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | None:
+    """(B, S) True at real tokens of ``src``, or None where no sentence is padded (one sentence,
+    or all of one length): then there is nothing to mask, or to pack."""
+    if int(src_lens.min()) == src.size(1):
+        return None
+    return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
