@@ -2,10 +2,14 @@
 
 Code writes its English text as the message id, ``_("Left model")``; module-level constants are
 marked with :func:`N_` and translated where they are shown, ``_(SINK)``. The translations come
-from gettext catalogs (``attnviz_ui/locales/LANG/LC_MESSAGES/messages.po``), read through Babel:
-gettext is the format translators, ``pybabel extract``/``update`` and every editor of .po files
-already know, with placeholders and plural forms handled, and Babel reads the .po files in pure
-Python, so no compiled .mo file has to be built or kept in step.
+from gettext catalogs (``attnviz/locales/LANG/LC_MESSAGES/messages.po``, shipped in the package),
+read through Babel: gettext is the format translators, ``pybabel extract``/``update`` and every
+editor of .po files already know, with placeholders and plural forms handled, and Babel reads the
+.po files in pure Python, so no compiled .mo file has to be built or kept in step. Babel is a
+core dependency because ``attnviz handout --lang`` reads the catalogs too, without the dashboard.
+A catalog that is missing or unreadable is a :class:`CatalogError` naming the file, never a
+quiet fall back to English; English, the language the text is written in, needs none. To add a
+string: write it, run ``python scripts/update_catalogs.py`` and translate the new entry.
 
 One server serves many people, each in their own language, so the catalog in force is a context
 variable, not ``gettext.install``: the dashboard binds one to each script run (a Streamlit session's
@@ -21,8 +25,9 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
 
-# The one set of catalogs: the dashboard's, which handouts and the decoding process read too.
-LOCALES = Path(__file__).resolve().parent.parent / "attnviz_ui" / "locales"
+# The one set of catalogs, in the package: the dashboard, handouts and the decoding process
+# read them.
+LOCALES = Path(__file__).resolve().parent / "locales"
 # The languages the interface speaks (its catalogs, and English), each in its own words: the
 # dashboard's switch and `attnviz handout --lang` offer these.
 INTERFACE_LANGUAGES = {"en": "English", "zh": "中文"}
@@ -93,17 +98,29 @@ def shown(message: object) -> str:
     return message.shown() if isinstance(message, Text) else str(message)
 
 
+class CatalogError(ValueError):
+    """A language's catalog that is missing or cannot be read; the message names the file."""
+
+
 def read_catalog(path, language: str) -> _gettext.NullTranslations:
     """The gettext .po file at ``path`` (``language``'s), compiled in memory by Babel: what the
-    dashboard binds to a session and ``attnviz handout --lang`` to its pages."""
+    dashboard binds to a session and ``attnviz handout --lang`` to its pages. A file that is
+    missing, is no .po file or holds no translation is a :class:`CatalogError`."""
     import io
 
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from babel.messages.pofile import PoFileError, read_po
     from babel.support import Translations
 
-    with open(path, "rb") as f:
-        catalog = read_po(f, locale=language, domain="messages")
+    try:
+        with open(path, "rb") as f:
+            catalog = read_po(f, locale=language, domain="messages", abort_invalid=True)
+    except OSError as e:
+        raise CatalogError(f"the {language} catalog {path} cannot be read: {e.strerror}") from e
+    except (PoFileError, UnicodeDecodeError) as e:
+        raise CatalogError(f"the {language} catalog {path} is not a gettext .po file: {e}") from e
+    if not any(message.id and message.string for message in catalog):
+        raise CatalogError(f"the {language} catalog {path} holds no translation")
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
@@ -118,8 +135,8 @@ def catalog_path(language: str) -> Path:
 @functools.cache
 def catalog(language: str) -> _gettext.NullTranslations | None:
     """The interface's catalog of ``language``, read once per process; None for English, the
-    language the text is written in, and for a language with no catalog."""
-    path = catalog_path(language)
-    if language == "en" or not path.exists():
+    language the text is written in. Any other language's catalog must be there and readable:
+    a :class:`CatalogError` names the file, so that nothing comes out in English unasked."""
+    if language == "en":
         return None
-    return read_catalog(path, language)
+    return read_catalog(catalog_path(language), language)

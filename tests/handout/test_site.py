@@ -10,12 +10,13 @@ import zipfile
 import numpy as np
 import pytest
 
+from attnviz import i18n
 from attnviz.cli.main import main
 from attnviz.decoding.trace_json import trace_json
 from attnviz.handout.page import PLOTLY
 from attnviz.store.checkpoint import load
 
-from .conftest import SENTENCES
+from .conftest import SENTENCES, write_lesson
 
 
 def page_data(path) -> dict:
@@ -94,3 +95,34 @@ def test_a_language_without_a_catalog_is_refused(handout, tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(argv)
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_handout_in_chinese_is_written_in_chinese(untrained_model, tmp_path):
+    site = write_lesson(tmp_path, "the cat sees a dog .", untrained_model, "--lang", "zh")
+    zh = i18n.catalog("zh").gettext
+    assert zh("Step") != "Step"
+    page = (site / "sentence-01.html").read_text("utf-8")
+    assert '<html lang="zh">' in page
+    assert f'<label for="step">{zh("Step")}</label>' in page
+    assert f"<h3>{zh('This step in numbers')}</h3>" in page
+    assert "Move the slider" not in page
+    assert page_data(site / "sentence-01.html")["text"]["step_of"] == zh("Step {t} of {n}")
+    index = (site / "index.html").read_text("utf-8")
+    assert f"<h1>{zh('Attention, sentence by sentence')}</h1>" in index
+
+
+def test_a_handout_whose_catalog_is_missing_fails_naming_the_file(
+    untrained_model, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path / "no-locales")
+    missing = tmp_path / "no-locales" / "zh" / "LC_MESSAGES" / "messages.po"
+    (tmp_path / "lesson.txt").write_text("the cat sees a dog .\n")
+    argv = ["handout", str(tmp_path / "lesson.txt"), "--out", str(tmp_path / "site"),
+            "--lang", "zh", "--models", str(untrained_model)]  # fmt: skip
+    i18n.catalog.cache_clear()
+    try:
+        assert main(argv) == 2
+    finally:
+        i18n.catalog.cache_clear()
+    assert str(missing) in capsys.readouterr().err
+    assert not (tmp_path / "site" / "index.html").exists()  # no page in English instead
