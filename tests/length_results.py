@@ -3,14 +3,9 @@
 
 from __future__ import annotations
 
-from attnviz.analysis.by_length import (
-    BUCKETS,
-    CONFIDENCE,
-    BucketInputs,
-    BucketScore,
-    LengthResult,
-    ModelScores,
-)
+from attnviz.analysis.by_length import BucketInputs, LengthResult, ModelScores
+from attnviz.analysis.length_bootstrap import CONFIDENCE, BucketScore
+from attnviz.analysis.length_buckets import BUCKETS
 
 
 def hand_length_result(

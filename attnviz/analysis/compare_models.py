@@ -25,8 +25,7 @@ from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import forced_words, trace_links
 from .attribution import Agreement
 from .evaluate import bleu, metric
-
-LENGTH_BUCKETS = ((1, 5), (6, 10), (11, 15), (16, 25), (26, None))  # source words, inclusive
+from .length_buckets import BUCKETS, bucket_index
 
 
 @dataclass(frozen=True)
@@ -202,21 +201,20 @@ def bleu_of(items: list[Item], results: list[SentenceScore], target: str = "") -
 def bleu_by_length(
     items: list[Item], results: dict[str, list[SentenceScore]], target: str = ""
 ) -> pd.DataFrame:
-    """Corpus BLEU of each model per source-length bucket (:data:`LENGTH_BUCKETS`), over the
-    items that have references: columns model, words, BLEU, sentences."""
+    """Corpus BLEU of each model per source-length bucket (:data:`.length_buckets.BUCKETS`,
+    labelled as the by-length evaluation labels them), over the items that have references:
+    columns model, words, BLEU, sentences; a bucket without such items has no rows."""
+    buckets = [bucket_index(i.words) if i.references and i.words else None for i in items]
     rows = []
-    for low, high in LENGTH_BUCKETS:
-        picked = [
-            k
-            for k, item in enumerate(items)
-            if item.references and item.words >= low and (high is None or item.words <= high)
-        ]
+    for b, bucket in enumerate(BUCKETS):
+        picked = [k for k, found in enumerate(buckets) if found == b]
         if not picked:
             continue
-        label = f"{low}+" if high is None else f"{low}-{high}"
         for name, rs in results.items():
             value = bleu_of([items[k] for k in picked], [rs[k] for k in picked], target)
-            rows.append({"model": name, "words": label, "BLEU": value, "sentences": len(picked)})
+            rows.append(
+                {"model": name, "words": bucket.label, "BLEU": value, "sentences": len(picked)}
+            )
     return pd.DataFrame(rows, columns=["model", "words", "BLEU", "sentences"])
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import attribution
-from ..analysis.by_length import PER_BUCKET
 from ..analysis.eflomal_aligner import DIRECTIONS
 from ..analysis.eflomal_priors import PriorsConfig
+from ..analysis.length_inputs import PER_BUCKET
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA

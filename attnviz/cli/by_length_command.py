@@ -79,7 +79,7 @@ def evaluate_by_length(args) -> int:
 
 def _per_bucket(given: int | None) -> int:
     """--per-bucket, or the default; refused below 1."""
-    from ..analysis.by_length import PER_BUCKET
+    from ..analysis.length_inputs import PER_BUCKET
 
     per_bucket = PER_BUCKET if given is None else given
     if per_bucket < 1:

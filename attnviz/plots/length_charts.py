@@ -1,14 +1,19 @@
-"""The chart of translation quality against source length (Bahdanau et al., 2015, Figure 2):
-a pure function of an :class:`attnviz.analysis.by_length.LengthResult`, returning a plotly
-figure for the dashboard and for a PNG (:func:`attnviz.plots.charts.to_image`)."""
+"""Translation quality against source length, in the buckets of
+:mod:`attnviz.analysis.length_buckets`: the chart of Bahdanau et al. (2015), Figure 2, a pure
+function of an :class:`attnviz.analysis.by_length.LengthResult` returning a plotly figure for
+the dashboard and for a PNG (:func:`attnviz.plots.charts.to_image`); and the Corpus page's bars
+of two models' corpus BLEU by length (:func:`bleu_by_length_bars`)."""
 
 from __future__ import annotations
 
+import altair as alt
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import hex_to_rgb, qualitative
 from plotly.subplots import make_subplots
 
 from ..analysis.by_length import LengthResult, ModelScores
+from ..analysis.length_buckets import BUCKETS
 from ..i18n import N_
 from ..i18n import gettext as _
 from .charts import FONT, PLAIN
@@ -160,3 +165,25 @@ def _line(
             + "<extra></extra>",
         ),
     ]
+
+
+def bleu_by_length_bars(frame: pd.DataFrame) -> alt.Chart:
+    """Corpus BLEU per source-length bucket, one bar per model, the buckets in their order (a
+    :func:`attnviz.analysis.compare_models.bleu_by_length` frame)."""
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("words:N", sort=[b.label for b in BUCKETS], title=_("source words")),
+            xOffset="model:N",
+            y=alt.Y("BLEU:Q", title=_("corpus BLEU")),
+            color=alt.Color("model:N", title=_("model")),
+            tooltip=[
+                alt.Tooltip("model:N", title=_("model")),
+                alt.Tooltip("words:N", title=_("source words")),
+                alt.Tooltip("BLEU:Q", format=".1f"),
+                alt.Tooltip("sentences:Q", title=_("sentences")),
+            ],
+        )
+        .properties(height=260)
+    )

@@ -1,33 +1,28 @@
-"""Scores by source length: the buckets, the inputs joined to fill them, BLEU with its bootstrap
-interval, the source words an output loses, the refusals, and the result's JSON."""
+"""Scores by source length: the source words an output loses, the models run on the same inputs,
+the refusals, and the result's JSON (the buckets, the inputs and the bootstrap have files of
+their own: test_length_buckets.py, test_length_inputs.py, test_length_bootstrap.py)."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import asdict
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
-import sacrebleu
 
 from attnviz import load
 from attnviz.analysis.by_length import (
-    BUCKETS,
-    LengthInput,
     LengthResult,
-    bucket_index,
-    bucket_scores,
     check_comparable,
     evaluate_by_length,
-    length_inputs,
     lost_counts,
-    source_words,
 )
 from attnviz.analysis.eflomal_aligner import EflomalAligner
 from attnviz.analysis.eflomal_priors import Priors, PriorsConfig
-from attnviz.analysis.evaluate import bleu, bleu_statistics
+from attnviz.analysis.length_bootstrap import bucket_scores
+from attnviz.analysis.length_buckets import BUCKETS
+from attnviz.analysis.length_inputs import LengthInput, length_inputs, source_words
 from attnviz.analysis.lost_words import (
     content_mask,
     is_content,
@@ -35,71 +30,12 @@ from attnviz.analysis.lost_words import (
     lost_in_outputs,
     lost_words,
 )
-from attnviz.data.corpus import DataConfig, held_out, read_corpus
+from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.data.text import TextConfig
 from attnviz.store.checkpoint import file_sha256
 from attnviz.store.priors_file import load_priors
 
 from ..length_results import hand_length_result
-
-
-def test_buckets_are_five_words_wide_up_to_sixty_then_one_open_bucket():
-    assert [(b.low, b.high) for b in BUCKETS] == [
-        *((w, w + 4) for w in range(1, 60, 5)),
-        (61, None),
-    ]
-    assert [bucket_index(w) for w in (1, 5, 6, 10, 56, 60, 61, 500)] == [0, 0, 1, 1, 11, 11, 12, 12]
-    assert (BUCKETS[0].label, BUCKETS[-2].label, BUCKETS[-1].label) == ("1–5", "56–60", "61+")
-    with pytest.raises(ValueError, match="at least one word"):
-        bucket_index(0)
-
-
-@pytest.fixture(scope="module")
-def test_split(corpus_file):
-    return held_out(read_corpus(corpus_file), 2.0, 2.0)
-
-
-def test_joined_inputs_fill_every_bucket_the_test_split_can_reach(test_split):
-    sources, refs = test_split
-    inputs = length_inputs(sources, refs, per_bucket=7, seed=0)
-    counts = Counter(x.bucket for x in inputs)
-    # The toy's test sentences have 5 to 7 words, and only a few have 5: the first bucket
-    # holds those, as no two joined are that short; joining fills every longer bucket.
-    short = sum(len(s.split()) <= 5 for s in sources)
-    assert 0 < short < 7 and counts[0] == short
-    assert [counts[b] for b in range(1, len(BUCKETS))] == [7] * (len(BUCKETS) - 1)
-    assert [x.bucket for x in inputs] == sorted(x.bucket for x in inputs)
-    for x in inputs:
-        assert x.source == " ".join(sources[i] for i in x.parts)
-        assert x.reference == " ".join(refs[i][0] for i in x.parts)
-        assert x.words == len(x.source.split()) and len(set(x.parts)) == len(x.parts)
-    assert all(len(x.parts) == 1 for x in inputs if x.bucket < 2)  # the test sentences
-    assert all(len(x.parts) > 1 for x in inputs if x.bucket > 1)
-    assert len({x.parts for x in inputs}) == len(inputs)
-
-
-def test_the_seed_decides_the_inputs(test_split):
-    a, b, c = (length_inputs(*test_split, per_bucket=5, seed=s) for s in (1, 1, 2))
-    assert a == b and a != c
-
-
-def test_short_buckets_take_test_sentences_before_joined_ones():
-    sources = ["Go.", "Hi.", "Run!", "He ran.", "I am very cold this morning.", "We lost the game."]
-    refs = [[f"ref {k}", "other"] for k in range(len(sources))]
-    inputs = length_inputs(sources, refs, per_bucket=6, seed=0)
-    first = [x for x in inputs if x.bucket == 0]
-    singles = [x.parts for x in first if len(x.parts) == 1]
-    assert len(first) == 6 and sorted(singles) == [(0,), (1,), (2,), (3,), (5,)]
-    assert all(x.reference.startswith("ref") and "other" not in x.reference for x in inputs)
-    few = length_inputs(sources, refs, per_bucket=3, seed=0)
-    assert all(len(x.parts) == 1 for x in few if x.bucket == 0)
-    with pytest.raises(ValueError, match="per_bucket must be at least 1"):
-        length_inputs(sources, refs, per_bucket=0)
-
-
-def test_source_words_are_whitespace_words_and_jieba_words_for_chinese():
-    assert source_words("I'm cold, Tom.", "en") == ["I'm", "cold,", "Tom."]
-    assert source_words("我爱吃苹果。", "zh") == ["我", "爱", "吃", "苹果", "。"]
 
 
 def test_content_words_leave_out_punctuation_and_english_function_words():
@@ -157,35 +93,6 @@ def test_a_perfect_output_scores_bleu_100_and_loses_no_word(test_split, cli_prio
     exact[:, 1] = lost[:, 1]
     exact_scores = bucket_scores(inputs, outputs, lost=exact)[0]
     assert all(s.lost == 0 for b, s in enumerate(exact_scores) if b != 2)
-
-
-def _damaged(text: str, k: int) -> str:
-    """Every third word dropped, starting at ``k % 3``: a translation with mistakes."""
-    return " ".join(w for i, w in enumerate(text.split()) if (i + k) % 3)
-
-
-def test_the_interval_holds_the_bleu_of_the_bucket_and_is_ordered(test_split):
-    inputs = length_inputs(*test_split, per_bucket=10, seed=0)
-    outputs = [_damaged(x.reference, k) for k, x in enumerate(inputs)]
-    scores, _ = bucket_scores(inputs, outputs, resamples=300, seed=3)
-    for b, s in enumerate(scores):
-        rows = [k for k, x in enumerate(inputs) if x.bucket == b]
-        direct = sacrebleu.corpus_bleu(
-            [outputs[k] for k in rows], [[inputs[k].reference for k in rows]]
-        )
-        assert s.bleu == round(direct.score, 2)
-        assert 0 < s.bleu_low < s.bleu < s.bleu_high < 100
-    assert bucket_scores(inputs, outputs, resamples=300, seed=3)[0] == scores
-    assert bucket_scores(inputs, outputs, resamples=300, seed=4)[0] != scores
-
-
-def test_summed_sentence_statistics_give_the_corpus_bleu():
-    hyps = ["le chat rouge .", "un chien voit", "", "la maison"]
-    refs = [["le chat rouge ."], ["le chien voit un chat"], ["la maison"], ["la maison", "une"]]
-    stats = bleu_statistics(hyps, refs)
-    assert stats.counts.shape == (4, 10)
-    assert stats.score(stats.counts.sum(0)) == pytest.approx(bleu(hyps, refs)[0])
-    assert stats.score(stats.counts[[0, 0]].sum(0)) == pytest.approx(100.0)
 
 
 def _fake(sha="a" * 64, test=2.0, src="en", column=1):

@@ -20,6 +20,7 @@ from attnviz.analysis.compare_models import (
     table,
     totals,
 )
+from attnviz.analysis.length_buckets import BUCKETS, bucket_index
 from attnviz.data.corpus import DataConfig, split_of
 
 from ..synthetic import corpus
@@ -62,10 +63,19 @@ def test_bleu_by_length_buckets_by_source_words():
     items = [Item("a b c", (ref,)), Item(" ".join("w" * 12), (ref,))]
     results = {"m": [scored(ref, None), scored("q", None)]}
     frame = bleu_by_length(items, results)
-    assert list(frame["words"]) == ["1-5", "11-15"]
+    assert list(frame["words"]) == [BUCKETS[0].label, BUCKETS[2].label] == ["1–5", "11–15"]
     assert frame["BLEU"].iloc[0] == pytest.approx(100.0)
     assert frame["BLEU"].iloc[1] == pytest.approx(0.0)
     assert list(frame["sentences"]) == [1, 1]
+
+
+def test_bleu_by_length_counts_in_the_buckets_of_the_by_length_evaluation():
+    lengths = (5, 6, 20, 21, 60, 61, 200)
+    items = [Item(" ".join(["w"] * n), ("w w",)) for n in lengths]
+    frame = bleu_by_length(items, {"m": [scored("w w", None)] * len(items)})
+    assert list(frame["words"]) == ["1–5", "6–10", "16–20", "21–25", "56–60", "61+"]
+    assert list(frame["words"]) == [BUCKETS[bucket_index(n)].label for n in lengths[:-1]]
+    assert list(frame["sentences"]) == [1, 1, 1, 1, 1, 2]  # 61 and 200 words: the open bucket
 
 
 def test_corpus_aer_counts_links_over_all_sentences_at_once():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attnviz import load
-from attnviz.analysis.by_length import BUCKETS
+from attnviz.analysis.length_buckets import BUCKETS
 from attnviz.cli.main import main
 from attnviz.store import checkpoint
 from attnviz.store.by_length_file import is_current, load_result

@@ -1,8 +1,17 @@
-"""The chart of BLEU and source words lost against source length."""
+"""The chart of BLEU and source words lost against source length, and the Corpus page's bars of
+BLEU by length."""
 
 from __future__ import annotations
 
-from attnviz.plots.length_charts import FIXED, FIXED_COLOR, length_figure, summary
+from attnviz.analysis.compare_models import Item, SentenceScore, bleu_by_length
+from attnviz.analysis.length_buckets import BUCKETS
+from attnviz.plots.length_charts import (
+    FIXED,
+    FIXED_COLOR,
+    bleu_by_length_bars,
+    length_figure,
+    summary,
+)
 
 from ..length_results import hand_length_result
 
@@ -62,3 +71,13 @@ def test_the_summary_names_the_inputs_and_the_longest_bucket():
     text = summary(hand_length_result({"encdec": "none", "luong": "general"}))
     assert text.startswith("120 inputs from 2340 test sentences of fra.txt")
     assert text.endswith(f"At 61+ words, {FIXED} scores BLEU 4.0, luong 34.0.")
+
+
+def test_the_corpus_bars_follow_the_buckets_of_the_by_length_evaluation():
+    items = [Item(" ".join(["w"] * n), ("w w",)) for n in (70, 3, 12)]
+    done = SentenceScore("w w", None, 100.0, None, 1.0, 1.0, 0.0)
+    frame = bleu_by_length(items, {"left": [done] * 3, "right": [done] * 3})
+    assert list(dict.fromkeys(frame["words"])) == ["1–5", "11–15", "61+"]  # not the items' order
+    spec = bleu_by_length_bars(frame).to_dict()
+    assert spec["encoding"]["x"]["sort"] == [b.label for b in BUCKETS]
+    assert spec["mark"]["type"] == "bar" and spec["encoding"]["xOffset"]["field"] == "model"
