@@ -40,14 +40,34 @@ def context_figure(
     rows = max(len(src), len(out), 1)
     middle = (rows - 1) / 2
     size = trace.context.shape[1] if trace.context is not None else 0
-    read_x, read_y = _lines([(SOURCE_X, j, CONTEXT_X, middle) for j in range(len(src))])
-    others = [t for t in range(len(out)) if t != step]
+    traces = [*_line_traces(len(src), len(out), middle, step), *_word_traces(src, out)]
+    traces.append(_context_trace(middle, size))
+    return unchecked_figure(traces, _layout(title, src, out, rows))
+
+
+def _line_traces(sources: int, outputs: int, middle: float, step: int | None) -> list[dict]:
+    """The lines: every source word into c, and c to every output word; the current
+    ``step``'s line red, drawn over the others."""
+    read_x, read_y = _lines([(SOURCE_X, j, CONTEXT_X, middle) for j in range(sources)])
+    others = [t for t in range(outputs) if t != step]
     write_x, write_y = _lines([(CONTEXT_X, middle, OUTPUT_X, t) for t in others])
     traces = [
         dict(type="scatter", x=read_x, y=read_y, mode="lines", line=dict(color=READ, width=1.5),
              hoverinfo="skip", name=_("the encoder reads every word into c")),
         dict(type="scatter", x=write_x, y=write_y, mode="lines", line=dict(color=WRITE, width=1.5),
              hoverinfo="skip", name=_("every step reads the same c")),
+    ]  # fmt: skip
+    if step is not None and 0 <= step < outputs:
+        now_x, now_y = _lines([(CONTEXT_X, middle, OUTPUT_X, step)])
+        traces.append(dict(type="scatter", x=now_x, y=now_y, mode="lines",
+                           line=dict(color=CURRENT, width=3), hoverinfo="skip",
+                           name=_("the current step reads c")))  # fmt: skip
+    return traces
+
+
+def _word_traces(src: list[str], out: list[str]) -> list[dict]:
+    """The source words down the left, the output words down the right."""
+    return [
         dict(type="scatter", x=[SOURCE_X] * len(src), y=list(range(len(src))), text=src,
              mode="markers+text", textposition="middle left", marker=dict(size=8, color="#555"),
              hovertemplate=_("source %{text}") + "<extra></extra>", showlegend=False),
@@ -56,22 +76,25 @@ def context_figure(
              marker=dict(size=8, color="#1f77b4"),
              hovertemplate=_("output %{text}: written from c") + "<extra></extra>",
              showlegend=False),
-        dict(type="scatter", x=[CONTEXT_X], y=[middle], text=["c"], mode="markers+text",
-             textposition="middle center", textfont=dict(size=20, color="white"),
-             marker=dict(size=44, color="#444", line=dict(color="black", width=1)),
-             hovertemplate=_(
-                 "c: the encoder's final state, {size} numbers. The whole sentence must fit "
-                 "in it; every step reads all of it."
-             ).format(size=size) + "<extra></extra>",
-             showlegend=False),
     ]  # fmt: skip
-    if step is not None and 0 <= step < len(out):
-        now_x, now_y = _lines([(CONTEXT_X, middle, OUTPUT_X, step)])
-        traces.insert(2, dict(type="scatter", x=now_x, y=now_y, mode="lines",
-                              line=dict(color=CURRENT, width=3), hoverinfo="skip",
-                              name=_("the current step reads c")))  # fmt: skip
+
+
+def _context_trace(middle: float, size: int) -> dict:
+    """The one context c, a disc between the source and the output, of ``size`` numbers."""
+    return dict(type="scatter", x=[CONTEXT_X], y=[middle], text=["c"], mode="markers+text",
+                textposition="middle center", textfont=dict(size=20, color="white"),
+                marker=dict(size=44, color="#444", line=dict(color="black", width=1)),
+                hovertemplate=_(
+                    "c: the encoder's final state, {size} numbers. The whole sentence must fit "
+                    "in it; every step reads all of it."
+                ).format(size=size) + "<extra></extra>",
+                showlegend=False)  # fmt: skip
+
+
+def _layout(title: str, src: list[str], out: list[str], rows: int) -> dict:
+    """The figure's layout: hidden axes with room for the labels, source and output named."""
     longest = max((len(label) for label in src + out), default=1)
-    layout = dict(
+    return dict(
         template=PLAIN_JSON,
         title=dict(text=title, font=dict(size=17), y=1, yref="container", yanchor="top",
                    pad=dict(t=10)),
@@ -89,7 +112,6 @@ def context_figure(
             dict(x=OUTPUT_X, y=-0.9, text=_("output"), showarrow=False, xanchor="left"),
         ],
     )  # fmt: skip
-    return unchecked_figure(traces, layout)
 
 
 def attention_picture(

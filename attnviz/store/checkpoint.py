@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import NamedTuple
 
 import torch
 from safetensors import safe_open
@@ -29,6 +30,7 @@ from ..model.build import build_model
 from ..model.low_precision import for_decoding
 from ..model.model_config import ModelConfig
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from ..tuning.decoding_precision import resolve_decoding
 
 FORMAT = "attnviz-checkpoint/1"
@@ -281,9 +283,51 @@ def load(
     """
     precision = resolve_decoding(precision, device)
     tensors, meta = read_tensors(path, check_model)
-    history = {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(TENSOR_PREFIX)]}
-    names = [k for k in tensors if k.startswith(SUBWORDS)]
-    protos = {k[len(SUBWORDS) :]: tensors.pop(k).numpy().tobytes() for k in names}
+    history = _take(tensors, TENSOR_PREFIX)
+    protos = {k[len(SUBWORDS) :]: v.numpy().tobytes() for k, v in _take(tensors, SUBWORDS).items()}
+    model, stored = _described(path, meta, protos)
+    _load_weights(path, model, tensors)
+    model = for_decoding(model.to(device).eval(), precision)
+    translator = Translator(
+        model,
+        stored.src_vocab,
+        stored.tgt_vocab,
+        stored.text,
+        stored.card,
+        stored.data,
+        stored.subwords,
+        precision,
+    )
+    try:
+        translator.history = History(stored.card.get("history"), history)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise CheckpointError(
+            Text(N_("{path}: corrupt training history ({error})"), path=path, error=e)
+        ) from e
+    return translator
+
+
+class _Described(NamedTuple):
+    """What a checkpoint's metadata and sentencepiece models say besides the model."""
+
+    text: TextConfig
+    data: DataConfig
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    card: dict
+    subwords: Subwords | None
+
+
+def _take(tensors: dict[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
+    """The tensors named ``prefix...``, taken out of ``tensors`` (they are not weights)."""
+    return {k: tensors.pop(k) for k in [k for k in tensors if k.startswith(prefix)]}
+
+
+def _described(
+    path: str | Path, meta: dict, protos: dict[str, bytes]
+) -> tuple[Seq2Seq | Transformer, _Described]:
+    """The model ``meta`` describes, its weights not yet loaded, and the rest of what it says,
+    each checked against the others."""
     try:
         subwords = Subwords.from_protos(protos)
         pieces = (subwords.src.vocab.itos, subwords.tgt.vocab.itos) if subwords else None
@@ -306,6 +350,14 @@ def load(
         raise CheckpointError(
             Text(N_("{path}: vocabulary sizes do not match the model configuration"), path=path)
         )
+    return model, _Described(text, data, src_vocab, tgt_vocab, card, subwords)
+
+
+def _load_weights(
+    path: str | Path, model: Seq2Seq | Transformer, tensors: dict[str, torch.Tensor]
+) -> None:
+    """Load ``tensors`` into ``model`` as float32; refused unless they are floating point and
+    fit it."""
     if not_float := sorted(k for k, v in tensors.items() if not v.is_floating_point()):
         raise CheckpointError(
             Text(
@@ -320,12 +372,3 @@ def load(
         raise CheckpointError(
             Text(N_("{path}: weights do not fit the configuration: {error}"), path=path, error=e)
         ) from e
-    model = for_decoding(model.to(device).eval(), precision)
-    translator = Translator(model, src_vocab, tgt_vocab, text, card, data, subwords, precision)
-    try:
-        translator.history = History(card.get("history"), history)
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise CheckpointError(
-            Text(N_("{path}: corrupt training history ({error})"), path=path, error=e)
-        ) from e
-    return translator
