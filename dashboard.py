@@ -12,23 +12,22 @@ import streamlit as st
 
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
-from attnviz.tuning.onednn import bound_product_cache
-from attnviz_ui.cache import available
-from attnviz_ui.corpus_page import corpus_page_ui
-from attnviz_ui.gc_tuning import freeze_heap
-from attnviz_ui.language import language_ui, use_language
-from attnviz_ui.live_view import session_models
-from attnviz_ui.page_style import SIDEBAR_PX, page_style_ui
-from attnviz_ui.pages import Page
-from attnviz_ui.replica_note import replica_note_ui
-from attnviz_ui.sentence_page import sentence_page_ui
-from attnviz_ui.session_keys import Key
-from attnviz_ui.sidebar import sidebar_ui
-from attnviz_ui.training_page import training_page_ui
+from attnviz_ui.pages.corpus_page import corpus_page_ui
+from attnviz_ui.pages.navigation import Page
+from attnviz_ui.pages.sentence_page import sentence_page_ui
+from attnviz_ui.pages.sidebar import sidebar_ui
+from attnviz_ui.pages.training_page import training_page_ui
+from attnviz_ui.serving.models import available
+from attnviz_ui.serving.process import freeze_heap, set_up_process
+from attnviz_ui.state.session_keys import Key
+from attnviz_ui.views.live_view import session_models
+from attnviz_ui.widgets.language import language_ui, use_language
+from attnviz_ui.widgets.page_style import SIDEBAR_PX, page_style_ui
+from attnviz_ui.widgets.replica_note import replica_note_ui
 
 
 def main() -> None:
-    bound_product_cache()  # before torch runs a product
+    set_up_process()  # once, before torch runs a product
     st.set_page_config(page_title="attnviz", layout="wide", initial_sidebar_state=SIDEBAR_PX)
     page_style_ui()
     use_language()

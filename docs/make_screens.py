@@ -20,7 +20,7 @@ ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import streamlit  # noqa: E402  (opens on the dashboard's first example)
 
-from attnviz_ui.pages import View  # noqa: E402
+from attnviz_ui.pages.navigation import View  # noqa: E402
 
 OUT = ROOT / "docs" / "screens"
 SIZES = [(1024, 768), (1400, 900)]  # a projector's, a laptop's

@@ -32,7 +32,7 @@ from ..decoding.trace import Trace
 from ..decoding.translator import Translator
 from .diagnostics import is_punctuation
 from .eflomal_aligner import EflomalAligner
-from .lost_words import TrainingPairs, lost_or_unknown, without_units
+from .lost_words import TrainingPairs, lost_or_unknown
 
 UNSURE = 0.675  # geometric mean probability of the output pieces under which to doubt
 UNSEEN = 1  # a source word in fewer training pairs than this was never seen
@@ -96,8 +96,8 @@ def doubts(
 ) -> Doubts:
     """What speaks against ``trace``, a translation (word-level where the model reads pieces):
     ``lost``, one flag per source word but ``<eos>`` (:func:`.lost_words.lost_or_unknown`;
-    None: not looked for); ``corpus``, the training pairs, for the words never seen and the
-    lost words the corpus translates together with a neighbour (None: not asked);
+    None: not looked for); ``corpus``, the training pairs, for the words never seen (None: not
+    asked);
     ``max_len``, the longest training source in tokens (None: not known). A forced decoding
     writes the reference it was given: nothing speaks against the model there."""
     if trace.mode == "forced":  # the output is the reference given, not the model's own
@@ -107,8 +107,6 @@ def doubts(
     if corpus is not None:
         words = dict.fromkeys(w for w in source if _countable(w))
         unseen = tuple(w for w in words if corpus.pairs_with(w) < UNSEEN)
-        if lost is not None:
-            lost = without_units(source, trace.output_tokens, lost, corpus)
     own = (trace.pieces or trace).src_tokens[:-1]
     return Doubts(
         confidence=confidence(trace),
@@ -129,11 +127,11 @@ def check_translations(
 ) -> list[Doubts]:
     """:func:`doubts` of each of ``translator``'s ``traces``: their lost words by ``aligner``
     (eflomal with the priors of the model's corpus; None: not looked for), all aligned in one
-    run; ``corpus`` as :func:`doubts` takes it."""
+    run (:func:`.lost_words.lost_or_unknown`); ``corpus`` as :func:`doubts` takes it."""
     lost: list[list[bool] | None] = [None] * len(traces)
     if aligner is not None and traces:
         pairs = [(t.src_tokens[:-1], t.output_tokens) for t in traces]
-        lost = lost_or_unknown(aligner, pairs, translator.text.src_lang)
+        lost = lost_or_unknown(aligner, pairs, translator.text.src_lang, [corpus] * len(traces))
     longest = longest_source(translator)
     return [doubts(t, g, corpus, longest) for t, g in zip(traces, lost, strict=True)]
 

@@ -137,21 +137,34 @@ def without_units(
 
 
 def lost_or_unknown(
-    aligner: EflomalAligner, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lang: str
+    aligner: EflomalAligner,
+    pairs: Sequence[tuple[Sequence[str], Sequence[str]]],
+    lang: str,
+    corpora: Sequence[TrainingPairs | None] | None = None,
 ) -> list[list[bool] | None]:
-    """:func:`lost_in_outputs` of ``pairs`` in one run where eflomal aligns them all; where it
+    """The lost-word check of translations, each (source words, output words) pair's flags:
+    :func:`lost_in_outputs` of ``pairs`` in one run where eflomal aligns them all; where it
     cannot align one (it refuses some inputs: a side too long, say), of each pair alone, and
-    None for a pair it cannot align at all."""
+    None for a pair it cannot align at all. With ``corpora``, each pair's model's training
+    pairs (or None), not the words they translate together with a neighbour
+    (:func:`without_units`)."""
     try:
-        return list(lost_in_outputs(aligner, pairs, lang))
+        found: list[list[bool] | None] = list(lost_in_outputs(aligner, pairs, lang))
     except ValueError:
-        found: list[list[bool] | None] = []
+        found = []
         for pair in pairs:
             try:
                 found.append(lost_in_outputs(aligner, [pair], lang)[0])
             except ValueError:
                 found.append(None)
-        return found
+    return [
+        without_units(source, output, flags, corpus)
+        if corpus is not None and flags is not None
+        else flags
+        for (source, output), flags, corpus in zip(
+            pairs, found, corpora or [None] * len(pairs), strict=True
+        )
+    ]
 
 
 def lost_aligner(

@@ -14,8 +14,8 @@ import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
 from attnviz.plots import charts, tables
-from attnviz_ui.gc_tuning import freeze_heap
-from attnviz_ui.html_widgets import html_table, weight_bars
+from attnviz_ui.serving.process import freeze_heap
+from attnviz_ui.widgets.html_widgets import html_table, weight_bars
 
 
 def fake_trace(words: list[str], seed: int) -> Trace:

@@ -72,7 +72,7 @@ async def visit(browser, url: str, visitor: int, seconds: float) -> dict:
 
 def family(pid: int) -> list[int]:
     """Process ``pid`` and its live descendants (a dashboard server and its decoding
-    process, attnviz_ui/decoder_process.py), from /proc."""
+    process, attnviz_ui/serving/decoder_process.py), from /proc."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:

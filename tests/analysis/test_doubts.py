@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from attnviz.analysis import lost_words
 from attnviz.analysis.doubts import UNSURE, confidence, doubts
 from attnviz.analysis.lost_words import is_content, without_units
 
@@ -63,10 +64,26 @@ def test_a_lost_word_translated_with_its_neighbour_by_one_output_word_is_not_los
     lost = [False, True, False, False, True, False]  # "train" and "far" unlinked
     corpus = HandCorpus({w: 10 for w in SRC}, {("train", "station"): "gare"})
     assert without_units(SRC[:-1], OUT[:-1], lost, corpus) == [False] * 4 + [True, False]
-    found = doubts(_trace([0.9] * 6), lost, corpus)
-    assert found.lost == ("far",) and found.aligned
     elsewhere = ["la", "station", "est", "loin", ".", "<eos>"]  # "gare" not written
-    assert doubts(_trace([0.9] * 6, out=elsewhere), lost, corpus).lost == ("train", "far")
+    assert without_units(SRC[:-1], elsewhere[:-1], lost, corpus) == lost
+
+
+def test_the_lost_word_check_leaves_out_words_translated_with_a_neighbour(monkeypatch):
+    lost = [False, True, False, False, True, False]  # "train" and "far" unlinked
+
+    def aligned(aligner, pairs, lang):
+        if len(pairs) > 1:
+            raise ValueError("a pair eflomal refuses")  # then each pair alone
+        return [lost] if pairs[0][0] == SRC[:-1] else _raise(ValueError("refused"))
+
+    monkeypatch.setattr(lost_words, "lost_in_outputs", aligned)
+    corpus = HandCorpus({w: 10 for w in SRC}, {("train", "station"): "gare"})
+    pairs = [(SRC[:-1], OUT[:-1]), (["x"] * 6, OUT[:-1])]
+    checked = lost_words.lost_or_unknown(None, pairs, "en", [corpus, corpus])
+    assert checked == [[False] * 4 + [True, False], None]  # None: eflomal could not align it
+    assert lost_words.lost_or_unknown(None, pairs, "en") == [lost, None]
+    found = doubts(_trace([0.9] * 6), checked[0], corpus)
+    assert found.lost == ("far",) and found.aligned
 
 
 def test_tense_auxiliaries_are_function_words_but_other_modals_are_content():
@@ -83,3 +100,7 @@ def test_the_evidence_goes_out_as_json_with_what_was_not_looked_for_as_null():
 def test_a_forced_decoding_is_not_doubted_it_writes_the_reference_given():
     forced = hand_trace(np.full((6, 7), 1 / 7), SRC, OUT, probs=np.full(6, 0.1), mode="forced")
     assert not doubts(forced, [True] * 6).flagged
+
+
+def _raise(error: Exception):
+    raise error

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz_ui.replica_note import restarted
+from attnviz_ui.widgets.replica_note import restarted
 
 from ..helpers import ROOT, free_port, unavailable
 

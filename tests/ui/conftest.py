@@ -25,9 +25,9 @@ from ..helpers import TAUGHT, open_dashboard
 
 @pytest.fixture(autouse=True)
 def validated_charts(monkeypatch):
-    """The page draws its Altair charts unvalidated (attnviz_ui/vega.py); in these tests each
-    one is validated against Vega-Lite's JSON schema, and a spec that breaks it fails."""
-    from attnviz_ui import vega
+    """The page draws its Altair charts unvalidated (attnviz_ui/widgets/vega.py); in these tests
+    each one is validated against Vega-Lite's JSON schema, and a spec that breaks it fails."""
+    from attnviz_ui.widgets import vega
 
     monkeypatch.setattr(vega, "VALIDATE", True)
 

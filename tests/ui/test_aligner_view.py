@@ -143,15 +143,15 @@ def _in_page_order(block):
 def test_the_words_eflomal_finds_lost_are_named_under_each_heatmap(aligned, monkeypatch):
     """The check runs after both heatmaps are sent (the pictures wait for no aligner), and
     each model's note sits under its own heatmap, where the grids leave the first screen."""
-    from attnviz_ui import aligner_view
+    from attnviz_ui.serving import aligner
 
     asked = []
 
-    def first_word_lost(found, traces, lang):
+    def first_word_lost(checkpoints, traces):
         asked.append([t.src_tokens[:-1] for t in traces])
         return [[i == 0 for i in range(len(t.src_tokens) - 1)] for t in traces]
 
-    monkeypatch.setattr(aligner_view, "lost", first_word_lost)
+    monkeypatch.setattr(aligner, "lost_of", first_word_lost)
     (en, _, _), *_ = corpus(1, seed=25)
     type_sentence(aligned, en)
     first = en.split()[0]

@@ -125,7 +125,7 @@ def test_chart_builders_show_the_values_they_are_given(method):
 
 
 def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app):
-    from attnviz_ui.attribution_view import IG_MAX_WORDS
+    from attnviz_ui.serving.attribution import IG_MAX_WORDS
 
     type_sentence(app, " ".join(["cat"] * IG_MAX_WORDS))  # exactly the limit: computed
     app.toggle(key="attribution_on").set_value(True).run()

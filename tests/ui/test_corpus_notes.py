@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from attnviz.store.corpus_lookup import Lookup
-from attnviz_ui.corpus_notes import attended, notes_html, step_notes
+from attnviz.store.step_notes import attended, step_notes
+from attnviz_ui.widgets.corpus_notes import notes_html
 
 from ..hand_corpus import DATA, TEXT, hand_index, write_hand_corpus
 from ..handmade import hand_trace

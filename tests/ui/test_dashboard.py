@@ -10,8 +10,8 @@ import pytest
 
 import attnviz
 from attnviz.plots import charts
-from attnviz_ui import gc_tuning
-from attnviz_ui.page_style import CLOSE_WHEN_NARROW
+from attnviz_ui.serving import process
+from attnviz_ui.widgets.page_style import CLOSE_WHEN_NARROW
 
 from ..helpers import (
     SENTENCE,
@@ -57,7 +57,7 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
 
 def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app, monkeypatch):
     type_sentence(app, SENTENCE)
-    from attnviz_ui import decoder_process
+    from attnviz_ui.serving import decoder_process
 
     def refuse(*args, **kwargs):
         raise AssertionError("decoded again")
@@ -227,7 +227,7 @@ def test_after_its_first_page_the_server_leaves_its_heap_out_of_full_collections
 ):
     # Streamlit collects every generation after each run; over torch, plotly and the models
     # that walk held the server 200 ms, before it sent a step's pictures.
-    monkeypatch.setattr(gc_tuning, "_modules_frozen", 0)  # as in a new server process
+    monkeypatch.setattr(process, "_modules_frozen", 0)  # as in a new server process
     gc.unfreeze()
     open_dashboard(checkpoints, monkeypatch)
     assert gc.get_freeze_count() > 5 * len(gc.get_objects())
@@ -267,7 +267,7 @@ def test_with_an_int8_output_layer_the_page_shows_fp32s_attention_and_says_so(
 
 
 def test_a_step_that_looks_most_at_a_sink_says_so_and_an_aligned_full_stop_does_not():
-    from attnviz_ui.step_view import _sink_note
+    from attnviz_ui.views.step_view import _sink_note
 
     from ..handmade import hand_trace
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz_ui.sentence_page import EXAMPLES
+from attnviz_ui.pages.sentence_page import EXAMPLES
 
 from ..helpers import (
     SENTENCE,
@@ -121,7 +121,7 @@ def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
 
 
 def test_a_word_given_that_the_model_grows_into_a_longer_one_is_said():
-    from attnviz_ui.what_if_view import _grown_note
+    from attnviz_ui.views.what_if_view import _grown_note
 
     from ..handmade import hand_trace
 

@@ -1,6 +1,6 @@
-"""The page's translations decoded in a process of their own (attnviz_ui/decoder_process.py):
-the same Traces as in the server's process, refusals and load errors carried back, and a page
-that answers whatever happens to the child."""
+"""The page's translations decoded in a process of their own
+(attnviz_ui/serving/decoder_process.py): the same Traces as in the server's process, refusals
+and load errors carried back, and a page that answers whatever happens to the child."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from attnviz import CheckpointError
 from attnviz.errors import Refused
 from attnviz.store.catalog import Checkpoint
-from attnviz_ui.decoder_process import DecoderProcess, Decoders, Request, decode
+from attnviz_ui.serving.decoder_process import DecoderProcess, Decoders, Request, decode
 
 from ..synthetic import corpus
 
@@ -104,7 +104,7 @@ def test_the_child_ends_when_its_server_goes_away_and_not_before(child, trained)
     [("/nonexistent/python",), (sys.executable, "-c", "pass")],  # never starts; ends at once
 )
 def test_where_no_child_answers_the_server_decodes_itself(trained, command, monkeypatch):
-    from attnviz_ui import decoder_process
+    from attnviz_ui.serving import decoder_process
 
     started = []
     popen = decoder_process.subprocess.Popen

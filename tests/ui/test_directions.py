@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from attnviz.store.catalog import Direction
-from attnviz_ui.language import KEY
-from attnviz_ui.pages import Page
+from attnviz_ui.pages.navigation import Page
+from attnviz_ui.widgets.language import KEY
 
 from ..helpers import heatmaps_on, open_dashboard, type_sentence
 

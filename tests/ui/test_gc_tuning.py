@@ -4,7 +4,7 @@ import gc
 import sys
 import types
 
-from attnviz_ui.gc_tuning import freeze_heap
+from attnviz_ui.serving.process import freeze_heap
 
 
 def test_the_heap_is_frozen_again_only_after_a_run_that_imported_modules(monkeypatch):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from attnviz_ui.html_widgets import shaded_tokens, weight_bars
+from attnviz_ui.widgets.html_widgets import shaded_tokens, weight_bars
 
 
 def test_shaded_tokens_escape_markup_and_shade_by_value():

@@ -13,9 +13,9 @@ from babel.messages.pofile import read_po
 
 from attnviz import i18n
 from attnviz.i18n import INTERFACE_LANGUAGES, catalog_path
-from attnviz_ui.language import KEY, from_locale, header, translations
-from attnviz_ui.pages import View
-from attnviz_ui.what_if_view import WhatIf
+from attnviz_ui.pages.navigation import View
+from attnviz_ui.views.what_if_view import WhatIf
+from attnviz_ui.widgets.language import KEY, from_locale, header, translations
 
 from ..helpers import ROOT, run_corpus, type_sentence
 

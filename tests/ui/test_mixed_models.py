@@ -14,7 +14,7 @@ from attnviz.model.model_config import ModelConfig
 from attnviz.store import checkpoint
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
-from attnviz_ui.pages import View
+from attnviz_ui.pages.navigation import View
 
 from ..helpers import (
     SENTENCE,

@@ -1,6 +1,6 @@
 """The play button: one step further on each run, stopping at the last, restarting from it."""
 
-from attnviz_ui.playback import Playback, after_run, before_run, new_sentence, toggled
+from attnviz_ui.state.playback import Playback, after_run, before_run, new_sentence, toggled
 
 
 def test_paused_shows_the_chosen_step_but_never_past_the_last():

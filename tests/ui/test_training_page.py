@@ -100,7 +100,7 @@ def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, m
 
 
 def test_the_snapshot_caption_names_the_snapshots_the_history_has():
-    from attnviz_ui.training_page import snapshots_note
+    from attnviz_ui.pages.training_page import snapshots_note
 
     continued = [0.0, 0.1, 0.25, 0.5, 1, 2.0, 2.1, 2.25, 2.5, 3, 4, 5, 6.0, 6.1, 6.25, 6.5, 7, 8]
     note = snapshots_note(continued)

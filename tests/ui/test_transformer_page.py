@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from attnviz_ui.pages import View
-from attnviz_ui.what_if_view import WhatIf
+from attnviz_ui.pages.navigation import View
+from attnviz_ui.views.what_if_view import WhatIf
 
 from ..helpers import heatmaps_on, open_dashboard, type_sentence
 

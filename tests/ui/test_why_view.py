@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from attnviz.cli.main import main
-from attnviz_ui.pages import View
+from attnviz_ui.pages.navigation import View
 
 from ..helpers import SENTENCE, open_dashboard, type_sentence
 

@@ -112,7 +112,9 @@ def joeynmt_config(work: Path, attention: str, seed: int = SEED) -> dict:
             "max_output_length": -1,
             "eval_metrics": ["bleu"],
         },
-        "model": transformer_model(r["dropout"]) if attention == "multihead" else {
+        "model": transformer_model(r["dropout"])
+        if attention == "multihead"
+        else {
             "encoder": {
                 "type": "recurrent",
                 "rnn_type": "gru",

@@ -1,0 +1,166 @@
+"""The page's models: the checkpoints that load, one Translator per checkpoint file and
+precision, and one Trace per input, decoded by the server's decoding processes."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import attnviz
+from attnviz.analysis import compare_models
+from attnviz.analysis.compare_models import Item, SentenceScore
+from attnviz.errors import Refused
+from attnviz.i18n import shown
+from attnviz.store.catalog import Checkpoint, Direction, checkpoints
+from attnviz.tuning.decoding_precision import resolve_decoding
+
+from ..widgets.language import session_language
+from .decoder_process import Request, decoder
+from .translators import models
+
+
+def checkpoint_folder() -> Path:
+    """``checkpoints/`` beside dashboard.py, or the folder in ATTNVIZ_CHECKPOINTS (read on
+    every run: a test may point one process at several folders)."""
+    return Path(os.environ.get("ATTNVIZ_CHECKPOINTS", Path(__file__).parents[2] / "checkpoints"))
+
+
+def file_version(path: Path) -> tuple[int, int] | None:
+    """What tells one version of a file from the next, for a cache key: (mtime, size); None
+    when there is no file to read."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+class Choice(NamedTuple):
+    """What the sidebar chose: the direction, the two models shown and the search."""
+
+    left: Checkpoint
+    right: Checkpoint
+    beam: int  # 1: greedy search
+    direction: Direction = Direction("en", "fr")  # what both models read and write
+    models: tuple[Checkpoint, ...] = ()  # every model of the direction, left and right among them
+
+
+class Side(NamedTuple):
+    """One column of the page: a model and its decoding of the sentence."""
+
+    name: str
+    translator: attnviz.Translator
+    trace: attnviz.Trace
+
+
+def page_precision() -> str:
+    """The precision the page decodes in, resolved as every surface resolves "auto": the
+    fastest that keeps the attention shown the trained model's own (the output layer alone below
+    fp32: see attnviz.model.low_precision), as measured once per machine, or as ATTNVIZ_DECODING
+    pins it (read on every call). Cached decodings are keyed by it."""
+    return _page_precision(os.environ.get("ATTNVIZ_DECODING", ""))
+
+
+@functools.cache
+def _page_precision(pinned: str) -> str:
+    """:func:`page_precision`, resolved once per value of ``pinned`` (ATTNVIZ_DECODING, which
+    resolve_decoding reads itself): a page run asks about 35 times. A pin that is not a
+    precision raises, and is not kept."""
+    return resolve_decoding("auto")
+
+
+def load(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:
+    """The Translator of ``checkpoint`` at ``precision`` (default :func:`page_precision`),
+    shared by every session; raises its CheckpointError. A cached decoding passes the
+    precision its key holds, so that the model it uses is the one the key names."""
+    return models(precision or page_precision()).get(checkpoint)
+
+
+def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
+    """``checkpoint``'s Translator with every weight fp32, as attribution's gradients need."""
+    return load(checkpoint, "fp32")
+
+
+def direction_of(checkpoint: Checkpoint) -> Direction:
+    """The languages ``checkpoint``'s model reads and writes."""
+    text = load(checkpoint).text
+    return Direction(text.src_lang, text.tgt_lang)
+
+
+def translate(
+    checkpoint: Checkpoint,
+    sentence: str,
+    beam: int,
+    reference: str,
+    language: str | None = None,
+    precision: str | None = None,
+) -> attnviz.Trace | Refused:
+    """A Trace, or the refusal of an InputError in ``language`` (default: the session's);
+    decoded at ``precision`` (default :func:`page_precision`) and cached per input, so
+    moving the step slider never decodes again. A cache keyed by language and precision
+    passes its own, so that what it computes is what its key names.
+
+    The cache is the process's own, shared by every session: a Trace is frozen, so sessions
+    share one object rather than copies, and a lookup costs a hash of its arguments, where
+    Streamlit's data cache hashed them its own way and pickled each Trace in and out (about
+    1.5 ms a call, two calls a run). What it does not hold is decoded by the server's decoding
+    process (:mod:`.decoder_process`), away from the sessions' threads."""
+    return _translate(
+        checkpoint, sentence, beam, reference, language or session_language(),
+        precision or page_precision(),
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=512)
+def _translate(
+    checkpoint: Checkpoint, sentence: str, beam: int, reference: str, language: str, precision: str
+) -> attnviz.Trace | Refused:
+    """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
+    return decoder.decode(Request(checkpoint, sentence, beam, reference, language, precision))
+
+
+def available() -> tuple[list[Checkpoint], dict[str, str]]:
+    """The checkpoints that load, and the failures by name -> message."""
+    found, failed = checkpoints(checkpoint_folder())
+    ok = []
+    for checkpoint in found:
+        try:
+            load(checkpoint)
+            ok.append(checkpoint)
+        except attnviz.CheckpointError as e:
+            failed[checkpoint.name] = shown(e)  # in this session's language
+    return ok, failed
+
+
+def steered(
+    checkpoint: Checkpoint,
+    sentence: str,
+    beam: int,
+    prefix: tuple[str, ...] | None = None,
+    edit: tuple[int, tuple[float, ...], int | None] | None = None,
+) -> attnviz.Trace | Refused:
+    """A Trace decoded from ``prefix`` or with the attention ``edit`` (step, weights, a
+    Transformer's head or None), or the refusal of an InputError; cached per input like
+    :func:`translate`."""
+    return _steered(checkpoint, sentence, beam, prefix, edit, session_language(), page_precision())
+
+
+@functools.lru_cache(maxsize=256)
+def _steered(
+    checkpoint, sentence, beam, prefix, edit, language: str, precision: str
+) -> attnviz.Trace | Refused:
+    return decoder.decode(
+        Request(checkpoint, sentence, beam, "", language, precision, prefix, edit)
+    )
+
+
+def scores_of(
+    checkpoint: Checkpoint, items: list[Item], beam: int, progress: Callable[[int, int], None]
+) -> list[SentenceScore]:
+    """What ``checkpoint``'s model does with each of ``items``
+    (:func:`attnviz.analysis.compare_models.score_sentences`), calling ``progress(done,
+    total)`` as it goes."""
+    return compare_models.score_sentences(load(checkpoint), items, beam=beam, progress=progress)
