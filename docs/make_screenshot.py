@@ -15,7 +15,7 @@ ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks" / "classroom"))
 from dashboard_latency import DRAWN, streamlit  # noqa: E402
 
-from attnviz_ui.pages.sentence_page import EXAMPLES  # noqa: E402
+from attnviz_ui.pages.sentence_inputs import EXAMPLES  # noqa: E402
 
 
 def typed(p, url: str, sentence: str, height: int):

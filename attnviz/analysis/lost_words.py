@@ -12,6 +12,7 @@ from typing import Protocol
 
 from ..data.text import normalize
 from ..decoding.translator import Translator
+from ..errors import Refused
 from .eflomal_aligner import EflomalAligner
 from .eflomal_priors import Priors, mismatch
 
@@ -169,15 +170,15 @@ def lost_or_unknown(
 
 def lost_aligner(
     priors: Priors | None, models: Mapping[str, Translator]
-) -> tuple[EflomalAligner | None, str | None]:
-    """eflomal with ``priors`` for the lost measure, or None and the reason: no priors, or
-    priors of another corpus, split or tokenizer than the models'."""
+) -> EflomalAligner | Refused:
+    """eflomal with ``priors`` for the lost measure, or why not: no priors, or priors of
+    another corpus, split or tokenizer than the models'."""
     if priors is None:
-        return None, "no eflomal priors given: source words lost not measured"
+        return Refused("no eflomal priors given: source words lost not measured")
     for name, tr in models.items():
         if why := mismatch(priors, tr.card, tr.data, tr.text):
-            return None, f"source words lost not measured: {name}: {why}"
-    return EflomalAligner(priors), None
+            return Refused(f"source words lost not measured: {name}: {why}")
+    return EflomalAligner(priors)
 
 
 def describe_lost(lang: str) -> str:

@@ -32,6 +32,7 @@ def evaluate_by_length(args) -> int:
     from ..analysis.by_length import evaluate_by_length as evaluate
     from ..analysis.lost_words import lost_aligner
     from ..data.corpus import read_corpus
+    from ..errors import Refused
     from ..files import atomic_write
     from ..store.by_length_file import save_result
     from ..store.checkpoint import file_sha256, load
@@ -49,7 +50,8 @@ def evaluate_by_length(args) -> int:
     recorded = (first.card.get("corpus") or {}).get("sha256")
     if recorded and recorded != corpus.sha256:
         _say(f"warning: {args.data} is not the file the models were trained on (sha256 differs)")
-    aligner, note = lost_aligner(_priors(args), models)
+    aligner = lost_aligner(_priors(args), models)
+    note = aligner.message if isinstance(aligner, Refused) else None
     if note:
         if args.priors:  # asked for by name: priors of another corpus are an error
             raise ValueError(f"{args.priors}: {note}")
@@ -58,7 +60,7 @@ def evaluate_by_length(args) -> int:
         models,
         corpus,
         {n: file_sha256(p) for n, p in zip(names, args.checkpoints, strict=True)},
-        aligner,
+        None if note else aligner,
         per_bucket=per_bucket,
         seed=args.seed or 0,
         notes=[note] if note else [],

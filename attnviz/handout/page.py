@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ..decoding.trace import Trace
 from ..decoding.trace_json import trace_json
 from ..i18n import gettext as _
-from ..model.networks import NONE
+from ..model.model_config import NONE
 from ..plots import formulas, model_notes
 from ..plots.charts import HEATMAP_COLORS
 

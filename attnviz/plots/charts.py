@@ -440,29 +440,6 @@ def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
     return [(int(x) - 1, int(y) - 1) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
 
 
-def length_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Corpus BLEU per source-length bucket, one bar per model (a
-    :func:`attnviz.analysis.compare_models.bleu_by_length` frame)."""
-    order = list(dict.fromkeys(frame["words"]))
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("words:N", sort=order, title=_("source words")),
-            xOffset="model:N",
-            y=alt.Y("BLEU:Q", title=_("corpus BLEU")),
-            color=alt.Color("model:N", title=_("model")),
-            tooltip=[
-                alt.Tooltip("model:N", title=_("model")),
-                alt.Tooltip("words:N", title=_("source words")),
-                alt.Tooltip("BLEU:Q", format=".1f"),
-                alt.Tooltip("sentences:Q", title=_("sentences")),
-            ],
-        )
-        .properties(height=260)
-    )
-
-
 EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the blue scale
 
 

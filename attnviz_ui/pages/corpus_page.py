@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from attnviz.analysis import compare_models, teaching
 from attnviz.analysis.compare_models import Item, SentenceScore
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, teaching_notes
+from attnviz.plots import length_charts, teaching_notes
 from attnviz.store.catalog import Checkpoint
 
 from ..serving.corpus import corpus_files, held_out, parsed_items, upload_text
@@ -173,6 +174,31 @@ def results_ui(
             col.metric(_("{name}: corpus BLEU").format(name=name), f"{totals.bleu:.1f}")
         if totals.aer is not None:
             col.metric(_("{name}: AER").format(name=name), f"{totals.aer.aer:.1f}")
+    frame = sentences_ui(items, scores, strays)
+    lengths = compare_models.bleu_by_length(items, scores, target)
+    if not lengths.empty:
+        vega_chart(length_charts.bleu_by_length_bars(lengths))
+        st.caption(
+            _(
+                "Corpus BLEU by source length: attention models usually lose quality on long "
+                "sentences; compare how fast each one falls."
+            )
+        )
+    view = View.TAUGHT if strays else View.STEPS
+    picked = st.selectbox(
+        _("Open a sentence in the “{view}” view").format(view=_(view)),
+        list(frame["#"]),  # in the table's order
+        format_func=lambda n: f"#{n}: {items[n - 1].source}",
+        key=Key.CORPUS_PICK,
+    )
+    st.button(_("Open"), key=Key.CORPUS_OPEN, on_click=_open, args=(items[picked - 1], view))
+
+
+def sentences_ui(
+    items: list[Item], scores: dict[str, list[SentenceScore]], strays: dict | None
+) -> pd.DataFrame:
+    """The per-sentence table, with eflomal's column and the strays where there are, and how
+    to read it; returns the table in the order shown."""
     frame = compare_models.table(items, scores)
     frame, no_eflomal = aligner_view.with_eflomal_column(frame, scores)
     frame = teaching.with_strays(frame, strays or {})
@@ -193,23 +219,7 @@ def results_ui(
     )
     if strays:
         st.caption(_(teaching_notes.STRAYS_HELP))
-    lengths = compare_models.bleu_by_length(items, scores, target)
-    if not lengths.empty:
-        vega_chart(charts.length_chart(lengths))
-        st.caption(
-            _(
-                "Corpus BLEU by source length: attention models usually lose quality on long "
-                "sentences; compare how fast each one falls."
-            )
-        )
-    view = View.TAUGHT if strays else View.STEPS
-    picked = st.selectbox(
-        _("Open a sentence in the “{view}” view").format(view=_(view)),
-        list(frame["#"]),  # in the table's order
-        format_func=lambda n: f"#{n}: {items[n - 1].source}",
-        key=Key.CORPUS_PICK,
-    )
-    st.button(_("Open"), key=Key.CORPUS_OPEN, on_click=_open, args=(items[picked - 1], view))
+    return frame
 
 
 def _translations_first(frame, names: list[str]):

@@ -36,6 +36,19 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
     shown = [(name, trace) for name, trace in shown if trace.has_attention]
     if not shown:
         return
+    _coverage_ui(shown)
+    _summary_ui(shown)
+    if len(shown) < 2:
+        return
+    (left, a), (right, b) = shown
+    if diagnostics.comparable(a, b):
+        _difference_ui(left, a, right, b)
+    else:
+        _not_comparable_ui(shown)
+
+
+def _coverage_ui(shown: list[tuple[str, Trace]]) -> None:
+    """How to read the scores and weights above, and each source word's coverage."""
     st.caption(
         _(
             "Raw scores (upper chart) and the softmax weights they become (lower chart) at the "
@@ -50,28 +63,31 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
             "out (under-translation); well above 1: it may be translated twice."
         )
     )
-    _summary_ui(shown)
-    if len(shown) < 2:
-        return
-    (left, a), (right, b) = shown
-    if not diagnostics.comparable(a, b):
-        st.info(
-            _(
-                "The two translations differ, so their matrices cannot be compared cell by "
-                "cell. Decode both models on one of the outputs (forced decoding: each model is "
-                "made to write that translation, and shows where it would have looked), or type "
-                "a reference translation."
-            )
+
+
+def _not_comparable_ui(shown: list[tuple[str, Trace]]) -> None:
+    """Two different outputs: why their matrices cannot be compared, and a button per model
+    that decodes both on its output."""
+    st.info(
+        _(
+            "The two translations differ, so their matrices cannot be compared cell by "
+            "cell. Decode both models on one of the outputs (forced decoding: each model is "
+            "made to write that translation, and shows where it would have looked), or type "
+            "a reference translation."
         )
-        for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
-            if col.button(
-                _("Decode both on {name}'s output").format(name=name),
-                key=element_key("force-on", side),
-            ):
-                # The reference box is outside this fragment: set it on the next full run.
-                st.session_state[Key.NEXT_REFERENCE] = trace.text
-                st.rerun()
-        return
+    )
+    for side, (col, (name, trace)) in enumerate(zip(st.columns(2), shown, strict=True)):
+        if col.button(
+            _("Decode both on {name}'s output").format(name=name),
+            key=element_key("force-on", side),
+        ):
+            # The reference box is outside this fragment: set it on the next full run.
+            st.session_state[Key.NEXT_REFERENCE] = trace.text
+            st.rerun()
+
+
+def _difference_ui(left: str, a: Trace, right: str, b: Trace) -> None:
+    """Two decodings of one output: the difference of their matrices, and step by step."""
     st.plotly_chart(
         charts.difference_heatmap(
             a, b, title=_("{left} minus {right}").format(left=left, right=right)

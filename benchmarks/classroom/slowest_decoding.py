@@ -21,7 +21,7 @@ import torch
 
 from attnviz.errors import InputError
 from attnviz.store.catalog import Checkpoint
-from attnviz_ui.pages.sentence_page import MAX_CHARS
+from attnviz_ui.pages.sentence_inputs import MAX_CHARS
 from attnviz_ui.serving.decoder_process import Bound, DecoderProcess, Request, decode
 from attnviz_ui.serving.models import page_precision
 from attnviz_ui.serving.translators import models

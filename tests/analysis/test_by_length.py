@@ -32,6 +32,7 @@ from attnviz.analysis.lost_words import (
 )
 from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.data.text import TextConfig
+from attnviz.errors import Refused
 from attnviz.store.checkpoint import file_sha256
 from attnviz.store.priors_file import load_priors
 
@@ -119,16 +120,17 @@ def test_models_of_another_corpus_split_or_direction_are_refused(other, message)
 
 
 def test_the_lost_measure_is_left_out_with_a_note_without_matching_priors():
-    aligner, note = lost_aligner(None, {"a": _fake()})
-    assert aligner is None and "not measured" in note
+    refused = lost_aligner(None, {"a": _fake()})
+    assert isinstance(refused, Refused) and "not measured" in refused.message
     meta = {
         "corpus": {"sha256": "c" * 64, "file": "cmn.txt"},
         "split": {"valid_percent": 2.0, "test_percent": 2.0, "max_len": 50},
         "text": asdict(TextConfig()),
         "eflomal": {"config": asdict(PriorsConfig())},
     }
-    aligner, note = lost_aligner(Priors(meta, {}, {}, {}, {}, {}), {"zh-en": _fake()})
-    assert aligner is None and "zh-en" in note and "another corpus" in note
+    refused = lost_aligner(Priors(meta, {}, {}, {}, {}, {}), {"zh-en": _fake()})
+    assert isinstance(refused, Refused)
+    assert "zh-en" in refused.message and "another corpus" in refused.message
 
 
 def test_the_result_round_trips_through_json():
@@ -146,8 +148,8 @@ def test_the_result_round_trips_through_json():
 def test_models_are_scored_on_the_same_inputs(trained, corpus_file, cli_priors):
     paths = {"encdec": trained("none")[0], "luong": trained("general")[0]}
     models = {name: load(path, precision="fp32") for name, path in paths.items()}
-    aligner, note = lost_aligner(load_priors(cli_priors), models)
-    assert note is None
+    aligner = lost_aligner(load_priors(cli_priors), models)
+    assert isinstance(aligner, EflomalAligner)
     sha = {name: file_sha256(path) for name, path in paths.items()}
     result = evaluate_by_length(
         models, read_corpus(corpus_file), sha, aligner, per_bucket=5, resamples=200

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from attnviz.plots.charts import EFLOMAL_COLOR
-from attnviz_ui.pages.sentence_page import EXAMPLES
+from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import CHROMIUM, ROOT, TAUGHT, free_port, tool_missing
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnviz_ui.pages.sentence_page import EXAMPLES
+from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import (
     SENTENCE,
