@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import html
 from typing import NamedTuple
 
 import plotly.graph_objects as go
@@ -21,6 +20,7 @@ from ..serving.models import Side
 from ..serving.replays import step_numbers
 from ..state.session_keys import element_key
 from ..widgets.html_widgets import html_table, shaded_tokens, weight_bars
+from ..widgets.templates import render, rendered
 
 NUMBERS = N_(
     "The step in numbers, as the model computed it. For each source token: its score e, "
@@ -87,15 +87,19 @@ def column(
     t = min(step, len(trace.tgt_tokens) - 1)
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
-    heading = html.escape(heading)
-    candidates = html_table(tables.candidates_table(trace, t))
+    # the pieces below are HTML their own templates rendered, their words escaped there
+    candidates = rendered(html_table(tables.candidates_table(trace, t)))
     if trace.has_attention:
         title = _("{name}: alignment").format(name=s.name)
-        looked = _sink_note(trace, t) + shaded_tokens(trace.src_tokens, trace.weights[t])
-        looked += weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])
+        looked = {
+            "sink": rendered(_sink_note(trace, t)),
+            "shaded": rendered(shaded_tokens(trace.src_tokens, trace.weights[t])),
+            "bars": rendered(weight_bars(trace.src_tokens, trace.weights[t], trace.scores[t])),
+            "one_context": None,
+        }
     else:
         title = _("{name}: no attention, one context c").format(name=s.name)
-        looked = "<br>" + html.escape(_(ONE_CONTEXT))
+        looked = {"sink": None, "shaded": None, "bars": None, "one_context": _(ONE_CONTEXT)}
     fig = attention_picture(trace, step=t, title=title, gold=gold, reveal=reveal)
     if eflomal is not None and trace.has_attention:
         fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
@@ -103,7 +107,7 @@ def column(
         step=t,
         heatmap=fig,
         output=shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        detail=f"<b>{heading}</b>{looked}<br>{candidates}",
+        detail=render("step_detail", heading=heading, candidates=candidates, **looked),
     )
 
 
@@ -114,8 +118,10 @@ def _sink_note(trace, t: int) -> str:
     on_eos, on_punct = sunk_steps(trace)
     if t >= len(on_eos) or not (on_eos[t] or on_punct[t]):
         return ""
-    top = html.escape(trace.src_tokens[int(trace.weights[t].argmax())])
-    return html.escape(_(" · looks most at “{top}”: an attention sink")).format(top=top)
+    top = trace.src_tokens[int(trace.weights[t].argmax())]
+    return render(
+        "sink_note", note=_(" · looks most at “{top}”: an attention sink").format(top=top)
+    )
 
 
 def heatmap_ui(side: int, s: Side, c: Column):

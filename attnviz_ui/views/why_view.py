@@ -4,7 +4,6 @@ sentence grown longer one sentence at a time, and the three models' BLEU by sent
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,7 @@ from ..serving.by_length import length_curve
 from ..serving.models import Choice, checkpoint_folder, load, translate
 from ..state.session_keys import Key, element_key
 from ..widgets.html_widgets import shaded_tokens
+from ..widgets.templates import render
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
 # Sentences that go on from any example, one more per step of the length control.
@@ -97,12 +97,8 @@ def grown_input(sentence: str, further: list[str], count: int, source: str) -> s
 
 def struck_source(trace: Trace, lost: list[bool]) -> str:
     """HTML: the source words, those ``lost`` struck through in red. Escaped."""
-    words = trace.src_tokens[:-1]
-    spans = [
-        f'<s style="color:#d62728">{html.escape(w)}</s>' if gone else html.escape(w)
-        for w, gone in zip(words, lost, strict=True)
-    ]
-    return '<div style="line-height: 1.9rem">' + " ".join(spans) + "</div>"
+    words = list(zip(trace.src_tokens[:-1], lost, strict=True))
+    return render("struck_source", words=words)
 
 
 def why_view_ui(choice: Choice, sentence: str) -> None:

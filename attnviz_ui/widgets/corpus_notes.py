@@ -2,11 +2,10 @@
 the step attended to most, how often the corpus links them, the other translations it gives,
 example pairs with the linked words marked. Pure functions of the notes
 (:class:`attnviz.store.step_notes.StepNotes`) and the nearest steps; no streamlit
-(``corpus_view`` draws them)."""
+(``corpus_view`` draws them). The HTML comes from templates (``templates/notes.html``,
+``example.html``, ``neighbours.html``) with autoescape on: every word is escaped there."""
 
 from __future__ import annotations
-
-import html
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from attnviz.store.step_index import Neighbour
 from attnviz.store.step_notes import StepNotes, WordNote
 
 from .html_widgets import shaded_tokens
+from .templates import render, rendered
 
 FEW = 3  # training pairs below which the corpus has next to nothing on a word
 SHOWN = 5  # other translations listed per word
@@ -38,14 +38,12 @@ HOW = N_(
 
 def notes_html(notes: StepNotes, text: TextConfig) -> str:
     """The notes as one HTML block, every text from the corpus or the user escaped."""
-    parts = [_sentence_line(notes)]
-    for note in notes.words:
-        parts.append(_word_html(note, notes.written, text))
-    return "".join(parts)
+    words = [_word(note, notes.written, text) for note in notes.words]
+    return render("notes", sentence=_sentence_line(notes), words=words)
 
 
 def _q(word: str) -> str:
-    return html.escape(f"“{word}”")
+    return f"“{word}”"
 
 
 def _sentence_line(notes: StepNotes) -> str:
@@ -58,24 +56,34 @@ def _sentence_line(notes: StepNotes) -> str:
         line = _(
             "The sentence {sentence} is itself a training pair ({n}×): the model may recall it."
         )
-    return f"<p>{line.format(sentence=_q(notes.sentence), n=notes.sentence_pairs)}</p>"
+    return line.format(sentence=_q(notes.sentence), n=notes.sentence_pairs)
 
 
-def _word_html(note: WordNote, written: str, text: TextConfig) -> str:
-    answer, linked = note.answer, note.linked
+def _word(note: WordNote, written: str, text: TextConfig) -> dict:
+    """What ``notes.html`` shows of one word: its heading, its lines and its example pairs
+    (None, not even an empty list, when no training pair holds it)."""
     head = _("{word} (attention {weight:.2f})").format(word=_q(note.word), weight=note.weight)
-    lines = [f"<b>{head}</b>"]
+    answer, linked = note.answer, note.linked
     if answer.pairs == 0:
-        lines.append(
-            html.escape(_("No training pair holds it: the model never saw this word in training."))
-        )
-        return "<p>" + "<br>".join(lines) + "</p>"
+        unseen = _("No training pair holds it: the model never saw this word in training.")
+        return {"head": head, "lines": [unseen], "examples": None}
+    examples = linked.examples if linked is not None and linked.pairs else answer.examples
+    return {
+        "head": head,
+        "lines": _word_lines(note, written),
+        "examples": [_pair(e, text) for e in examples],
+    }
+
+
+def _word_lines(note: WordNote, written: str) -> list[str]:
+    """What the corpus says of a word it holds: how little, how often it links the word to
+    ``written``, its other translations and the pairs that link it to nothing."""
+    answer, linked = note.answer, note.linked
+    lines = []
     if answer.pairs < FEW:
         lines.append(
-            html.escape(
-                _("Training pairs that hold it: {n}, next to nothing to learn from.").format(
-                    n=answer.pairs
-                )
+            _("Training pairs that hold it: {n}, next to nothing to learn from.").format(
+                n=answer.pairs
             )
         )
     if linked is not None:
@@ -90,34 +98,37 @@ def _word_html(note: WordNote, written: str, text: TextConfig) -> str:
             )
         share = linked.links[0].share if linked.links else 0.0
         lines.append(
-            html.escape(
-                said.format(written=f"“{written}”", n=linked.pairs, total=answer.pairs, share=share)
-            )
+            said.format(written=_q(written), n=linked.pairs, total=answer.pairs, share=share)
         )
     others = [x for x in answer.links if x.target != written][:SHOWN]
     if others:
-        listed = " · ".join(f"{html.escape(x.target)} {x.count} ({x.share:.0%})" for x in others)
-        lines.append(html.escape(_("Other translations in the corpus:")) + " " + listed)
+        listed = " · ".join(f"{x.target} {x.count} ({x.share:.0%})" for x in others)
+        lines.append(_("Other translations in the corpus:") + " " + listed)
     if answer.unlinked:
-        lines.append(
-            html.escape(_("Pairs where it is linked to nothing: {n}.").format(n=answer.unlinked))
-        )
-    examples = linked.examples if linked is not None and linked.pairs else answer.examples
-    items = "".join(f"<li>{example_html(e, text)}</li>" for e in examples)
-    return "<p>" + "<br>".join(lines) + f"</p><ul>{items}</ul>"
+        lines.append(_("Pairs where it is linked to nothing: {n}.").format(n=answer.unlinked))
+    return lines
 
 
 def example_html(example: Example, text: TextConfig) -> str:
     """One example pair, source → target, the word asked about and its links marked."""
-    src = _marked(example.src_tokens, example.src_marked, text.src_lang)
-    tgt = _marked(example.tgt_tokens, example.tgt_marked, text.tgt_lang)
-    return f"{src} → {tgt}"
+    return render("example", example=_pair(example, text))
 
 
-def _marked(tokens, marked, lang: str) -> str:
-    shown = [f"<mark>{html.escape(t)}</mark>" if i in marked else html.escape(t)
-             for i, t in enumerate(tokens)]  # fmt: skip
-    return "".join(shown) if lang == "zh" else " ".join(shown)
+def _pair(example: Example, text: TextConfig) -> dict:
+    """An example pair as ``marked.html``'s ``pair`` draws it."""
+    return {
+        "src": _side(example.src_tokens, example.src_marked, text.src_lang),
+        "tgt": _side(example.tgt_tokens, example.tgt_marked, text.tgt_lang),
+    }
+
+
+def _side(tokens, marked, lang: str) -> dict:
+    """One side of a pair as ``marked.html``'s ``marked`` draws it: each token and whether it
+    is marked; Chinese tokens joined by nothing, others by spaces."""
+    return {
+        "tokens": [(t, i in marked) for i, t in enumerate(tokens)],
+        "joiner": "" if lang == "zh" else " ",
+    }
 
 
 def neighbours_html(
@@ -130,9 +141,14 @@ def neighbours_html(
         written = tgt[n.step] if n.step < len(tgt) else EOS
         weights = n.weights[: len(src) + 1]
         shaded = shaded_tokens([*src, EOS], np.pad(weights, (0, len(src) + 1 - len(weights))))
-        marked = _marked([*tgt, EOS], (n.step,), text.tgt_lang)
         said = _("writes {word} · distance {distance:.2f}").format(
-            word=html.escape(f"“{written}”"), distance=n.distance
+            word=_q(written), distance=n.distance
         )
-        items.append(f"<li>{shaded}→ {marked}<br><small>{said}</small></li>")
-    return "<ul>" + "".join(items) + "</ul>"
+        items.append(
+            {
+                "shaded": rendered(shaded),  # shaded_tokens.html escaped its tokens already
+                "target": _side([*tgt, EOS], (n.step,), text.tgt_lang),
+                "said": said,
+            }
+        )
+    return render("neighbours", items=items)

@@ -3,11 +3,13 @@ counts are known (tests/hand_corpus.py)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from attnviz.store.corpus_lookup import Lookup
+from attnviz.store.corpus_lookup import Example, Lookup
+from attnviz.store.step_index import Neighbour
 from attnviz.store.step_notes import attended, step_notes
-from attnviz_ui.widgets.corpus_notes import notes_html
+from attnviz_ui.widgets.corpus_notes import example_html, neighbours_html, notes_html
 
 from ..hand_corpus import DATA, TEXT, hand_index, write_hand_corpus
 from ..handmade import hand_trace
@@ -78,3 +80,20 @@ def test_text_from_the_corpus_is_escaped(lookup):
     trace = hand_trace([[1.0, 0.0]], ["<b>", "<eos>"], ["x"], source="<b>")
     html = notes_html(step_notes(lookup, trace, 0), TEXT)
     assert "“&lt;b&gt;”" in html and "“<b>”" not in html
+
+
+def test_a_script_and_an_ampersand_in_a_word_come_out_as_text(lookup):
+    script, escaped = "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"
+    trace = hand_trace([[0.6, 0.4, 0.0]], [script, "&", "<eos>"], ["x"], source=f"{script} &")
+    html = notes_html(step_notes(lookup, trace, 0), TEXT)
+    assert script not in html and f"The sentence “{escaped} &amp;”" in html
+    assert f"<b>“{escaped}” (attention 0.60)</b>" in html
+    assert "<b>“&amp;” (attention 0.40)</b>" in html
+    example = Example("", "", [script, "&"], ["&", script], (0,), (1,))
+    marked = f"<mark>{escaped}</mark> &amp; → &amp; <mark>{escaped}</mark>"
+    assert example_html(example, TEXT) == marked
+    near = Neighbour(pair=0, step=1, distance=0.5, weights=np.array([0.5, 0.5, 0.0]))
+    html = neighbours_html([near], [([script, "&"], ["&", script])], TEXT)
+    assert script not in html and f"<mark>{escaped}</mark>" in html
+    assert ">&amp;</span>" in html  # the shaded source
+    assert f"&amp; <mark>{escaped}</mark> &lt;eos&gt;" in html and f"writes “{escaped}”" in html

@@ -1,8 +1,14 @@
 """The pages' plain-HTML pieces: what a user typed stays text, and each value shows."""
 
-import numpy as np
+import re
 
-from attnviz_ui.widgets.html_widgets import shaded_tokens, weight_bars
+import numpy as np
+import pytest
+
+from attnviz.plots.tables import Table
+from attnviz_ui.widgets.html_widgets import html_table, shaded_tokens, weight_bars
+
+from ..handmade import hand_trace
 
 
 def test_shaded_tokens_escape_markup_and_shade_by_value():
@@ -19,3 +25,44 @@ def test_weight_bars_are_one_escaped_bar_per_token_as_tall_as_its_weight():
     assert "height:70.0%" in html and "height:30.0%" in html and "height:0.0%" in html
     assert 'title="cat: weight 0.300, raw score 0.250"' in html
     assert html.index("&lt;b&gt;") < html.index("cat") < html.index("&lt;eos&gt;")  # in order
+
+
+SCRIPT = "<script>alert(1)</script>"
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
+BARE_AMPERSAND = re.compile(r"&(?!(?:[a-z]+|#\d+|#x[0-9a-f]+);)")  # an & that starts no entity
+
+
+def _struck_source():
+    from attnviz_ui.views.why_view import struck_source
+
+    trace = hand_trace([[0.5, 0.3, 0.2]], [SCRIPT, "&", "<eos>"], ["x"])
+    return struck_source(trace, [True, False])
+
+
+WIDGETS = {  # each drawing the two words, and where the escaped script must appear
+    "table cell": (
+        lambda: html_table(Table(("word", "chosen"), [(SCRIPT, True), ("&", False)])),
+        f'padding: 4px 10px">{ESCAPED}</td>',
+    ),
+    "shaded token": (
+        lambda: shaded_tokens([SCRIPT, "&"], np.array([0.9, 0.1])),
+        f'display: inline-block">{ESCAPED}</span>',
+    ),
+    "bar word": (
+        lambda: weight_bars([SCRIPT, "&"], np.array([0.9, 0.1]), np.array([2.0, 0.0])),
+        f'<div class="word">{ESCAPED}</div>',
+    ),
+    "bar title": (
+        lambda: weight_bars([SCRIPT, "&"], np.array([0.9, 0.1]), np.array([2.0, 0.0])),
+        f'title="{ESCAPED}: weight 0.900',
+    ),
+    "struck source": (_struck_source, f'<s style="color:#d62728">{ESCAPED}</s>'),
+}
+
+
+@pytest.mark.parametrize("widget", WIDGETS)
+def test_a_script_and_an_ampersand_in_a_word_come_out_as_text(widget):
+    draw, where = WIDGETS[widget]
+    html = draw()
+    assert SCRIPT not in html and where in html
+    assert "&amp;" in html and not BARE_AMPERSAND.search(html)
