@@ -13,7 +13,11 @@ class InputError(ValueError):
 @dataclass(frozen=True)
 class Refused:
     """Why something was not done, as a value: what a cached function returns in place of
-    its result where it would raise (a cache keeps values, not exceptions). Told apart from a
-    result by its type."""
+    its result where it would raise (a cache keeps values, not exceptions), and what a batch
+    gives in place of each result it refused while doing the others. Told apart from a result
+    by its type."""
 
     message: str
+
+    def __str__(self) -> str:
+        return self.message

@@ -19,7 +19,7 @@ from sacrebleu.metrics import BLEU
 from ..data.corpus import DataConfig, held_out, read_corpus, spread_sample
 from ..data.text import normalize
 from ..decoding.translator import Translator
-from ..errors import InputError
+from ..errors import InputError, Refused
 from . import attribution, diagnostics
 from .aer import AerResult, Gold, check_bounds, parse_gold, score
 from .align import forced_words, trace_links
@@ -139,9 +139,9 @@ def score_sentences(
 
 
 def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceScore:
-    if isinstance(trace, InputError):
+    if isinstance(trace, Refused):
         return SentenceScore(
-            "", str(trace), 0.0 if item.references else None, None, None, None, None
+            "", trace.message, 0.0 if item.references else None, None, None, None, None
         )
     refs = [normalize(r) for r in item.references]
     bleu_score = metric.sentence_score(trace.text, refs).score if refs else None
@@ -260,7 +260,7 @@ def attribution_agreement(
     out: list[Agreement | None] = []
     for item in items:
         trace = translator.translate_each([item.source], beam=beam)[0]
-        out.append(None if isinstance(trace, InputError) else _agreement(translator, trace, method))
+        out.append(None if isinstance(trace, Refused) else _agreement(translator, trace, method))
         if progress:
             progress(len(out), len(items))
     return out

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..decoding.trace import Trace
 from ..decoding.translator import Translator
-from ..errors import InputError
+from ..errors import InputError, Refused
 from . import diagnostics
 from .compare_models import Item
 
@@ -108,7 +108,7 @@ def _outputs(natural: Translator, items: list[Item]) -> list[str]:
     traces = dict(
         zip(missing, natural.translate_each([items[k].source for k in missing]), strict=True)
     )
-    own = {k: "" if isinstance(t, InputError) else t.text for k, t in traces.items()}
+    own = {k: "" if isinstance(t, Refused) else t.text for k, t in traces.items()}
     return [own[k] if k in own else item.references[0] for k, item in enumerate(items)]
 
 

@@ -26,11 +26,24 @@ def check_options(args) -> None:
         )
 
 
+def _lost_aligner(args, models: dict):
+    """eflomal for the lost measure, or why not (said on stderr); priors asked for by name that
+    are of another corpus are an error."""
+    from ..analysis.lost_words import lost_aligner
+    from ..errors import Refused
+
+    aligner = lost_aligner(_priors(args), models)
+    if isinstance(aligner, Refused):
+        if args.priors:
+            raise ValueError(f"{args.priors}: {aligner.message}")
+        _say(f"note: {aligner.message}")
+    return aligner
+
+
 def evaluate_by_length(args) -> int:
     """Score ``args.checkpoints`` by source length; print the table, write --json and --chart."""
     from ..analysis.by_length import check_comparable
     from ..analysis.by_length import evaluate_by_length as evaluate
-    from ..analysis.lost_words import lost_aligner
     from ..data.corpus import read_corpus
     from ..errors import Refused
     from ..files import atomic_write
@@ -50,12 +63,8 @@ def evaluate_by_length(args) -> int:
     recorded = (first.card.get("corpus") or {}).get("sha256")
     if recorded and recorded != corpus.sha256:
         _say(f"warning: {args.data} is not the file the models were trained on (sha256 differs)")
-    aligner = lost_aligner(_priors(args), models)
+    aligner = _lost_aligner(args, models)
     note = aligner.message if isinstance(aligner, Refused) else None
-    if note:
-        if args.priors:  # asked for by name: priors of another corpus are an error
-            raise ValueError(f"{args.priors}: {note}")
-        _say(f"note: {note}")
     result = evaluate(
         models,
         corpus,

@@ -12,7 +12,7 @@ def write_handout_command(args) -> int:
     and write the pages; a sentence some model refuses is left out, with the reason on
     stderr."""
     from .. import i18n
-    from ..errors import InputError
+    from ..errors import Refused
     from ..handout.site import translations, write_handout
     from ..store.checkpoint import load
 
@@ -30,7 +30,7 @@ def write_handout_command(args) -> int:
     columns = [[tr.translate_each([s], **search)[0] for s in sentences] for tr in translators]
     pages = []
     for i, results in enumerate(zip(*columns, strict=True)):
-        refused = [(n, r) for n, r in zip(names, results, strict=True) if isinstance(r, InputError)]
+        refused = [(n, r) for n, r in zip(names, results, strict=True) if isinstance(r, Refused)]
         if refused:
             for name, error in refused:
                 print(f"sentence {i + 1}: {name}: {error}; left out", file=sys.stderr)

@@ -118,7 +118,7 @@ def _translate_chunk(tr, lines: list[str], first: int, args, check) -> None:
     """Print the translations of ``lines`` (line ``first`` onwards; a blank line gives a blank
     line); refusals, warnings and the ``check`` of each translation go to stderr with their
     line numbers."""
-    from ..errors import InputError
+    from ..errors import Refused
     from ..plots.model_notes import doubts_note
 
     ok = [i for i, s in enumerate(lines) if s.strip()]
@@ -130,14 +130,14 @@ def _translate_chunk(tr, lines: list[str], first: int, args, check) -> None:
         beta=args.coverage,
         batch_size=args.batch_size,
     )
-    done = [r for r in results if not isinstance(r, InputError)]
+    done = [r for r in results if not isinstance(r, Refused)]
     checked = iter(check(done))
-    doubts = [None if isinstance(r, InputError) else next(checked) for r in results]
+    doubts = [None if isinstance(r, Refused) else next(checked) for r in results]
     if args.json:
         _print_json(lines, ok, results, doubts)
         return
     for i, result, doubt in zip(ok, results, doubts, strict=True):
-        if isinstance(result, InputError):
+        if isinstance(result, Refused):
             print(f"line {first + i}: {result}", file=sys.stderr)
             continue
         texts[i] = result.text
@@ -152,13 +152,13 @@ def _print_json(lines: list[str], ok: list[int], results: list, doubts: list) ->
     ``check`` (what speaks against it, and the note the page shows), null for a blank one,
     {"error": ...} for a refused one."""
     from ..decoding.trace_json import trace_json
-    from ..errors import InputError
+    from ..errors import Refused
     from ..plots.model_notes import doubts_note
 
     records: list[dict | None] = [None] * len(lines)
     for i, result, doubt in zip(ok, results, doubts, strict=True):
-        if isinstance(result, InputError):
-            records[i] = {"error": str(result)}
+        if isinstance(result, Refused):
+            records[i] = {"error": result.message}
             continue
         check = doubt.to_json() | {"note": doubts_note(doubt)}
         records[i] = trace_json(result) | {"check": check}

@@ -12,7 +12,7 @@ from ..data.corpus import DataConfig, encode_source, pad
 from ..data.subwords import WORD_START, Subwords
 from ..data.text import TextConfig
 from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
-from ..errors import InputError
+from ..errors import InputError, Refused
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..model.seq2seq import Seq2Seq
@@ -170,17 +170,17 @@ class Translator:
         tokens = [self.tokenize_source(s) for s in sentences]
         return self._decode(sentences, tokens, Search(**search))
 
-    def translate_each(self, sentences: Sequence[str], **search) -> list[Trace | InputError]:
-        """Like :meth:`translate_batch`, but a refused sentence gives its :class:`InputError`
-        in its place instead of stopping the others."""
-        outcome: list[Trace | InputError | None] = [None] * len(sentences)
+    def translate_each(self, sentences: Sequence[str], **search) -> list[Trace | Refused]:
+        """Like :meth:`translate_batch`, but a refused sentence gives the :class:`Refused` of
+        its :class:`InputError` in its place instead of stopping the others."""
+        outcome: list[Trace | Refused | None] = [None] * len(sentences)
         ok, tokens = [], []
         for i, sentence in enumerate(sentences):
             try:
                 tokens.append(self.tokenize_source(sentence))
                 ok.append(i)
             except InputError as e:
-                outcome[i] = e
+                outcome[i] = Refused(str(e))
         traces = self._decode([sentences[i] for i in ok], tokens, Search(**search))
         for i, trace in zip(ok, traces, strict=True):
             outcome[i] = trace
