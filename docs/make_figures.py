@@ -17,7 +17,7 @@ from pathlib import Path
 import attnviz
 from attnviz.data.corpus import read_corpus
 from attnviz.data.text import normalize
-from attnviz.plots import charts
+from attnviz.plots import heatmaps, image_export
 
 ROOT = Path(__file__).parent.parent
 MODELS = ("bahdanau-pieces", "luong-pieces", "bahdanau-words", "luong-words")  # shipped
@@ -114,9 +114,9 @@ def main() -> None:
         print()
     for name, tr in models.items():
         trace = tr.translate(REORDERING)
-        fig = charts.heatmap(trace, title=f"{name} ({tr.attention}): {trace.text}")
+        fig = heatmaps.heatmap(trace, title=f"{name} ({tr.attention}): {trace.text}")
         path = ROOT / "docs" / f"heatmap-{name}.png"
-        path.write_bytes(charts.to_image(fig, "png"))
+        path.write_bytes(image_export.to_image(fig, "png"))
         print(f"\nwrote {path.relative_to(ROOT)}: {REORDERING} -> {trace.text}")
 
 

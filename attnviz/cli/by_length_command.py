@@ -80,7 +80,7 @@ def evaluate_by_length(args) -> int:
         save_result(result, args.json)
         _say(f"saved {args.json}")
     if args.chart:
-        from ..plots.charts import to_image
+        from ..plots.image_export import to_image
         from ..plots.length_charts import length_figure
 
         atomic_write(args.chart, to_image(length_figure(result), "png"))
@@ -117,7 +117,7 @@ def _refuse_other_modes(args) -> None:
 
 
 def _check_can_draw(path: str) -> None:
-    from ..plots.charts import can_export_images
+    from ..plots.image_export import can_export_images
 
     if Path(path).suffix.lower() != ".png":
         raise ValueError(f"--chart writes a PNG: give a file name ending in .png, not {path}")

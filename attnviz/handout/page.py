@@ -26,7 +26,7 @@ from ..decoding.trace_json import trace_json
 from ..i18n import gettext as _
 from ..model.model_config import NONE
 from ..plots import formulas, model_notes
-from ..plots.charts import HEATMAP_COLORS
+from ..plots.heatmaps import HEATMAP_COLORS
 
 HERE = Path(__file__).parent
 PLOTLY = "plotly.min.js"  # the file name of the shared script, beside the pages

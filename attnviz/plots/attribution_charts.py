@@ -13,8 +13,9 @@ from ..analysis import attribution
 from ..analysis.attribution import Attribution
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
-from . import charts
-from .charts import bar_height, labels, matrix_figure, source_axis
+from . import heatmaps
+from .heatmaps import labels, matrix_figure
+from .weight_charts import bar_height, source_axis
 
 
 def attribution_heatmap(att: Attribution, step: int | None = None, title: str = "") -> go.Figure:
@@ -23,7 +24,7 @@ def attribution_heatmap(att: Attribution, step: int | None = None, title: str = 
     symmetric about 0 and spans the largest value of the sentence. ``step`` frames a row."""
     x, y = labels(att.src_words), labels(att.tgt_words)
     top = float(np.abs(att.values).max()) if att.values.size else 1.0
-    style = charts.signed_style(_("attribution"), top)
+    style = heatmaps.signed_style(_("attribution"), top)
     cells = dict(type="heatmap", z=att.values, x=x, y=y, **style)
     return matrix_figure([cells], title, len(y), len(x), step, frame_color="#2ca02c")
 

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
-from .charts import FONT, PLAIN_JSON, heatmap, labels, unchecked_figure
+from .heatmaps import FONT, PLAIN_JSON, heatmap, labels, unchecked_figure
 
 SOURCE_X, CONTEXT_X, OUTPUT_X = 0.0, 1.0, 2.0
 READ = "rgba(120, 120, 120, 0.45)"  # the encoder reading a word into c
@@ -121,7 +121,7 @@ def attention_picture(
     reveal: bool = False,
     gold: list[tuple[int, int]] | None = None,
 ) -> go.Figure:
-    """Where the model looked: the attention heatmap (:func:`charts.heatmap`, with ``gold``
+    """Where the model looked: the attention heatmap (:func:`heatmaps.heatmap`, with ``gold``
     links), or for a model without attention the one context it read
     (:func:`context_figure`)."""
     if trace.has_attention:

@@ -11,7 +11,7 @@ from plotly.subplots import make_subplots
 from ..analysis.score_chain import ChainLink
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
-from .charts import FONT, HEATMAP_COLORS
+from .heatmaps import FONT, HEATMAP_COLORS
 
 
 def heads_figure(

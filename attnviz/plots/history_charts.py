@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from ..analysis.history import History, Probe
 from ..i18n import N_
 from ..i18n import gettext as _
-from .charts import FONT, gold_markers, labels, matrix_figure, weights_style
+from .heatmaps import FONT, gold_markers, labels, matrix_figure, weights_style
 
 EOS = "<eos>"  # the last column: attention to the source's end
 METRICS = {  # snapshot field: what the chart calls it

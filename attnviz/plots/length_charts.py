@@ -16,7 +16,7 @@ from ..analysis.by_length import LengthResult, ModelScores
 from ..analysis.length_buckets import BUCKETS
 from ..i18n import N_
 from ..i18n import gettext as _
-from .charts import FONT, PLAIN
+from .heatmaps import FONT, PLAIN
 
 FIXED = N_("fixed context (no attention)")  # the legend's name of a model without attention
 FIXED_COLOR = "#7f7f7f"  # grey, dashed: the baseline the attention models are read against

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from ..decoding.step_math import StepMath
 from ..i18n import gettext as _
-from .charts import FONT, labels
+from .heatmaps import FONT, labels
 
 STRIP_COLORS = "RdBu"  # diverging: negative red, positive blue, 0 white
 

@@ -12,7 +12,7 @@ import pandas as pd
 from ..analysis import diagnostics
 from ..decoding.trace import Trace
 from ..i18n import N_
-from .charts import labels
+from .heatmaps import labels
 
 
 class Table(NamedTuple):

@@ -6,7 +6,7 @@ import streamlit as st
 
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts
+from attnviz.plots import beam_charts
 
 from ..state.session_keys import element_key
 
@@ -19,7 +19,7 @@ def beam_view_ui(shown: list[tuple[str, Trace]], beam: int) -> None:
         trace = trace.pieces or trace  # beam search keeps hypotheses of pieces
         if trace.beam:
             st.subheader(name)
-            st.plotly_chart(charts.beam_figure(trace), key=element_key("beam", side))
+            st.plotly_chart(beam_charts.beam_figure(trace), key=element_key("beam", side))
             st.caption(
                 _(
                     "Each column is a step, each dot a hypothesis kept, with its cumulative "

@@ -9,7 +9,7 @@ import streamlit as st
 from attnviz.analysis import diagnostics
 from attnviz.decoding.trace import Trace
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas, tables
+from attnviz.plots import formulas, heatmaps, tables, weight_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
@@ -32,7 +32,7 @@ def compare_view_ui(shown: list[tuple[str, Trace]], step: int) -> None:
             continue
         t = min(step, len(trace.tgt_tokens) - 1)
         col.markdown(_("**{name}: step {step}**").format(name=markdown_text(name), step=t + 1))
-        vega_charts(charts.scores_and_weights(trace, t), col)
+        vega_charts(weight_charts.scores_and_weights(trace, t), col)
     shown = [(name, trace) for name, trace in shown if trace.has_attention]
     if not shown:
         return
@@ -56,7 +56,7 @@ def _coverage_ui(shown: list[tuple[str, Trace]]) -> None:
             "a factor e."
         )
     )
-    vega_chart(charts.coverage_chart(dict(shown)))
+    vega_chart(weight_charts.coverage_chart(dict(shown)))
     st.caption(
         _(
             "Coverage: total attention each source word received. Near 0: the word may be left "
@@ -89,7 +89,7 @@ def _not_comparable_ui(shown: list[tuple[str, Trace]]) -> None:
 def _difference_ui(left: str, a: Trace, right: str, b: Trace) -> None:
     """Two decodings of one output: the difference of their matrices, and step by step."""
     st.plotly_chart(
-        charts.difference_heatmap(
+        heatmaps.difference_heatmap(
             a, b, title=_("{left} minus {right}").format(left=left, right=right)
         )
     )

@@ -11,7 +11,7 @@ from attnviz.decoding.trace import Trace
 from attnviz.handout.page import sentence_page
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
-from attnviz.plots import charts, formulas, tables
+from attnviz.plots import formulas, image_export, tables
 from attnviz.plots.context_charts import attention_picture
 
 from ..state.session_keys import element_key
@@ -41,7 +41,7 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
                 (
                     label.format(format=fmt.upper()),
                     f"{name}.{fmt}",
-                    lambda f=fmt: charts.to_image(attention_picture(trace, title=name), f),
+                    lambda f=fmt: image_export.to_image(attention_picture(trace, title=name), f),
                 )
             )
     return files
@@ -74,7 +74,7 @@ def export_view_ui(shown: list[tuple[str, Trace]]) -> None:
     """Download buttons for each (name, trace), and the sentence as a handout page."""
     st.caption(_("Files are made when you click, from what is shown above."))
     _handout_ui(shown)
-    images = charts.can_export_images()
+    images = image_export.can_export_images()
     for side, (name, trace) in enumerate(shown):
         st.markdown(f"**{name}**")
         if not trace.has_attention:

@@ -12,7 +12,7 @@ from attnviz.analysis.diagnostics import sunk_steps
 from attnviz.decoding import steer
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, formulas, model_notes, step_charts, tables
+from attnviz.plots import formulas, heatmaps, model_notes, step_charts, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
@@ -102,7 +102,7 @@ def column(
         looked = {"sink": None, "shaded": None, "bars": None, "one_context": _(ONE_CONTEXT)}
     fig = attention_picture(trace, step=t, title=title, gold=gold, reveal=reveal)
     if eflomal is not None and trace.has_attention:
-        fig = charts.with_eflomal(fig, eflomal, t if reveal else None)
+        fig = heatmaps.with_eflomal(fig, eflomal, t if reveal else None)
     return Column(
         step=t,
         heatmap=fig,

@@ -18,7 +18,7 @@ from attnviz.analysis.teaching import Shift
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
-from attnviz.plots import charts, teaching_notes
+from attnviz.plots import heatmaps, teaching_notes
 from attnviz.plots.markup import markdown_text
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest
 
@@ -59,18 +59,18 @@ def model_choice_ui(choice: Choice) -> Checkpoint:
 def heatmaps_ui(sides: list[Side], eflomal: list | None, gold: list) -> None:
     """Both models' heatmaps, eflomal's links (and gold's, where given) drawn over each."""
     for k, (col, side, role) in enumerate(zip(st.columns(2), sides, ROLES, strict=True)):
-        fig = charts.heatmap(side.trace, title=f"{side.name} ({_(role)})", gold=gold[k])
+        fig = heatmaps.heatmap(side.trace, title=f"{side.name} ({_(role)})", gold=gold[k])
         if eflomal is not None:
-            fig = charts.with_eflomal(fig, list(eflomal[k].symmetric))
+            fig = heatmaps.with_eflomal(fig, list(eflomal[k].symmetric))
         col.plotly_chart(fig, key=element_key("taught-heatmap", k))
 
 
 def difference_ui(pair: Teaching, shift: Shift, eflomal: list | None) -> None:
     """Taught minus natural, on a diverging scale."""
     title = _("{left} minus {right}").format(left=pair.taught.name, right=pair.natural.name)
-    fig = charts.shift_heatmap(shift, title)
+    fig = heatmaps.shift_heatmap(shift, title)
     if eflomal is not None:
-        fig = charts.with_eflomal(fig, list(eflomal[0].symmetric))
+        fig = heatmaps.with_eflomal(fig, list(eflomal[0].symmetric))
     st.plotly_chart(fig, key=Key.TAUGHT_DIFFERENCE)
     st.caption(
         _(

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from attnviz.decoding.trace import Candidate, Trace
-from attnviz.plots import charts, tables
+from attnviz.plots import heatmaps, tables
 from attnviz_ui.serving.process import freeze_heap
 from attnviz_ui.widgets.html_widgets import html_table, weight_bars
 
@@ -49,7 +49,7 @@ if sentence:
     for seed, col in enumerate(st.columns(2)):
         with col:
             trace = fake_trace(words, seed)
-            st.plotly_chart(charts.heatmap(trace, step=step, title="alignment", reveal=True))
+            st.plotly_chart(heatmaps.heatmap(trace, step=step, title="alignment", reveal=True))
             bars = weight_bars(trace.src_tokens, trace.weights[step], trace.scores[step])
             table = html_table(tables.candidates_table(trace, step))
             st.html(f"<b>Step {step + 1}: writing “{trace.tgt_tokens[step]}”</b>{bars}{table}")

@@ -17,7 +17,7 @@ from attnviz.analysis.teaching import (
     shared_output,
     with_strays,
 )
-from attnviz.plots import charts
+from attnviz.plots import heatmaps
 from attnviz.plots.teaching_notes import no_partner_note, partner_command, teaching_note
 
 from ..handmade import hand_trace
@@ -94,7 +94,7 @@ def test_the_table_is_ranked_by_how_far_attention_strays_largest_first():
 
 def test_the_difference_is_drawn_on_a_diverging_scale_with_each_rows_distance():
     shift = attention_shift(hand_trace(NATURAL, SRC, OUT), hand_trace(TAUGHT, SRC, OUT))
-    cells = charts.shift_heatmap(shift, "taught minus natural").data[0]
+    cells = heatmaps.shift_heatmap(shift, "taught minus natural").data[0]
     assert np.asarray(cells.z) == pytest.approx(np.subtract(TAUGHT, NATURAL))
     assert (cells.zmin, cells.zmax) == (-1, 1)  # diverging: 0 (no change) in the middle
     moved = np.asarray(cells.customdata, dtype=float)

@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
-from attnviz.plots import charts, context_charts, history_charts, tables
+from attnviz.plots import beam_charts, context_charts, heatmaps, history_charts, tables
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
@@ -19,20 +19,20 @@ def trace():
 
 
 def test_labels_keep_repeated_words_apart():
-    assert charts.labels(["the", "cat", "the"]) == ["1:the", "2:cat", "3:the"]
+    assert heatmaps.labels(["the", "cat", "the"]) == ["1:the", "2:cat", "3:the"]
 
 
 def test_heatmap_shows_the_weights_with_scores_on_hover_and_marks_the_step(trace):
-    fig = charts.heatmap(trace, step=2, gold=[(1, 0), (99, 0)])
+    fig = heatmaps.heatmap(trace, step=2, gold=[(1, 0), (99, 0)])
     hm = fig.data[0]
     np.testing.assert_array_equal(np.asarray(hm.z), trace.weights)
     np.testing.assert_array_equal(np.asarray(hm.customdata), trace.scores)
-    assert list(hm.x) == charts.labels(trace.src_tokens)
+    assert list(hm.x) == heatmaps.labels(trace.src_tokens)
     assert len(set(hm.x)) == len(hm.x)  # "the" twice, two columns
-    assert list(hm.y) == charts.labels(trace.tgt_tokens)
+    assert list(hm.y) == heatmaps.labels(trace.tgt_tokens)
     assert "raw score" in hm.hovertemplate
-    assert charts.framed_step(fig) == 2
-    assert charts.framed_step(charts.heatmap(trace)) is None
+    assert heatmaps.framed_step(fig) == 2
+    assert heatmaps.framed_step(heatmaps.heatmap(trace)) is None
     gold = fig.data[1]  # the out-of-range link is dropped, not drawn off the axis
     assert list(gold.x) == [hm.x[1]] and list(gold.y) == [hm.y[0]]
 
@@ -42,8 +42,10 @@ def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
     labels must make room for themselves, and the top must hold the title, the upright source
     labels and their title, more of it for longer words; the colour bar lies under the grid,
     level, where beside it it would take the columns' width."""
-    short = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["a"] * 12, ["x", "y"]))
-    long = charts.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["extraordinary"] * 12, ["x", "y"]))
+    short = heatmaps.heatmap(hand_trace(np.full((2, 12), 1 / 12), ["a"] * 12, ["x", "y"]))
+    long = heatmaps.heatmap(
+        hand_trace(np.full((2, 12), 1 / 12), ["extraordinary"] * 12, ["x", "y"])
+    )
     assert short.layout.yaxis.automargin and short.layout.xaxis.tickangle == -90
     assert long.layout.margin.t > short.layout.margin.t > 80
     assert short.data[0].colorbar.orientation == "h" and short.layout.margin.b >= 50
@@ -60,27 +62,27 @@ def test_a_heatmap_leaves_room_for_its_labels_and_title_outside_the_page():
 )
 def test_source_labels_stand_upright_where_level_ones_would_overlap(words, tilted):
     n = len(words)
-    fig = charts.heatmap(hand_trace(np.full((2, n), 1 / n), words, ["x", "y"]))
+    fig = heatmaps.heatmap(hand_trace(np.full((2, n), 1 / n), words, ["x", "y"]))
     assert (fig.layout.xaxis.tickangle == -90) == tilted
 
 
 def test_difference_heatmap_subtracts_cell_by_cell_and_refuses_other_shapes(trace):
     a = tiny_translator("general").align(trace.source, trace.text)
     b = tiny_translator("bahdanau").align(trace.source, trace.text)
-    fig = charts.difference_heatmap(a, b)
+    fig = heatmaps.difference_heatmap(a, b)
     np.testing.assert_allclose(np.asarray(fig.data[0].z), a.weights - b.weights)
     shorter = tiny_translator("bahdanau").translate(trace.source, max_len=2)
     with pytest.raises(ValueError, match="reference"):
-        charts.difference_heatmap(a, shorter)
+        heatmaps.difference_heatmap(a, shorter)
     other_words = hand_trace(a.weights, a.src_tokens, ["X", *a.tgt_tokens[1:]])
     with pytest.raises(ValueError, match="reference"):  # one shape, another output
-        charts.difference_heatmap(a, other_words)
+        heatmaps.difference_heatmap(a, other_words)
 
 
 def test_weights_exports_keep_the_matrix_and_labels(trace):
     frame = tables.weights_frame(trace)
     np.testing.assert_array_equal(frame.to_numpy(), trace.weights)
-    assert list(frame.columns) == charts.labels(trace.src_tokens)
+    assert list(frame.columns) == heatmaps.labels(trace.src_tokens)
     data = tables.weights_json(trace)
     assert data["weights"] == trace.weights.tolist() and data["output_tokens"] == trace.tgt_tokens
 
@@ -94,11 +96,11 @@ def test_comparison_frame_per_step(trace):
 
 def test_the_beam_figure_marks_the_winning_path(trace):
     beamed = tiny_translator("general").translate(trace.source, beam=3, max_len=6)
-    fig = charts.beam_figure(beamed)
-    assert charts.beam_winner(fig) == list(enumerate(beamed.beam_path))
-    assert charts.beam_winner(fig.to_plotly_json()) == charts.beam_winner(fig)  # as sent
+    fig = beam_charts.beam_figure(beamed)
+    assert beam_charts.beam_winner(fig) == list(enumerate(beamed.beam_path))
+    assert beam_charts.beam_winner(fig.to_plotly_json()) == beam_charts.beam_winner(fig)  # as sent
     with pytest.raises(ValueError, match="beam"):
-        charts.beam_figure(trace)
+        beam_charts.beam_figure(trace)
 
 
 def test_a_card_has_a_curve_only_with_validation_losses():
@@ -121,14 +123,14 @@ def test_every_figure_built_unchecked_is_the_figure_plotly_checks(trace):
     # as the checked figure would be (a misspelt property would raise in the check)
     fixed = tiny_translator("none").translate("the cat sees the dog .", max_len=6)
     figures = [
-        charts.heatmap(trace),
-        charts.heatmap(trace, step=2, gold=[(1, 0)], reveal=True),
-        charts.with_eflomal(charts.heatmap(trace, step=1), [(0, 0), (2, 3)], upto=1),
-        charts.difference_heatmap(trace, trace),
+        heatmaps.heatmap(trace),
+        heatmaps.heatmap(trace, step=2, gold=[(1, 0)], reveal=True),
+        heatmaps.with_eflomal(heatmaps.heatmap(trace, step=1), [(0, 0), (2, 3)], upto=1),
+        heatmaps.difference_heatmap(trace, trace),
         context_charts.context_figure(fixed, step=1, reveal=True),
     ]
     for fig in figures:
         assert _json(fig) == _checked(fig)
-    wrong = charts.unchecked_figure([dict(type="heatmap", z=[[1]], colorscale="nonesuch")], {})
+    wrong = heatmaps.unchecked_figure([dict(type="heatmap", z=[[1]], colorscale="nonesuch")], {})
     with pytest.raises(ValueError):
         _checked(wrong)

@@ -10,7 +10,7 @@ import pytest
 import attnviz
 from attnviz.analysis.attribution import METHODS, attribute
 from attnviz.analysis.compare_models import Item, agreement_table, attribution_agreement
-from attnviz.plots import attribution_charts, charts
+from attnviz.plots import attribution_charts, heatmaps
 
 from ..helpers import (
     SENTENCE,
@@ -53,7 +53,7 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
         expected = attribute(tr, tr.translate(SENTENCE), "erasure").values
         np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), expected, atol=1e-5)
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # words, no <eos>
-        assert charts.framed_step(fig) == 0
+        assert heatmaps.framed_step(fig) == 0
     labels = [m.label for m in app.metric]
     assert labels.count("Step 1: ρ") == 2 and labels.count("Same argmax word") == 2
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
@@ -74,7 +74,7 @@ def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monk
     app.radio(key="attribution_method").set_value("saliency").run()
     app.slider[0].set_value(3).run()
     assert not app.exception, app.exception
-    assert all(charts.framed_step(f) == 2 for f in _titled(app, "saliency"))
+    assert all(heatmaps.framed_step(f) == 2 for f in _titled(app, "saliency"))
     assert [m.label for m in app.metric].count("Step 3: ρ") == 2
 
 
@@ -115,7 +115,7 @@ def test_chart_builders_show_the_values_they_are_given(method):
     np.testing.assert_allclose(plotly_array(fig["data"][0]["z"]), att.values)
     top = np.abs(att.values).max()
     assert fig["data"][0]["zmin"] == -top and fig["data"][0]["zmax"] == top  # 0 is white
-    assert charts.framed_step(fig) == 1
+    assert heatmaps.framed_step(fig) == 1
     frame = attribution_charts.step_frame(trace, att, 2)
     np.testing.assert_allclose(frame[frame.measure == method]["value"], att.values[2])
     np.testing.assert_allclose(frame[frame.measure == "attention"]["value"], trace.weights[2, :-1])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.plots.charts import EFLOMAL_COLOR
+from attnviz.plots.heatmaps import EFLOMAL_COLOR
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import CHROMIUM, ROOT, TAUGHT, free_port, tool_missing

@@ -253,20 +253,20 @@ def test_a_refusal_reads_in_the_language_of_each_session(zh_app, app):
 
 
 def test_charts_are_labelled_in_the_bound_language():
-    from attnviz.plots import charts
+    from attnviz.plots import heatmaps
 
     from ..helpers import tiny_translator
 
     trace = tiny_translator("bahdanau").translate("the cat")
     i18n.bind(translations("zh"))
     try:
-        fig = charts.heatmap(trace, step=0, title="bahdanau")
+        fig = heatmaps.heatmap(trace, step=0, title="bahdanau")
         assert (fig.layout.xaxis.title.text, fig.layout.yaxis.title.text) == ("源端", "输出")
         assert fig.data[0].hovertemplate.startswith("输出 %{y}<br>源端 %{x}<br>权重")
         assert fig.data[0].colorbar.title.text == "权重"
     finally:
         i18n.bind(None)
-    assert charts.heatmap(trace).layout.xaxis.title.text == "source"
+    assert heatmaps.heatmap(trace).layout.xaxis.title.text == "source"
 
 
 def test_a_checkpoint_that_fails_to_load_is_named_in_each_sessions_language(

@@ -39,7 +39,7 @@ from attnviz.decoding.translator import Translator
 from attnviz.model.build import build_model
 from attnviz.model.low_precision import for_decoding
 from attnviz.model.model_config import MULTIHEAD, ModelConfig
-from attnviz.plots import charts
+from attnviz.plots import heatmaps, image_export
 from attnviz.training.config import TrainConfig
 from attnviz.training.precision_choice import choose_precision
 from attnviz.training.update import optimizer, set_lr, train_step
@@ -198,7 +198,7 @@ def attention(a) -> None:
     title = f"attnviz · {a.attention} · after {a.minutes:g} CPU minutes"
     a.out.mkdir(parents=True, exist_ok=True)
     path = a.out / f"{s.label}-{a.attention}.png"
-    path.write_bytes(charts.to_image(charts.heatmap(pieces, title=title), "png"))
+    path.write_bytes(image_export.to_image(heatmaps.heatmap(pieces, title=title), "png"))
     print(f"{path}: written", file=sys.stderr)
 
 

@@ -1,5 +1,6 @@
-"""Chart builders: pure functions from Traces to plotly figures and altair charts (their
-numbers as tables: :mod:`.tables`).
+"""Heatmaps: pure functions from Traces to plotly figures of attention (their numbers as tables:
+:mod:`.tables`), with the current step framed, gold and eflomal links marked, and the difference
+of two; the shared look (font, colours, labels) of every chart builder.
 
 The dashboard only lays these out; tests call them directly. Tokens are labelled with their
 1-based position (``3:the``) so that a repeated word keeps its own row or column.
@@ -7,12 +8,9 @@ The dashboard only lays these out; tests call them directly. Tokens are labelled
 
 from __future__ import annotations
 
-import shutil
 import unicodedata
 
-import altair as alt
 import numpy as np
-import pandas as pd
 import plotly.colors
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -30,7 +28,6 @@ FONT = dict(size=15)  # readable on a laptop and on a projector
 HEATMAP_COLORS = plotly.colors.get_colorscale("Cividis_r")
 SIGNED_COLORS = plotly.colors.get_colorscale("RdBu")  # reversed: red positive, blue negative
 FRAME = "current step"  # the name of the heatmap's frame around the current step
-WINNER = "winner"  # the name of the beam figure's nodes on the winning path
 # plotly's empty template. Streamlit's default one only carries its palette's colours, which
 # every matrix here sets for itself, yet it is most of a small figure's JSON and most of the
 # time it takes to build one. By name for a checked figure, as its JSON for an unchecked one.
@@ -94,7 +91,7 @@ HALF_PAGE_CELLS = 280
 UPRIGHT_FONT = 13  # px: an upright label is as wide as its line, narrower than a 14 px cell
 
 
-def _finite(a: np.ndarray) -> np.ndarray:
+def finite(a: np.ndarray) -> np.ndarray:
     """Non-finite values (the -inf score of a masked position) as NaN, which JSON can carry."""
     return np.where(np.isfinite(a), a, np.nan)
 
@@ -165,7 +162,7 @@ def heatmap(
     draws (source, output) token links as crosses.
     """
     x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
-    z, scores = trace.weights, _finite(trace.scores)
+    z, scores = trace.weights, finite(trace.scores)
     if reveal and step is not None:
         later = np.arange(len(y)) > step
         z = np.where(later[:, None], np.nan, z)
@@ -212,7 +209,7 @@ def _link_markers(
     )
 
 
-def _plain(fig: go.Figure | dict) -> dict:
+def plain_json(fig: go.Figure | dict) -> dict:
     """A figure's layout and data as plain JSON values, from a Figure or its JSON (what the
     browser, and streamlit's AppTest, receive)."""
     return fig.to_plotly_json() if isinstance(fig, go.Figure) else fig
@@ -220,7 +217,7 @@ def _plain(fig: go.Figure | dict) -> dict:
 
 def framed_step(fig: go.Figure | dict) -> int | None:
     """The 0-based step a :func:`heatmap` frames, or None when it frames none."""
-    shapes = _plain(fig).get("layout", {}).get("shapes", [])
+    shapes = plain_json(fig).get("layout", {}).get("shapes", [])
     frames = [s for s in shapes if s.get("name") == FRAME]
     return round(frames[0]["y0"] + 0.5) if frames else None
 
@@ -259,185 +256,6 @@ def shift_heatmap(shift: Shift, title: str = "") -> go.Figure:
     moved = np.repeat(rows[:, None], len(x), 1)  # (T, S): each cell its row's distance
     cells = dict(type="heatmap", z=shift.difference, x=x, y=y, customdata=moved, **style)
     return matrix_figure([cells], title, len(y), len(x))
-
-
-def can_export_images() -> bool:
-    """Whether :func:`to_image` can work here: kaleido installed and a Chrome or Chromium."""
-    try:
-        import kaleido  # noqa: F401
-    except ImportError:
-        return False
-    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-    return any(shutil.which(n) for n in names)
-
-
-def to_image(fig: go.Figure, fmt: str = "png", scale: float = 2.0) -> bytes:
-    """A static PNG or SVG of a figure, through kaleido (which needs Chrome or Chromium)."""
-    if fmt not in ("png", "svg"):
-        raise ValueError(f"format must be png or svg, not {fmt!r}")
-    return fig.to_image(format=fmt, scale=scale if fmt == "png" else 1, width=900)
-
-
-def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
-    """One step's attention over the source words: position, source (labelled), weight and
-    raw score."""
-    return pd.DataFrame(
-        {
-            "position": range(1, len(trace.src_tokens) + 1),
-            "source": labels(trace.src_tokens),
-            "weight": trace.weights[step],
-            "score": _finite(trace.scores[step]),
-        }
-    )
-
-
-def source_axis(**kwargs) -> alt.Axis:
-    """The axis of a bar chart's source words: every word named, written level (Vega-Lite
-    would drop every other label where they crowd, and tilt Chinese characters on their side),
-    one band per word."""
-    return alt.Axis(labelOverlap=False, labelLimit=180, labelAngle=0, labelFontSize=13, **kwargs)
-
-
-def bar_height(n_bars: int) -> int:
-    """A horizontal bar chart's height for ``n_bars`` bars: room for each one's label, and for
-    the title and axis that the page's width-filling layout counts in it."""
-    return 90 + 24 * n_bars  # 24 px a bar: a Chinese label's box is about 20 px tall
-
-
-def scores_and_weights(trace: Trace, step: int) -> list[alt.Chart]:
-    """One step's raw scores, then the softmax weights they become, per source word: two
-    charts, each as wide as the column it is drawn in (a pair side by side outgrew a column).
-    No title: the page's layout counts one in the chart's height, which left the bars of the
-    first chart less room than its labels (issue 63); the page names the step above them."""
-    frame = _source_frame(trace, step)
-    order = list(frame["source"])
-    base = alt.Chart(frame).encode(
-        y=alt.Y("source:N", sort=order, title=None, axis=source_axis()),
-        tooltip=[
-            alt.Tooltip("source:N", title=_("source")),
-            alt.Tooltip("score:Q", format=".3f", title=_("score")),
-            alt.Tooltip("weight:Q", format=".3f", title=_("weight")),
-        ],
-    )
-    scores = base.mark_bar(color="#9467bd").encode(x=alt.X("score:Q", title=_("raw score eₜⱼ")))
-    weights = base.mark_bar(color="#1f77b4").encode(
-        x=alt.X(
-            "weight:Q",
-            title=_("weight αₜⱼ = softmax(eₜ)ⱼ"),
-            scale=alt.Scale(domain=[0, 1]),
-            axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1]),
-        )
-    )
-    height = bar_height(len(order))
-    return [
-        scores.properties(height=height).configure_axis(titleFontSize=14),
-        weights.properties(height=height).configure_axis(titleFontSize=14),
-    ]
-
-
-def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
-    """Total attention per source word for each model: about 1 for a word translated once,
-    near 0 for a word left out, well above 1 for a word translated twice. One band per source
-    word, down the chart, its label level."""
-    rows = [
-        {"model": name, "source": label, "position": i, "coverage": c}
-        for name, tr in traces.items()
-        for i, (label, c) in enumerate(
-            zip(labels(tr.src_tokens), diagnostics.coverage(tr.weights), strict=True)
-        )
-    ]
-    frame = pd.DataFrame(rows)
-    order = list(dict.fromkeys(frame["source"])) if rows else []
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            y=alt.Y("source:N", sort=order, title=None, axis=source_axis()),
-            yOffset="model:N",
-            x=alt.X("coverage:Q", title=_("total attention received")),
-            color=alt.Color("model:N", title=_("model"), legend=alt.Legend(orient="top")),
-            tooltip=[
-                alt.Tooltip("model:N", title=_("model")),
-                alt.Tooltip("source:N", title=_("source")),
-                alt.Tooltip("coverage:Q", format=".2f", title=_("coverage")),
-            ],
-        )
-        .properties(height=bar_height(len(order) * max(1, len(traces))))
-    )
-
-
-def beam_figure(trace: Trace) -> go.Figure:
-    """The beam-search tree: one column per step (numbered from 1, as the Step slider is), one
-    node per kept hypothesis, edges to its parent; the winning path in red. Each node's word
-    sits above it on a white label, clear of the dots and lines; its cumulative
-    log-probability is on hover."""
-    if not trace.beam:
-        raise ValueError("this trace has no beam: translate with beam > 1")
-    fig = go.Figure()
-    path = set(enumerate(trace.beam_path or []))
-    for t, step in enumerate(trace.beam):
-        if t == 0:
-            continue
-        for k, parent in enumerate(step.parents):
-            on_path = (t, k) in path and (t - 1, parent) in path
-            fig.add_trace(
-                go.Scatter(
-                    x=[t, t + 1],
-                    y=[parent + 1, k + 1],
-                    mode="lines",
-                    line=dict(color="#d62728" if on_path else "#c7c7c7", width=3 if on_path else 1),
-                    hoverinfo="skip",
-                    showlegend=False,
-                )
-            )
-    fig.add_trace(_beam_nodes(trace, path, on_path=False))
-    fig.add_trace(_beam_nodes(trace, path, on_path=True))
-    label = dict(showarrow=False, yshift=17, bgcolor="rgba(255, 255, 255, 0.85)", borderpad=1)
-    words = [
-        dict(x=t + 1, y=k + 1, text="·" if finished else token, font=dict(size=13), **label)
-        for t, step in enumerate(trace.beam)
-        for k, (token, finished) in enumerate(zip(step.tokens, step.finished, strict=True))
-    ]
-    fig.update_layout(
-        font=FONT,
-        height=140 + 70 * len(trace.beam[0].tokens),
-        margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(title=_("step"), dtick=1),
-        yaxis=dict(title=_("hypothesis"), autorange="reversed", dtick=1),
-        plot_bgcolor="white",
-        annotations=words,
-    )
-    return fig
-
-
-def _beam_nodes(trace: Trace, path: set[tuple[int, int]], on_path: bool) -> go.Scatter:
-    """The beam's nodes on the winning ``path`` (red, named :data:`WINNER`) or off it, drawn
-    at step and hypothesis numbered from 1."""
-    xs, ys, hover = [], [], []
-    node = _("step {step}, hypothesis {k}: {token}<br>log-prob {score:.2f}")
-    for t, step in enumerate(trace.beam or []):
-        for k, (token, score) in enumerate(zip(step.tokens, step.scores, strict=True)):
-            if ((t, k) in path) != on_path:
-                continue
-            xs.append(t + 1)
-            ys.append(k + 1)
-            hover.append(node.format(step=t + 1, k=k + 1, token=token, score=score))
-    return go.Scatter(
-        x=xs,
-        y=ys,
-        mode="markers",
-        marker=dict(size=10, color="#d62728" if on_path else "#1f77b4"),
-        hovertext=hover,
-        hoverinfo="text",
-        name=WINNER if on_path else "hypotheses",
-        showlegend=False,
-    )
-
-
-def beam_winner(fig: go.Figure | dict) -> list[tuple[int, int]]:
-    """The (step, hypothesis) nodes a :func:`beam_figure` marks as the winner's, 0-based."""
-    nodes = [d for d in _plain(fig).get("data", []) if d.get("name") == WINNER]
-    return [(int(x) - 1, int(y) - 1) for d in nodes for x, y in zip(d["x"], d["y"], strict=True)]
 
 
 EFLOMAL_COLOR = "#2ca02c"  # green: apart from the gold crosses (orange) and the blue scale
