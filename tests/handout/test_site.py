@@ -16,6 +16,7 @@ from attnviz.decoding.trace_json import trace_json
 from attnviz.handout.page import PLOTLY
 from attnviz.store.checkpoint import load
 
+from ..helpers import fresh_python
 from .conftest import SENTENCES, write_lesson
 
 
@@ -126,3 +127,27 @@ def test_a_handout_whose_catalog_is_missing_fails_naming_the_file(
         i18n.catalog.cache_clear()
     assert str(missing) in capsys.readouterr().err
     assert not (tmp_path / "site" / "index.html").exists()  # no page in English instead
+
+
+def test_a_chinese_handout_needs_nothing_of_the_dashboard_extra(untrained_model, tmp_path):
+    """`attnviz handout --lang zh` in a fresh interpreter where the dashboard extra's packages
+    (streamlit, kaleido) cannot be imported: the catalog and the templates are the core's."""
+    (tmp_path / "lesson.txt").write_text("the cat sees a dog .\n")
+    site = tmp_path / "site"
+    code = f"""
+import importlib.abc, sys
+
+class NoDashboard(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] in ("streamlit", "kaleido", "attnviz_ui"):
+            raise ImportError(f"{{name}}: the dashboard extra is not installed")
+
+sys.meta_path.insert(0, NoDashboard())
+from attnviz.cli.main import main
+code = main(["handout", {str(tmp_path / "lesson.txt")!r}, "--out", {str(site)!r},
+             "--lang", "zh", "--models", {str(untrained_model)!r}])
+print(code, sorted(m for m in sys.modules if m.split(".")[0] in ("streamlit", "kaleido")))
+"""
+    assert fresh_python(code).splitlines()[-1] == "0 []"
+    zh = i18n.catalog("zh").gettext
+    assert f'<label for="step">{zh("Step")}</label>' in (site / "sentence-01.html").read_text()
