@@ -3,7 +3,7 @@ of validation loss, BLEU and AER over training time with the moment shown marked
 per-epoch validation loss a model card records.
 
 Pure functions of :class:`attnviz.analysis.history.History` values and model cards, like
-:mod:`attnviz.plots.charts`.
+:mod:`attnviz.plots.heatmaps`.
 """
 
 from __future__ import annotations

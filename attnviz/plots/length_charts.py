@@ -1,8 +1,8 @@
 """Translation quality against source length, in the buckets of
 :mod:`attnviz.analysis.length_buckets`: the chart of Bahdanau et al. (2015), Figure 2, a pure
 function of an :class:`attnviz.analysis.by_length.LengthResult` returning a plotly figure for
-the dashboard and for a PNG (:func:`attnviz.plots.charts.to_image`); and the Corpus page's bars
-of two models' corpus BLEU by length (:func:`bleu_by_length_bars`)."""
+the dashboard and for a PNG (:func:`attnviz.plots.image_export.to_image`); and the Corpus page's
+bars of two models' corpus BLEU by length (:func:`bleu_by_length_bars`)."""
 
 from __future__ import annotations
 

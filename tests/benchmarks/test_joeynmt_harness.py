@@ -193,7 +193,7 @@ def test_the_lean_recipe_ties_the_output_layer_and_writes_its_own_hypotheses(
     assert float(figures["budget_cpu_s"]) >= 1.2 and int(figures["budget_steps"]) > 0
 
     drawn = []  # the picture itself needs kaleido and Chromium: its figure is checked here
-    monkeypatch.setattr(side.charts, "to_image", lambda fig, fmt: drawn.append(fig) or b"png")
+    monkeypatch.setattr(side.image_export, "to_image", lambda fig, fmt: drawn.append(fig) or b"png")
     sentence = "Tom met Kodari in Paris."
     side.attention(Namespace(**vars(run), minutes=0.02, sentence=sentence, out=tmp_path))
     assert (tmp_path / "attnviz_lean-general.png").read_bytes() == b"png"

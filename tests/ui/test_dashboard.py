@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import attnviz
-from attnviz.plots import beam_charts, heatmaps
+from attnviz.plots import beam_charts
+from attnviz.plots.heatmaps import framed_step
 from attnviz_ui.serving import process
 from attnviz_ui.widgets.page_style import CLOSE_WHEN_NARROW
 
@@ -46,7 +47,7 @@ def test_translating_shows_both_heatmaps_bars_and_candidates(app):
     for fig in heatmaps:
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]  # as typed
         np.testing.assert_allclose(plotly_array(fig["data"][0]["z"])[0].sum(), 1, atol=1e-3)
-        assert heatmaps.framed_step(fig) == len(fig["data"][0]["y"]) - 1  # shown whole
+        assert framed_step(fig) == len(fig["data"][0]["y"]) - 1  # shown whole
     steps = [body for body in _html(app) if 'class="attnviz-bars"' in body]
     assert len(steps) == 2  # each model's step: its bars and the words it weighed, one element
     for body in steps:
@@ -65,7 +66,7 @@ def test_moving_the_step_slider_moves_the_framed_row_without_decoding_again(app,
     monkeypatch.setattr(decoder_process.decoder, "decode", refuse)
     app.slider[0].set_value(3).run()
     assert not app.exception
-    assert all(heatmaps.framed_step(fig) == 2 for fig in heatmaps_on(app))
+    assert all(framed_step(fig) == 2 for fig in heatmaps_on(app))
     assert any("Step 3" in body for body in _html(app))
 
 
