@@ -108,6 +108,7 @@ def decode(request: Request) -> attnviz.Trace | Refused:
 def send(sock: socket.socket, value: object) -> None:
     """``value`` to the other process: its pickle, after its length in 8 bytes."""
     data = pickle.dumps(value)
+    sock.settimeout(None)  # a request is small: the bound is on the answer
     sock.sendall(len(data).to_bytes(8, "big") + data)
 
 

@@ -12,14 +12,16 @@ import pytest
 from attnviz import CheckpointError
 from attnviz.errors import Refused
 from attnviz.store.catalog import Checkpoint
-from attnviz_ui.serving.decoder_process import DecoderProcess, Decoders, Request, decode
+from attnviz_ui.serving.decoder_process import Bound, DecoderProcess, Decoders, Request, decode
 
 from ..synthetic import corpus
 
 
 @pytest.fixture
 def child():
-    process = DecoderProcess()
+    """A decoding process whose bound no test here reaches on a busy machine (the bound's own
+    test sets one it does)."""
+    process = DecoderProcess(bound=Bound(600.0, 600.0))
     yield process
     process.stop()
 
@@ -97,6 +99,27 @@ def test_the_child_ends_when_its_server_goes_away_and_not_before(child, trained)
     child._conn.close()  # as the kernel does for a server that died
     assert child._child.wait(timeout=60) == 0
     child._conn = None  # for the fixture's stop()
+
+
+def test_a_child_that_hangs_is_killed_and_its_sentence_decoded_here(trained):
+    """A child stopped with SIGSTOP answers nothing: past its bound it is killed, the request
+    is decoded in the server, and the next request starts a new child."""
+    import os
+    import signal
+
+    path = trained("general")[0]
+    (en, _, _), *_ = corpus(1, seed=37)
+    process = DecoderProcess(bound=Bound(answer=1.0, start=120.0))
+    try:
+        process.decode(request(path, en))  # started, and answered
+        hung = process._child
+        os.kill(hung.pid, signal.SIGSTOP)
+        same_trace(process.decode(request(path, en)), decode(request(path, en)))
+        assert hung.poll() is not None  # killed, not left stopped
+        same_trace(process.decode(request(path, en)), decode(request(path, en)))
+        assert process._child.pid != hung.pid and process._answered  # a new child answered
+    finally:
+        process.stop()
 
 
 @pytest.mark.parametrize(
