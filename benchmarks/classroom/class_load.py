@@ -199,8 +199,8 @@ def browser_visitor(url: str, n: int, plan: Plan, clock: Clock, at: float, chrom
                     for labels in page.evaluate(X_LABELS)
                 ]
                 out.crosstalk += sum(not holds(m, typed) for m in shown)
-                for k in range(plan.moves):
-                    timed("step", lambda to=k + 2: step(page, to))
+                for _ in range(plan.moves):
+                    timed("step", lambda: step(page))
             out.exceptions = page.locator('[data-testid="stException"]').count()
         except Exception as e:
             out.errors.append(f"{type(e).__name__}: {str(e).splitlines()[0]}")

@@ -87,10 +87,12 @@ SETTLED = """() => !document.querySelector(
     '[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSkeleton"]') &&
   [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
     .every(c => c.querySelector('.marks'))"""
-FRAMED = (  # both heatmaps frame output row n (1-based), and the page is settled
-    "(n) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => "
-    "((p._fullLayout || {}).shapes || []).some(s => s.name === 'current step' && "
-    f"Math.round(s.y0 + 0.5) === n - 1)).length >= 2 && ({SETTLED})()"
+FRAMED = (  # both heatmaps frame output row n (1-based; a shorter output its last), settled
+    "(n) => [...document.querySelectorAll('.js-plotly-plot')].filter(p => { "
+    "const rows = (((p.data || [])[0] || {}).y || []).length || n; "
+    "return ((p._fullLayout || {}).shapes || []).some(s => s.name === 'current step' && "
+    "Math.round(s.y0 + 0.5) === Math.min(n, rows) - 1); }).length >= 2 && "
+    f"({SETTLED})()"
 )
 WAIT = 120_000  # ms: however busy the machine, a page answers within this
 SLOWDOWN = 1.0  # how many times slower the browser's CPU is made (--slowdown)
@@ -162,12 +164,20 @@ def enter(page, sentence: str) -> tuple[float, float]:
     return drawn, time.perf_counter() - t0
 
 
-def step(page, n: int) -> float:
-    """Seconds from one step of the slider (to step ``n``) to the page drawn on it."""
-    page.get_by_role("slider").first.focus()
+SLIDER_AT = """e => [Number(e.getAttribute('aria-valuenow') ?? e.value),
+                     Number(e.getAttribute('aria-valuemax') ?? e.max)]"""  # ARIA or a range input
+
+
+def step(page) -> float:
+    """Seconds from one step of the slider to the page drawn on it: a step back where it
+    stands on the last step (where the dashboard opens a new sentence), else a step on."""
+    slider = page.get_by_role("slider").first
+    now, last = slider.evaluate(SLIDER_AT)
+    key, n = ("ArrowLeft", now - 1) if now == last else ("ArrowRight", now + 1)
+    slider.focus()
     t0 = time.perf_counter()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(FRAMED, arg=n, timeout=WAIT, polling="raf")
+    page.keyboard.press(key)
+    page.wait_for_function(FRAMED, arg=int(n), timeout=WAIT, polling="raf")
     return time.perf_counter() - t0
 
 
@@ -176,7 +186,7 @@ def round_trip(browser, url: str, sentence: str, moves: int) -> dict[str, list[f
     page = new_page(browser)
     times = {"open": [opened(page, url)]}
     times["enter"], times["enter_settled"] = ([t] for t in enter(page, sentence))
-    times["step"] = [step(page, n) for n in range(2, 2 + moves)]
+    times["step"] = [step(page) for _ in range(moves)]
     page.context.close()
     return times
 
@@ -314,7 +324,7 @@ def breakdown(browser, url: str, sentence: str) -> dict[str, dict]:
     with probe.gesture(found["enter"]):
         enter(page, sentence)
     with probe.gesture(found["step"]):
-        step(page, 2)
+        step(page)
     page.context.close()
     return found
 
