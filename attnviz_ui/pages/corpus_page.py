@@ -12,7 +12,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import length_charts, teaching_notes
 from attnviz.store.catalog import Checkpoint
 
-from ..serving.corpus import corpus_files, held_out, parsed_items, upload_text
+from ..serving.corpus import corpus_files, held_out_sentences, parsed_items, upload_text
 from ..serving.models import Choice, scores_of
 from ..serving.teaching import strays, teaching_of
 from ..state.session_keys import Key
@@ -45,7 +45,7 @@ def held_out_ui(left: Checkpoint, files: list[str]) -> list[Item]:
     )
     count = st.slider(_("Sentences"), 10, 500, 100, step=10)
     with st.spinner(_("Reading the corpus…")):
-        return held_out(path, left, count)
+        return held_out_sentences(path, left, count)
 
 
 def _upload_text(upload, what: str) -> str:

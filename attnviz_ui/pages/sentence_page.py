@@ -9,7 +9,7 @@ from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
 from attnviz.plots import model_notes
 
-from ..serving.models import Choice, Side, load, translate
+from ..serving.models import Choice, Side, translate, translator_of
 from ..state.session_keys import Key
 from ..views.beam_view import beam_view_ui
 from ..views.cards_view import cards_view_ui
@@ -24,7 +24,7 @@ from .stepping import notes_ui, pieces_ui, stepping_ui
 
 def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | None:
     """Both models' decodings, or None after showing why a model refused the sentence."""
-    if note := load(choice.left).text.language_note(sentence):
+    if note := translator_of(choice.left).text.language_note(sentence):
         st.warning(note + _(" Choose the direction in the sidebar."), icon="🔤")
     sides = []
     for checkpoint in (choice.left, choice.right):
@@ -32,7 +32,7 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
         if isinstance(trace, Refused):
             st.warning(f"{checkpoint.name}: {trace.message}")
             return None
-        sides.append(Side(checkpoint.name, load(checkpoint), trace))
+        sides.append(Side(checkpoint.name, translator_of(checkpoint), trace))
     return sides
 
 

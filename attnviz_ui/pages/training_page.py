@@ -12,7 +12,7 @@ from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import history_charts
 
-from ..serving.models import Choice, load
+from ..serving.models import Choice, translator_of
 from ..state import playback
 from ..state.playback import Playback
 from ..state.session_keys import Key, element_key
@@ -54,7 +54,7 @@ def histories_ui(choice: Choice) -> dict[str, History]:
     """The chosen models' histories, by name; a word for each model without one."""
     kept = {}
     for checkpoint in dict.fromkeys((choice.left, choice.right)):
-        history = load(checkpoint).history
+        history = translator_of(checkpoint).history
         if history is None or not history.snapshots:
             st.info(_(OLDER).format(name=checkpoint.name))
         else:

@@ -23,7 +23,7 @@ from attnviz.store.catalog import Checkpoint
 from attnviz.store.priors_file import PriorsError, load_priors
 
 from .corpus import lookup_of
-from .models import checkpoint_folder, file_version, load
+from .models import checkpoint_folder, file_version, translator_of
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
 
@@ -58,11 +58,11 @@ def priors_mismatch(checkpoint: Checkpoint) -> str | None:
     found = aligner()
     if isinstance(found, Refused):
         return None
-    tr = load(checkpoint)
+    tr = translator_of(checkpoint)
     return mismatch(found.priors, tr.card, tr.data, tr.text) or None
 
 
-def words(trace: Trace) -> tuple[list[str], list[str]]:
+def heatmap_words(trace: Trace) -> tuple[list[str], list[str]]:
     """The source and output tokens a heatmap shows, without ``<eos>``."""
     return list(trace.src_tokens[:-1]), list(trace.output_tokens)
 
@@ -74,7 +74,7 @@ def alignments_of(traces: Sequence[Trace]) -> list[Alignment] | Refused:
     if isinstance(found, Refused):
         return found
     try:
-        return found.link_many([words(trace) for trace in traces])
+        return found.link_many([heatmap_words(trace) for trace in traces])
     except (RuntimeError, ValueError) as e:  # eflomal missing or failing, a token it refuses
         return Refused(_("eflomal could not align the sentence: {error}").format(error=e))
 
@@ -90,7 +90,7 @@ def lost_of(
     found = aligner()
     if isinstance(found, Refused):
         return found
-    pairs = tuple((tuple(s), tuple(o)) for s, o in map(words, traces))
+    pairs = tuple((tuple(s), tuple(o)) for s, o in map(heatmap_words, traces))
     return list(_lost(found, tuple(checkpoints), pairs))
 
 
@@ -106,7 +106,7 @@ def _lost(found: EflomalAligner, checkpoints: tuple, pairs: tuple) -> tuple:
     flags = lost_or_unknown(
         found,
         [pairs[k] for k in matched],
-        load(checkpoints[0]).text.src_lang,
+        translator_of(checkpoints[0]).text.src_lang,
         [None if isinstance(c, Refused) else c for c in corpora],
     )
     for k, flag in zip(matched, flags, strict=True):
@@ -125,7 +125,7 @@ def doubts_of(checkpoints: Sequence[Checkpoint], traces: Sequence[Trace]) -> lis
     for c, trace, flags in zip(checkpoints, traces, lost, strict=True):
         corpus = lookup_of(c)
         corpus = None if isinstance(corpus, Refused) else corpus
-        found.append(doubts(trace, flags, corpus, longest_source(load(c))))
+        found.append(doubts(trace, flags, corpus, longest_source(translator_of(c))))
     return found
 
 

@@ -14,7 +14,7 @@ from attnviz.i18n import gettext as _
 from attnviz.store.catalog import Checkpoint
 
 from ..widgets.language import session_language
-from .models import load_fp32, page_precision, translate
+from .models import fp32_translator_of, page_precision, translate
 
 IG_MAX_WORDS = 40  # longest source for integrated gradients here: cost grows with length squared
 TOO_LONG = N_(
@@ -52,7 +52,7 @@ def _attribution(
     if method == "integrated_gradients" and len(trace.src_tokens) - 1 > IG_MAX_WORDS:  # <eos>
         return Refused(_(TOO_LONG).format(n=IG_MAX_WORDS))
     return attribution.attribute(
-        load_fp32(checkpoint), (trace.pieces or trace) if pieces else trace, method
+        fp32_translator_of(checkpoint), (trace.pieces or trace) if pieces else trace, method
     )
 
 
@@ -66,5 +66,5 @@ def agreement_of(
     """Per sentence of ``items``, ``checkpoint``'s attention against its attribution by
     ``method`` (:func:`attnviz.analysis.compare_models.attribution_agreement`)."""
     return compare_models.attribution_agreement(
-        load_fp32(checkpoint), items, method, beam, progress
+        fp32_translator_of(checkpoint), items, method, beam, progress
     )

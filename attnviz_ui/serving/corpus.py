@@ -23,7 +23,7 @@ from attnviz.store.corpus_lookup import Lookup
 from attnviz.store.step_index import Neighbour, StepIndex, StepIndexError, step_index_path
 from attnviz.store.step_notes import StepNotes, step_notes
 
-from .models import file_version, load
+from .models import file_version, translator_of
 
 
 class Nearest(NamedTuple):
@@ -43,7 +43,7 @@ def _index(path: str, version: tuple[int, int]) -> CorpusIndex:
 def lookup_of(checkpoint: Checkpoint) -> Lookup | Refused:
     """The lookup of ``checkpoint``'s model in the index its card names, beside it, or why
     there is none (in the session's language, with the command that builds one)."""
-    translator = load(checkpoint)
+    translator = translator_of(checkpoint)
     named = (translator.card.get(CARD_KEY) or {}).get("file")
     path = Path(checkpoint.path).parent / (named or "FILE.sqlite")
     build = _(HOW_TO_BUILD).format(checkpoint=checkpoint.path, path=path)
@@ -70,7 +70,7 @@ def lookup_of(checkpoint: Checkpoint) -> Lookup | Refused:
 def _lookup(checkpoint: Checkpoint, path: str, version: tuple[int, int]) -> Lookup:
     """The lookup of one version of a checkpoint in one version of its index, shared by the
     sessions: it keeps the words it has counted (the check note asks them at every step)."""
-    translator = load(checkpoint)
+    translator = translator_of(checkpoint)
     return Lookup(_index(path, version), translator.text, translator.data)
 
 
@@ -108,7 +108,7 @@ def step_index_of(checkpoint: Checkpoint) -> StepIndex | Refused:
         steps = _steps(str(path), version)
     except StepIndexError as e:
         return Refused(shown(e))
-    named = (load(checkpoint).card.get(CARD_KEY) or {}).get("sha256")
+    named = (translator_of(checkpoint).card.get(CARD_KEY) or {}).get("sha256")
     refusal = steps.refusal(_weights_digest(checkpoint), named)
     return steps if refusal is None else Refused(refusal.shown())
 
@@ -131,7 +131,7 @@ def corpus_files() -> list[str]:
     return corpora(os.environ.get("ATTNVIZ_CORPUS"), os.environ.get("ATTNVIZ_CORPORA"))
 
 
-def held_out(path: str, checkpoint: Checkpoint, count: int) -> list[Item]:
+def held_out_sentences(path: str, checkpoint: Checkpoint, count: int) -> list[Item]:
     """``count`` sentences of the held-out test split of the corpus file ``path``, as
     ``checkpoint``'s data was split; read once per version of the file. Raises OSError and
     ValueError."""
@@ -140,7 +140,7 @@ def held_out(path: str, checkpoint: Checkpoint, count: int) -> list[Item]:
 
 @functools.lru_cache(maxsize=8)
 def _held_out(path: str, version, checkpoint: Checkpoint, count: int) -> tuple[Item, ...]:
-    return tuple(compare_models.held_out_items(path, load(checkpoint).data, count))
+    return tuple(compare_models.held_out_items(path, translator_of(checkpoint).data, count))
 
 
 def parsed_items(text: str, gold: str) -> list[Item]:

@@ -72,21 +72,21 @@ def _page_precision(pinned: str) -> str:
     return resolve_decoding("auto")
 
 
-def load(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:
+def translator_of(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:
     """The Translator of ``checkpoint`` at ``precision`` (default :func:`page_precision`),
     shared by every session; raises its CheckpointError. A cached decoding passes the
     precision its key holds, so that the model it uses is the one the key names."""
     return models(precision or page_precision()).get(checkpoint)
 
 
-def load_fp32(checkpoint: Checkpoint) -> attnviz.Translator:
+def fp32_translator_of(checkpoint: Checkpoint) -> attnviz.Translator:
     """``checkpoint``'s Translator with every weight fp32, as attribution's gradients need."""
-    return load(checkpoint, "fp32")
+    return translator_of(checkpoint, "fp32")
 
 
 def direction_of(checkpoint: Checkpoint) -> Direction:
     """The languages ``checkpoint``'s model reads and writes."""
-    text = load(checkpoint).text
+    text = translator_of(checkpoint).text
     return Direction(text.src_lang, text.tgt_lang)
 
 
@@ -128,7 +128,7 @@ def available() -> tuple[list[Checkpoint], dict[str, str]]:
     ok = []
     for checkpoint in found:
         try:
-            load(checkpoint)
+            translator_of(checkpoint)
             ok.append(checkpoint)
         except attnviz.CheckpointError as e:
             failed[checkpoint.name] = shown(e)  # in this session's language
@@ -163,4 +163,6 @@ def scores_of(
     """What ``checkpoint``'s model does with each of ``items``
     (:func:`attnviz.analysis.compare_models.score_sentences`), calling ``progress(done,
     total)`` as it goes."""
-    return compare_models.score_sentences(load(checkpoint), items, beam=beam, progress=progress)
+    return compare_models.score_sentences(
+        translator_of(checkpoint), items, beam=beam, progress=progress
+    )

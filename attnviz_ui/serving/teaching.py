@@ -14,7 +14,7 @@ from attnviz.store.catalog import Checkpoint, Teaching, teaching_pair
 from attnviz.store.checkpoint import file_sha256
 
 from ..widgets.language import session_language
-from .models import available, load, page_precision
+from .models import available, page_precision, translator_of
 
 
 @functools.lru_cache(maxsize=64)
@@ -27,7 +27,7 @@ def teaching_of(chosen: Checkpoint) -> Teaching | None:
     """``chosen`` and its partner among the checkpoints that load, told by their cards; None
     when it has none."""
     found = available()[0]
-    return teaching_pair(chosen, found, lambda c: load(c).card, _digest)
+    return teaching_pair(chosen, found, lambda c: translator_of(c).card, _digest)
 
 
 def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift | Refused:
@@ -42,7 +42,7 @@ def _shift(
     pair: Teaching, sentence: str, reference: str, beam: int, language: str, precision: str
 ) -> Shift | Refused:
     """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
-    natural, taught = load(pair.natural, precision), load(pair.taught, precision)
+    natural, taught = translator_of(pair.natural, precision), translator_of(pair.taught, precision)
     try:
         target = shared_output(natural, sentence, reference, beam)
         return forced_shift(natural, taught, sentence, target)
@@ -55,4 +55,6 @@ def strays(
 ) -> list[float | None]:
     """:func:`attnviz.analysis.teaching.corpus_strays` of ``pair`` over ``items``: how far the
     natural model's attention strays from its taught partner's on each sentence."""
-    return teaching.corpus_strays(load(pair.natural), load(pair.taught), items, progress)
+    return teaching.corpus_strays(
+        translator_of(pair.natural), translator_of(pair.taught), items, progress
+    )

@@ -23,7 +23,7 @@ from attnviz.plots.markup import markdown_text
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest
 
 from ..serving.aligner import alignments_of
-from ..serving.models import Choice, Side, load, translate
+from ..serving.models import Choice, Side, translate, translator_of
 from ..serving.teaching import shift_of, teaching_of
 from ..state.session_keys import Key, element_key
 from . import aligner_view
@@ -103,7 +103,7 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     chosen = model_choice_ui(choice)
     pair = teaching_of(chosen)
     if pair is None:
-        taught = parent_digest(load(chosen).card) is not None
+        taught = parent_digest(translator_of(chosen).card) is not None
         st.info(teaching_notes.no_partner_note(chosen.name, taught))
         if not taught:
             with st.expander(_("For whoever installs attnviz: making a taught partner")):
@@ -116,8 +116,8 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         return
     st.caption(output_note(pair, shift, sentence, reference, choice.beam))
     sides = [
-        Side(pair.natural.name, load(pair.natural), shift.natural),
-        Side(pair.taught.name, load(pair.taught), shift.taught),
+        Side(pair.natural.name, translator_of(pair.natural), shift.natural),
+        Side(pair.taught.name, translator_of(pair.taught), shift.taught),
     ]
     eflomal = alignments_of([side.trace for side in sides])
     if isinstance(eflomal, Refused):

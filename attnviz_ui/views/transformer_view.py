@@ -19,7 +19,7 @@ from attnviz.plots.heads_charts import chain_frame, heads_figure
 from attnviz.plots.markup import markdown_text
 
 from ..serving.aligner import alignments_of
-from ..serving.models import Choice, Side, load, translate
+from ..serving.models import Choice, Side, translate, translator_of
 from ..serving.replays import chain_of_scores
 from ..state.session_keys import Key, element_key
 
@@ -49,7 +49,7 @@ CHAIN_LATEX = (
 
 def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     """The view at ``step`` (0-based): ``sides`` are the Bahdanau and Luong columns."""
-    found = [c for c in choice.models if load(c).model.config.model == "transformer"]
+    found = [c for c in choice.models if translator_of(c).model.config.model == "transformer"]
     if not found:
         st.info(_(NO_TRANSFORMER).format(direction=choice.direction))
         return
@@ -63,7 +63,7 @@ def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: 
         title = _("{name}: alignment").format(name=name)
         picture = attention_picture(t, step=min(step, len(t.tgt_tokens) - 1), title=title)
         col.plotly_chart(picture, key=element_key("transformer-side", k))
-    transformer = Side(checkpoint.name, load(checkpoint), trace)
+    transformer = Side(checkpoint.name, translator_of(checkpoint), trace)
     _chain_ui(sides, transformer, step)
     figures = _heads(transformer)
     _heads_ui(checkpoint.name, trace, min(step, len(trace.tgt_tokens) - 1), figures)

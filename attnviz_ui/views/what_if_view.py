@@ -18,7 +18,7 @@ from attnviz.plots import formulas, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
-from ..serving.models import Checkpoint, Choice, Side, load, steered
+from ..serving.models import Checkpoint, Choice, Side, steered, translator_of
 from ..state.session_keys import Key, element_key
 
 
@@ -160,7 +160,7 @@ def _greedy(choice: Choice, k: int, sentence: str, side: Side) -> Trace:
 def _head_ui(checkpoint: Checkpoint) -> int:
     """The head of a Transformer's picture layer that the edit replaces (0-based); the one
     that aligned best on its card's gold pairs comes first."""
-    model = load(checkpoint)
+    model = translator_of(checkpoint)
     layer, heads = model.model.picture_layer, model.model.config.heads
     st.caption(_(HEAD).format(heads=heads, layer=layer + 1))
     return st.selectbox(

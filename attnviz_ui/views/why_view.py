@@ -20,7 +20,7 @@ from attnviz.store.catalog import Checkpoint, opening
 
 from ..serving.aligner import lost_of, priors_mismatch
 from ..serving.by_length import length_curve
-from ..serving.models import Choice, checkpoint_folder, load, translate
+from ..serving.models import Choice, checkpoint_folder, translate, translator_of
 from ..state.session_keys import Key, element_key
 from ..widgets.html_widgets import shaded_tokens
 from ..widgets.templates import render
@@ -79,7 +79,7 @@ def fixed_and_attention(choice: Choice) -> tuple[Checkpoint | None, list[Checkpo
     models = list(choice.models) or [choice.left, choice.right]
 
     def attends(c: Checkpoint) -> bool:
-        return load(c).model.config.has_attention
+        return translator_of(c).model.config.has_attention
 
     fixed = next((c for c in models if not attends(c)), None)
     wanted = [name for names in opening(choice.direction) for name in names]
@@ -107,7 +107,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     if fixed is None:
         st.info(_(NO_FIXED).format(folder=checkpoint_folder()))
         return
-    size = load(fixed).model.config.hidden
+    size = translator_of(fixed).model.config.hidden
     st.markdown(_(INTRO).format(fixed=f"**{fixed.name}**", size=size))
     source = choice.direction.source
     cols = st.columns([3, 2])
@@ -129,7 +129,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     models = [fixed, *attending]
     traces = {c.name: translate(c, text, choice.beam, "") for c in models}
     lost = _lost_ui(models, traces)
-    cols[1].metric(_("Source words"), len(load(fixed).text.words(text, "src")))
+    cols[1].metric(_("Source words"), len(translator_of(fixed).text.words(text, "src")))
     for c, col in zip(models, st.columns(len(models)), strict=True):
         with col:
             _model_ui(c, traces[c.name], lost.get(c.name))
@@ -155,7 +155,7 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
 
 
 def _model_ui(c: Checkpoint, trace: Trace | Refused, lost: list[bool] | None) -> None:
-    tr = load(c)
+    tr = translator_of(c)
     st.markdown(f"**{c.name}** · {formulas.attention_label(tr.model.config.attention)}")
     if isinstance(trace, Refused):
         st.warning(trace.message)
