@@ -86,7 +86,8 @@ def label_width(text: str, size: int = FONT["size"]) -> int:
 
 
 # The room a grid's cells have in half of the page's width at a projector's 1024 px, the
-# sidebar open (attnviz_ui/page_style.py): level source labels only where each fits its cell.
+# sidebar open (attnviz_ui/widgets/page_style.py): level source labels only where each fits its
+# cell.
 HALF_PAGE_CELLS = 280
 UPRIGHT_FONT = 13  # px: an upright label is as wide as its line, narrower than a 14 px cell
 
