@@ -3,11 +3,13 @@ model: the page is driven through every view and page on the shipped checkpoints
 their corpus indexes, step indexes, eflomal priors and length tables), while an audit hook
 watches every file opened and a forward hook every module called. Each is charged to the
 innermost frame of the dashboard's own code (dashboard.py or attnviz_ui) on the stack; none
-may be outside serving. Files of the libraries and of the ``attnviz`` package itself (its
-templates, catalogs and styles) are its code, not the disk a page reads."""
+may be outside serving. Files of the libraries, of the ``attnviz`` package itself (its
+templates, catalogs and styles) and the widgets' templates are code, not the disk a page
+reads."""
 
 from __future__ import annotations
 
+import os
 import sys
 import sysconfig
 from pathlib import Path
@@ -24,11 +26,25 @@ pytestmark = pytest.mark.slow
 
 UI = ROOT / "attnviz_ui"
 SERVING = UI / "serving"
-OWN = (str(ROOT / "dashboard.py"), str(UI))
-CODE = tuple(  # the libraries, the attnviz package, the script, the editable install's hooks
-    {str(Path(p)) for p in sysconfig.get_paths().values()}
-    | {str(ROOT / "attnviz"), sys.prefix, str(ROOT / "dashboard.py"), str(ROOT / "__editable__")}
+OWN = (str(ROOT / "dashboard.py"), str(UI) + os.sep)
+CODE = tuple(  # folders of code: the libraries, the attnviz package, the widgets' templates
+    str(Path(p)) + os.sep
+    for p in {*sysconfig.get_paths().values(), sys.prefix, ROOT / "attnviz"}
+    | {UI / "widgets" / "templates"}
 )
+
+
+def is_code(path: str) -> bool:
+    """Whether ``path`` is code rather than data a page reads: a file in :data:`CODE`, Python
+    source (Streamlit reads a caller's), or the editable install's metadata and import hooks
+    (read where a library asks for its entry points)."""
+    name = Path(path).name
+    return (
+        path.startswith(CODE)
+        or path.endswith((".py", ".pyc"))
+        or name.startswith("__editable__")
+        or ".egg-info" + os.sep in path
+    )
 
 
 class Watch:
@@ -42,7 +58,7 @@ class Watch:
         while frame is not None:
             name = frame.f_code.co_filename
             if name.startswith(OWN):
-                if not name.startswith(str(SERVING)):
+                if not name.startswith(str(SERVING) + os.sep):
                     self.seen.append(f"{what} <- {name}:{frame.f_lineno}")
                 return
             frame = frame.f_back
@@ -54,7 +70,7 @@ class Watch:
             return
         if event == "open" and isinstance(args[0], str | Path):
             path = str(Path(args[0]).resolve()) if args[0] else ""
-            if path and not path.startswith(CODE):
+            if path and not is_code(path):
                 self.charge(f"open {path}", sys._getframe(1))
         elif event == "sqlite3.connect":
             self.charge(f"sqlite3 {args[0]}", sys._getframe(1))
