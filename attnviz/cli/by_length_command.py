@@ -13,7 +13,7 @@ from .arguments import PRIORS
 OPTIONS = ("per_bucket", "seed", "json", "chart")  # the options that belong to --by-length
 
 
-def check_options(args) -> None:
+def refuse_by_length_options(args) -> None:
     """Refuse options that need --by-length without it, and a second checkpoint."""
     for name in OPTIONS:
         if getattr(args, name) is not None:
@@ -40,7 +40,7 @@ def _lost_aligner(args, models: dict):
     return aligner
 
 
-def evaluate_by_length(args) -> int:
+def run_by_length(args) -> int:
     """Score ``args.checkpoints`` by source length; print the table, write --json and --chart."""
     from ..analysis.by_length import check_comparable
     from ..analysis.by_length import evaluate_by_length as evaluate
@@ -75,7 +75,7 @@ def evaluate_by_length(args) -> int:
         notes=[note] if note else [],
         log=_say,
     )
-    print(table(result))
+    print(_length_table(result))
     if args.json:
         save_result(result, args.json)
         _say(f"saved {args.json}")
@@ -140,7 +140,7 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def table(result: LengthResult) -> str:
+def _length_table(result: LengthResult) -> str:
     """One row per bucket: its words, inputs and mean length, then each model's BLEU with its
     interval and the percent of source words lost; below, how the numbers were made."""
     header = ["words", "n", "mean"]

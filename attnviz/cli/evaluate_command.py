@@ -14,13 +14,13 @@ from .align_command import check_attention, eflomal_aligner
 
 def evaluate_command(args) -> int:
     """Score ``args.checkpoints[0]`` in each mode asked for (--data, --gold, --sinks), or hand
-    --by-length to :func:`attnviz.cli.by_length_command.evaluate_by_length`."""
+    --by-length to :func:`attnviz.cli.by_length_command.run_by_length`."""
     from ..store.checkpoint import load
-    from .by_length_command import check_options, evaluate_by_length
+    from .by_length_command import refuse_by_length_options, run_by_length
 
     if args.by_length:
-        return evaluate_by_length(args)
-    check_options(args)
+        return run_by_length(args)
+    refuse_by_length_options(args)
     args.checkpoint = args.checkpoints[0]
     if bool(args.gold) != bool(args.pairs):
         raise ValueError("--gold and --pairs go together")
