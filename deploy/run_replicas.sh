@@ -22,8 +22,9 @@
 # FIRST_PORT (8501: replicas on FIRST_PORT, FIRST_PORT+1, ...), APP (dashboard.py;
 # benchmarks/classroom/minimal_app.py for the floor), ATTNVIZ_CHECKPOINTS (checkpoints/),
 # ATTNVIZ_DECODERS (1: decoding processes per replica, docs/deploy.md). Installs nginx with
-# apt-get if it is missing. nginx runs from a temporary folder as the user who starts it;
-# its config is deploy/nginx.conf with these ports written in.
+# apt-get if it is missing. nginx runs from a temporary folder as the user who starts it (its
+# workers as nobody where that is root); its config is deploy/nginx.conf with these ports written
+# in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPLICAS=${REPLICAS:-2}
@@ -81,6 +82,14 @@ PY
 
 run=$(mktemp -d /tmp/attnviz-replicas.XXXXXX)
 mkdir -p "$run/tmp"
+# Started by root, nginx runs its workers as nobody, and they write the responses they buffer
+# (a large file to a slow client) in the folders nginx makes for them under tmp/: the folders
+# above, root's alone as mktemp made the first, must let them through. Nothing in them can be
+# listed, and the files written from here on are root's alone.
+if [ "$(id -u)" = 0 ]; then
+    chmod 711 "$run" "$run/tmp"
+    umask 077
+fi
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done

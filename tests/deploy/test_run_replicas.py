@@ -2,7 +2,9 @@
 and a replica killed mid-class: its visitors reach a live one and get a working page.
 
 Runs two replicas of benchmarks/classroom/minimal_app.py (the dashboard's gestures without its
-models), which start in seconds; needs nginx (the script installs it with apt-get where it may)."""
+models), which start in seconds; needs nginx (the script installs it with apt-get where it may).
+CI runs as root, as a container or a lab machine starts the script: nginx then runs its workers
+as another user, who must be able to write the responses it buffers to disk."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import streamlit
 
 from attnviz_ui.widgets.replica_note import restarted
 
@@ -168,6 +171,27 @@ def test_the_cookie_keeps_a_visitor_on_one_replica_until_it_dies(replicas):
     assert again != session and heatmaps == 2  # a fresh session on the live replica, working
     assert restarted(f"streamlit, xsrf, {session}", again)  # what the dashboard notes
     assert process.poll() is None  # one replica lost does not stop the class
+
+
+SLOW_BYTES_PER_SECOND = 300_000  # a student on a crowded Wi-Fi
+
+
+def test_a_slow_student_gets_every_byte_of_the_largest_static_file(replicas):
+    """nginx buffers to disk what a client reads slower than the replica sends it: started by
+    root, its workers (another user) must be able to write there, or the file ends short."""
+    url = replicas[0]
+    static = Path(streamlit.__file__).parent / "static"
+    largest = max((p for p in static.rglob("*") if p.is_file()), key=lambda p: p.stat().st_size)
+    assert largest.stat().st_size > 1_000_000  # far more than nginx buffers in memory
+    path = largest.relative_to(static).as_posix()
+    got = bytearray()
+    with OPENER.open(f"{url}/{path}", timeout=60) as r:
+        start = time.monotonic()
+        while chunk := r.read(30_000):
+            got += chunk
+            ahead = len(got) / SLOW_BYTES_PER_SECOND - (time.monotonic() - start)
+            time.sleep(max(ahead, 0))  # the pace of the reader, not a wait for the server
+    assert bytes(got) == largest.read_bytes(), f"{len(got):,} of {largest.stat().st_size:,} bytes"
 
 
 def test_ctrl_c_stops_the_replicas_and_nginx(replicas):
