@@ -70,6 +70,12 @@ class Models:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def loaded(self) -> list:
+        """The models loaded so far (not the failures)."""
+        with self._lock:
+            values = [value for _version, value in self._entries.values()]
+        return [v for v in values if not isinstance(v, CheckpointError)]
+
 
 class Direction(NamedTuple):
     """What a model reads and what it writes: two language codes, as its TextConfig has them."""

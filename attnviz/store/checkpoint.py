@@ -281,13 +281,32 @@ def load(
     timed once (:func:`attnviz.tuning.decoding_precision.probe_decoding`; int8 on the x86 CPUs
     measured so far); "fp32" keeps every weight as trained.
     """
-    precision = resolve_decoding(precision, device)
+    return _translator(path, torch.device(device), resolve_decoding(precision, device))
+
+
+def describe(path: str | Path, precision: str = "auto") -> Translator:
+    """A checkpoint as a :class:`Translator` that holds no weights: its card, vocabularies,
+    configurations, subword models and training history, with the model's parameters on torch's
+    meta device (shapes without memory). Every check of :func:`load` is made, the weights'
+    checksum and fit included, so a file that describes loads; ``precision`` is the one the
+    model would decode in where it is loaded. For a process that shows what a model is and has
+    it run elsewhere (the dashboard's server: its decoding processes load the weights); its
+    model cannot run."""
+    return _translator(path, torch.device("meta"), resolve_decoding(precision))
+
+
+def _translator(path: str | Path, device: torch.device, precision: str) -> Translator:
+    """:func:`load` with ``precision`` resolved; on the meta device, :func:`describe`."""
     tensors, meta = read_tensors(path, check_model)
-    history = _take(tensors, TENSOR_PREFIX)
+    # copied: a tensor read may map the whole file, which a view kept alive would keep resident
+    history = {k: v.clone() for k, v in _take(tensors, TENSOR_PREFIX).items()}
     protos = {k[len(SUBWORDS) :]: v.numpy().tobytes() for k, v in _take(tensors, SUBWORDS).items()}
-    model, stored = _described(path, meta, protos)
+    with device:  # on the meta device, parameters without memory
+        model, stored = _described(path, meta, protos)
+    if device.type == "meta":
+        tensors = {k: v.to(device) for k, v in tensors.items()}  # shapes and types to check
     _load_weights(path, model, tensors)
-    model = for_decoding(model.to(device).eval(), precision)
+    model = model.eval() if device.type == "meta" else for_decoding(model.eval(), precision)
     translator = Translator(
         model,
         stored.src_vocab,

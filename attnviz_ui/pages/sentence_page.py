@@ -32,7 +32,7 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
         if isinstance(trace, Refused):
             st.warning(f"{checkpoint.name}: {trace.message}")
             return None
-        sides.append(Side(checkpoint.name, translator_of(checkpoint), trace))
+        sides.append(Side(checkpoint, translator_of(checkpoint), trace))
     return sides
 
 

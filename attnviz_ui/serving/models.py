@@ -19,7 +19,7 @@ from attnviz.tuning.decoding_precision import resolve_decoding
 
 from ..widgets.language import session_language
 from .decoder_process import Request, decoder
-from .translators import models
+from .translators import descriptions, models
 
 
 def checkpoint_folder() -> Path:
@@ -49,11 +49,15 @@ class Choice(NamedTuple):
 
 
 class Side(NamedTuple):
-    """One column of the page: a model and its decoding of the sentence."""
+    """One column of the page: a model, what it is, and its decoding of the sentence."""
 
-    name: str
-    translator: attnviz.Translator
+    checkpoint: Checkpoint
+    translator: attnviz.Translator  # described: its weights are in the decoding processes
     trace: attnviz.Trace
+
+    @property
+    def name(self) -> str:
+        return self.checkpoint.name
 
 
 def page_precision() -> str:
@@ -72,16 +76,26 @@ def _page_precision(pinned: str) -> str:
     return resolve_decoding("auto")
 
 
-def translator_of(checkpoint: Checkpoint, precision: str | None = None) -> attnviz.Translator:
-    """The Translator of ``checkpoint`` at ``precision`` (default :func:`page_precision`),
-    shared by every session; raises its CheckpointError. A cached decoding passes the
-    precision its key holds, so that the model it uses is the one the key names."""
+def translator_of(checkpoint: Checkpoint) -> attnviz.Translator:
+    """What ``checkpoint``'s model is, shared by every session: its card, configurations,
+    vocabularies, tokenizers and history, without its weights (the decoding processes hold
+    them); raises its CheckpointError. To run the model here, :func:`running_translator_of`."""
+    return descriptions(page_precision()).get(checkpoint)
+
+
+def running_translator_of(
+    checkpoint: Checkpoint, precision: str | None = None
+) -> attnviz.Translator:
+    """The Translator of ``checkpoint`` with its weights, at ``precision`` (default
+    :func:`page_precision`), loaded in the server on first use, for what the server runs
+    itself: a step replayed, a forced alignment, a corpus scored. A cached computation passes
+    the precision its key holds, so that the model it uses is the one the key names."""
     return models(precision or page_precision()).get(checkpoint)
 
 
 def fp32_translator_of(checkpoint: Checkpoint) -> attnviz.Translator:
     """``checkpoint``'s Translator with every weight fp32, as attribution's gradients need."""
-    return translator_of(checkpoint, "fp32")
+    return running_translator_of(checkpoint, "fp32")
 
 
 def direction_of(checkpoint: Checkpoint) -> Direction:
@@ -164,5 +178,5 @@ def scores_of(
     (:func:`attnviz.analysis.compare_models.score_sentences`), calling ``progress(done,
     total)`` as it goes."""
     return compare_models.score_sentences(
-        translator_of(checkpoint), items, beam=beam, progress=progress
+        running_translator_of(checkpoint), items, beam=beam, progress=progress
     )

@@ -14,7 +14,7 @@ from attnviz.store.catalog import Checkpoint, Teaching, teaching_pair
 from attnviz.store.checkpoint import file_sha256
 
 from ..widgets.language import session_language
-from .models import available, page_precision, translator_of
+from .models import available, page_precision, running_translator_of, translator_of
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,7 +42,8 @@ def _shift(
     pair: Teaching, sentence: str, reference: str, beam: int, language: str, precision: str
 ) -> Shift | Refused:
     """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
-    natural, taught = translator_of(pair.natural, precision), translator_of(pair.taught, precision)
+    natural = running_translator_of(pair.natural, precision)
+    taught = running_translator_of(pair.taught, precision)
     try:
         target = shared_output(natural, sentence, reference, beam)
         return forced_shift(natural, taught, sentence, target)
@@ -56,5 +57,5 @@ def strays(
     """:func:`attnviz.analysis.teaching.corpus_strays` of ``pair`` over ``items``: how far the
     natural model's attention strays from its taught partner's on each sentence."""
     return teaching.corpus_strays(
-        translator_of(pair.natural), translator_of(pair.taught), items, progress
+        running_translator_of(pair.natural), running_translator_of(pair.taught), items, progress
     )

@@ -1,4 +1,5 @@
-"""One Translator per checkpoint file and precision, loaded once per process."""
+"""One Translator per checkpoint file and precision, loaded once per process; and, for the
+server, one description per file: what a model is, without its weights."""
 
 from __future__ import annotations
 
@@ -6,12 +7,21 @@ import functools
 
 import attnviz
 from attnviz.store.catalog import Models
+from attnviz.store.checkpoint import describe
 
 
 @functools.cache
 def models(precision: str) -> Models:
     """One model per checkpoint file at ``precision``, failures included, loaded once per
-    process and shared by its callers (a page run asks for models about 35 times): the
-    server's, for what the page draws of a model, and each decoding process's, for what it
-    decodes."""
+    process and shared by its callers: each decoding process's, for what it decodes, and the
+    server's, for the few things it runs itself (a step replayed, attribution, a corpus)."""
     return Models(functools.partial(attnviz.load, precision=precision))
+
+
+@functools.cache
+def descriptions(precision: str) -> Models:
+    """One description per checkpoint file (:func:`attnviz.store.checkpoint.describe`: every
+    check of a load, no weights), failures included: what the server shows of a model (a page
+    run asks about 35 times) while its decoding processes hold the weights. Fourteen shipped
+    models took 620 MB loaded and 135 MB described."""
+    return Models(functools.partial(describe, precision=precision))

@@ -201,7 +201,7 @@ def numbers_ui(s: Side, t: int) -> None:
         return
     own = s.trace.pieces or s.trace
     piece = steer.piece_step(s.trace, t)
-    m = step_numbers(s.translator, own, piece)
+    m = step_numbers(s.checkpoint, own, piece)
     st.latex(formula_latex(s))
     if s.trace.pieces:
         st.caption(

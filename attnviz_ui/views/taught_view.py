@@ -116,8 +116,8 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         return
     st.caption(output_note(pair, shift, sentence, reference, choice.beam))
     sides = [
-        Side(pair.natural.name, translator_of(pair.natural), shift.natural),
-        Side(pair.taught.name, translator_of(pair.taught), shift.taught),
+        Side(pair.natural, translator_of(pair.natural), shift.natural),
+        Side(pair.taught, translator_of(pair.taught), shift.taught),
     ]
     eflomal = alignments_of([side.trace for side in sides])
     if isinstance(eflomal, Refused):

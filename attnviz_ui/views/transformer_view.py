@@ -63,7 +63,7 @@ def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: 
         title = _("{name}: alignment").format(name=name)
         picture = attention_picture(t, step=min(step, len(t.tgt_tokens) - 1), title=title)
         col.plotly_chart(picture, key=element_key("transformer-side", k))
-    transformer = Side(checkpoint.name, translator_of(checkpoint), trace)
+    transformer = Side(checkpoint, translator_of(checkpoint), trace)
     _chain_ui(sides, transformer, step)
     figures = _heads(transformer)
     _heads_ui(checkpoint.name, trace, min(step, len(trace.tgt_tokens) - 1), figures)
@@ -74,8 +74,8 @@ def _chain_ui(sides: list[Side], transformer: Side, step: int) -> None:
     st.markdown(_(CHAIN))
     st.latex(CHAIN_LATEX)
     word, links = chain_of_scores(
-        [(s.name, s.translator, s.trace) for s in sides],
-        (transformer.name, transformer.translator, transformer.trace),
+        [(s.checkpoint, s.trace) for s in sides],
+        (transformer.checkpoint, transformer.trace),
         step,
     )
     trace = transformer.trace

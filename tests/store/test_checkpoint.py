@@ -138,12 +138,36 @@ def test_a_truncated_file_is_refused(saved):
         attnviz.load(saved)
 
 
-def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved):
+@pytest.mark.parametrize("read", [attnviz.load, checkpoint.describe])
+def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved, read):
     data = bytearray(saved.read_bytes())
     data[-10] ^= 0xFF
     saved.write_bytes(bytes(data))
     with pytest.raises(attnviz.CheckpointError, match="checksum"):
-        attnviz.load(saved)
+        read(saved)
+
+
+@pytest.mark.parametrize("attention", ["bahdanau", "general"])
+def test_a_description_says_what_the_model_is_and_holds_no_weights(tmp_path, attention):
+    path = tmp_path / "m.safetensors"
+    _save(tiny_translator(attention), path)
+    loaded, described = attnviz.load(path, precision="int8"), checkpoint.describe(path, "int8")
+    assert described.model.config == loaded.model.config
+    assert described.card == loaded.card and described.text == loaded.text
+    assert described.src_vocab.itos == loaded.src_vocab.itos
+    assert described.tokenize_source(SENTENCES[0]) == loaded.tokenize_source(SENTENCES[0])
+    assert described.precision == loaded.precision == "int8"
+    assert {p.device.type for p in described.model.parameters()} == {"meta"}
+    assert {p.device.type for p in loaded.model.parameters()} == {"cpu"}
+
+
+def test_weights_that_do_not_fit_are_refused_by_a_description_too(tmp_path):
+    tr = tiny_translator("dot")
+    tensors = {k: v for k, v in tr.model.state_dict().items() if "generator" not in k}
+    path = tmp_path / "m.safetensors"
+    _write_by_hand(path, tr, tensors)
+    with pytest.raises(attnviz.CheckpointError, match="do not fit"):
+        checkpoint.describe(path)
 
 
 def test_a_garbled_header_is_refused(saved):

@@ -13,6 +13,7 @@ from attnviz import CheckpointError
 from attnviz.errors import Refused
 from attnviz.store.catalog import Checkpoint
 from attnviz_ui.serving.decoder_process import Bound, DecoderProcess, Decoders, Request, decode
+from attnviz_ui.state.session_keys import Key
 
 from ..synthetic import corpus
 
@@ -167,3 +168,21 @@ def test_sessions_share_the_decoding_processes_each_getting_its_own_sentence(tra
         same_trace(answer, decode(one))
     with pytest.raises(ValueError, match="at least one"):
         Decoders(0)
+
+
+def test_the_server_describes_the_models_it_shows_and_holds_their_weights_only_to_run_them(app):
+    """The page's decodings run in the decoding process, so the server keeps what each model
+    is (its card, configurations and tokenizers) without its weights; a step's numbers, which
+    the server replays itself, load the one model they need."""
+    from attnviz_ui.serving.models import page_precision
+    from attnviz_ui.serving.translators import descriptions, models
+
+    described = descriptions(page_precision()).loaded()
+    assert len(described) >= 2  # both models of the page
+    for translator in described:
+        assert {p.device.type for p in translator.model.parameters()} == {"meta"}
+    app.toggle(key=Key.NUMBERS).set_value(True).run()  # the step's numbers: replayed here
+    assert not app.exception, app.exception
+    assert app.get("latex"), "no step math drawn"
+    running = models(page_precision()).loaded()
+    assert running and all(p.device.type == "cpu" for t in running for p in t.model.parameters())
