@@ -97,6 +97,8 @@ def memory_mb(pid: int) -> tuple[float, float]:
         except OSError:
             continue
         fields = dict(line.split(":", 1) for line in text.splitlines())
+        if "VmRSS" not in fields:  # a zombie (an eflomal run not yet waited for) holds none
+            continue
         for k, key in enumerate(("VmRSS", "VmHWM")):
             total[k] += int(fields[key].split()[0]) / 1024
     return total[0], total[1]
