@@ -25,6 +25,7 @@ from ..helpers import CHROMIUM, ROOT, TAUGHT, free_port, tool_missing
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 except ModuleNotFoundError as error:
     if error.name != "playwright":  # a broken install, not a missing one
@@ -330,6 +331,27 @@ HEAD_TITLES = """() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]
     .map(t => t.textContent)"""
 
 
+RUNNING = "[data-testid='stStatusWidgetRunningIcon']"  # shown while the script runs
+
+
+def _pick(page, label: str, option: str) -> None:
+    """Opens the select box ``label`` and picks ``option`` once the page's run has finished,
+    opening it again while the option does not show: a run still drawing the page redraws the
+    box and closes a list opened meanwhile, and a busy machine makes such runs long."""
+    deadline = time.monotonic() + 60
+    while True:
+        page.locator(RUNNING).wait_for(state="detached", timeout=60_000)
+        page.get_by_label(label).click()
+        wanted = page.get_by_role("option", name=option)
+        try:
+            wanted.wait_for(timeout=5_000)
+            wanted.click(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if time.monotonic() > deadline:
+                raise
+
+
 def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transformer_server):
     with sync_playwright() as p:
         browser, page = _typed(p, transformer_server)
@@ -343,8 +365,7 @@ def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transforme
         page.wait_for_function(
             f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 1, head 1'))", timeout=60_000
         )
-        page.get_by_label("Draw one head large").click()
-        page.get_by_role("option", name="layer 2, head 1").click()
+        _pick(page, "Draw one head large", "layer 2, head 1")
         page.wait_for_function(
             f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 2, head 1'))", timeout=60_000
         )
