@@ -27,7 +27,7 @@ from ..helpers import tiny_translator
 
 pytestmark = pytest.mark.slow  # every test reads the report of one fresh process
 
-SECONDS = 1.0  # the most any one refusal may take
+SECONDS = 1.0  # the most CPU time any one refusal may take
 MEGABYTES = 150  # the most the whole zoo may add to a process that has loaded one good file
 
 
@@ -151,13 +151,13 @@ LOADER = textwrap.dedent(
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     results = {}
     for path in sys.argv[2:]:
-        start = time.perf_counter()
+        start = time.process_time()  # its own work: a busy machine's waits are not counted
         try:
             attnviz.load(path)
             outcome = ["loaded", ""]
         except Exception as e:
             outcome = [type(e).__name__, str(e)]
-        results[path] = outcome + [time.perf_counter() - start]
+        results[path] = outcome + [time.process_time() - start]
     grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024
     print(json.dumps({"results": results, "megabytes": grown}))
     """

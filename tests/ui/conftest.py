@@ -7,6 +7,7 @@ for ``test_browser.py`` Playwright and Chromium, see ``scripts/install-test-deps
 
 from __future__ import annotations
 
+import gc
 import shutil
 
 import pytest
@@ -30,6 +31,14 @@ def validated_charts(monkeypatch):
     from attnviz_ui.widgets import vega
 
     monkeypatch.setattr(vega, "VALIDATE", True)
+
+
+@pytest.fixture(autouse=True)
+def heap_unfrozen():
+    """The dashboard freezes the heap of the process it runs in (serving.process.freeze_heap):
+    in AppTest that is the test's, and what the tests after it make would never be collected."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture(scope="module")
