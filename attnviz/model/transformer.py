@@ -32,10 +32,13 @@ from .tying import store_once
 
 
 def sinusoids(length: int, size: int) -> torch.Tensor:
-    """The sinusoidal positions of Vaswani et al. (2017), section 3.5: (length, size)."""
-    position = torch.arange(length, dtype=torch.float32)[:, None]  # (P, 1)
-    rate = torch.exp(torch.arange(0, size, 2, dtype=torch.float32) * (-math.log(1e4) / size))
-    table = torch.zeros(length, size)
+    """The sinusoidal positions of Vaswani et al. (2017), section 3.5: (length, size), computed
+    on the CPU whatever device a model is built on (on the meta device, a table without values
+    would take torch's compiler to make)."""
+    position = torch.arange(length, dtype=torch.float32, device="cpu")[:, None]  # (P, 1)
+    steps = torch.arange(0, size, 2, dtype=torch.float32, device="cpu")
+    rate = torch.exp(steps * (-math.log(1e4) / size))
+    table = torch.zeros(length, size, device="cpu")
     table[:, 0::2] = torch.sin(position * rate)
     table[:, 1::2] = torch.cos(position * rate)
     return table

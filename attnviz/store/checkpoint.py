@@ -301,7 +301,7 @@ def _translator(path: str | Path, device: torch.device, precision: str) -> Trans
     # copied: a tensor read may map the whole file, which a view kept alive would keep resident
     history = {k: v.clone() for k, v in _take(tensors, TENSOR_PREFIX).items()}
     protos = {k[len(SUBWORDS) :]: v.numpy().tobytes() for k, v in _take(tensors, SUBWORDS).items()}
-    with device:  # on the meta device, parameters without memory
+    with device, _NoRandomFill():  # on the meta device, parameters without memory
         model, stored = _described(path, meta, protos)
     if device.type == "meta":
         tensors = {k: v.to(device) for k, v in tensors.items()}  # shapes and types to check
