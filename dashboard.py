@@ -17,6 +17,7 @@ from attnviz_ui.pages.navigation import Page
 from attnviz_ui.pages.sentence_page import sentence_page_ui
 from attnviz_ui.pages.sidebar import sidebar_ui
 from attnviz_ui.pages.training_page import training_page_ui
+from attnviz_ui.serving.decoder_process import decoder
 from attnviz_ui.serving.models import available
 from attnviz_ui.serving.process import freeze_heap, set_up_process
 from attnviz_ui.state.session_keys import Key
@@ -28,6 +29,7 @@ from attnviz_ui.widgets.replica_note import replica_note_ui
 
 def main() -> None:
     set_up_process()  # once, before torch runs a product
+    decoder.start()  # a new server's decoding process loads beside its first page
     st.set_page_config(page_title="attnviz", layout="wide", initial_sidebar_state=SIDEBAR_PX)
     page_style_ui()
     use_language()

@@ -14,7 +14,8 @@
 # --replicas N, or auto: one per core (nproc), as many as the memory available holds at
 # REPLICA_MB each (a dashboard replica holds about 1,300 MB once its models are loaded: the server
 # about 880 MB, its decoding process, attnviz_ui/decoder_process.py, about 420 MB), at least
-# one. It prints the URL once nginx and every replica answer; Ctrl-C (or SIGTERM) stops the
+# one. It prints the URL once nginx and every replica answer and each replica has drawn its
+# first page (deploy/warm_up.py); Ctrl-C (or SIGTERM) stops the
 # replicas and nginx and removes the temporary folder.
 #
 # Environment: REPLICAS (2; --replicas overrides it), ADDRESS (127.0.0.1; --address overrides
@@ -145,6 +146,10 @@ for where in sys.argv[2:] + sys.argv[1:2]:  # each replica, then nginx in front 
     else:
         sys.exit(f"nothing answers on {where}")
 PY
+# Each replica's first page, before any student's: a new server imports its libraries, starts
+# its decoding process and loads the models on its first page (deploy/warm_up.py).
+python deploy/warm_up.py $(printf 'http://127.0.0.1:%s ' "${ports[@]}") ||
+    echo "a replica did not finish its first page; the first students may wait for it" >&2
 for pid in "${pids[@]}"; do  # ours answered, not something that took a port meanwhile
     if ! kill -0 "$pid" 2>/dev/null; then
         echo "a replica or nginx stopped before the class began; its log:" >&2

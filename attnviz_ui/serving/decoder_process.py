@@ -21,6 +21,7 @@ the fp32 model) stays in the server.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import queue
@@ -183,6 +184,14 @@ class DecoderProcess:
         self._given_up = not self._ever_answered
         return decode(request)
 
+    def start(self) -> None:
+        """Starts the child, where none runs, without a request: it loads its libraries while
+        the page does its own first work. One that cannot start is tried again by
+        :meth:`decode`."""
+        if not self._given_up:
+            with contextlib.suppress(OSError):
+                self._started()
+
     def _started(self) -> socket.socket:
         if self._conn is None:
             ours, theirs = socket.socketpair()
@@ -225,6 +234,20 @@ class Decoders:
         self._free: queue.Queue[DecoderProcess] = queue.Queue()
         for process in made:
             self._free.put(process)
+
+    def start(self) -> None:
+        """Starts each free process that has no child yet (a busy one has one): called by every
+        page run, so that a new server's children start beside its first page instead of
+        after it asks for a sentence."""
+        for _ in self._all:
+            try:
+                process = self._free.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                process.start()
+            finally:
+                self._free.put(process)
 
     def decode(self, request: Request) -> attnviz.Trace | Refused:
         process = self._free.get()

@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -104,6 +105,20 @@ def test_a_class_on_the_local_network_is_told_the_address_to_open():
     run = subprocess.run([str(ROOT / "deploy/run_replicas.sh"), "--address", "192.0.2.77"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)  # fmt: skip
     assert run.returncode == 2 and "192.0.2.77" in run.stderr
+
+
+def _warm_up(*urls: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(ROOT / "deploy/warm_up.py"), *urls, "--seconds", "60"]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_the_warm_up_runs_each_replicas_page_and_names_one_that_does_not_answer(replicas):
+    _url, pids, _process = replicas
+    live = [f"http://127.0.0.1:{port}" for port in pids]
+    assert _warm_up(*live).returncode == 0
+    dead = f"http://127.0.0.1:{free_port()}"
+    run = _warm_up(live[0], dead)
+    assert run.returncode == 1 and dead in run.stderr and live[0] not in run.stderr
 
 
 def _get(url: str, cookie: str = ""):
