@@ -217,6 +217,27 @@ def forced(
 
 
 @torch.inference_mode()
+def forced_at_once(
+    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
+) -> list[Decoded]:
+    """:func:`forced` in one pass over the whole target (B, T), for a model that computes every
+    step of a known target at once (a Transformer's ``forced_steps``): the same records, each
+    sentence cut at its first <eos>."""
+    topk = max(1, min(topk, model.config.tgt_vocab))
+    memory, _state = model.encode(src, src_lens)
+    start = torch.full_like(tgt[:, :1], BOS_ID)
+    steps = model.forced_steps(memory, torch.cat([start, tgt[:, :-1]], 1))
+    logp = next_log_probs(steps.logits)  # (B, T, V)
+    top_logp, top_ids = logp.topk(topk, dim=-1)
+    chosen = logp.gather(2, tgt[:, :, None]).squeeze(2)
+    values = (tgt, chosen, top_ids, top_logp, *steps[2:6], steps.heads)  # as STEP_KEYS
+    rec = {
+        k: [] if v is None else list(v.unbind(1)) for k, v in zip(STEP_KEYS, values, strict=True)
+    }
+    return _unpack(rec, src_lens)
+
+
+@torch.inference_mode()
 def beam_search(
     model: Seq2Seq,
     src: torch.Tensor,

@@ -68,6 +68,7 @@ class Translator:
         self.subwords = subwords  # sentencepiece models under the words, or None
         self.precision = precision  # how weights are stored for decoding (model.low_precision)
         self.history = None  # the training history (attnviz.analysis.history.History), once loaded
+        self.engine = None  # a Transformer's greedy search in CTranslate2, made at first use
 
     @property
     def attention(self) -> str:
@@ -206,7 +207,13 @@ class Translator:
             given = self._prefix(prefix, len(chunk))
             steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config.heads)
             limits = decode.default_limits(src_lens, search.max_len).clamp(min=given.size(1) + 1)
-            if search.beam == 1:
+            if search.beam == 1 and self._by_engine(given, steered):
+                pieces = [self.pieces(tokens[i]) for i in chunk]
+                from . import engine_search  # CTranslate2, imported by Transformers alone
+
+                engine = engine_search.of(self)
+                results = engine.greedy(pieces, src, src_lens, limits, search.topk)
+            elif search.beam == 1:
                 results = decode.greedy(
                     self.model, src, src_lens, limits, search.topk, given, steered
                 )
@@ -222,6 +229,11 @@ class Translator:
                     edited,
                 )  # fmt: skip
         return traces  # type: ignore[return-value]
+
+    def _by_engine(self, prefix: torch.Tensor, edits: dict) -> bool:
+        """Whether a greedy search runs in the inference engine (:mod:`.engine_search`): a
+        Transformer's, neither steered by a prefix nor edited (those step in torch)."""
+        return self.model.config.model == "transformer" and not prefix.size(1) and not edits
 
     def batch_rows(self, asked: int) -> int:
         """How many sentences decode together: ``asked`` in fp32, where a sentence's numbers in

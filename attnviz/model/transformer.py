@@ -140,6 +140,27 @@ class DecoderLayer(nn.Module):
         x = x + self.dropout(self.cross_out(_merge(a)))
         return x + self.dropout(self.ff(self.norm_ff(x)))
 
+    def forced(
+        self, x: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor | None
+    ) -> tuple[torch.Tensor, CrossAttended]:
+        """Every step of a known target at once, as :meth:`step` computes each in turn: ``x``
+        (B, T, D) under the causal mask, against the source's ``keys`` and ``values`` (B, N, S,
+        d). Returns the output (B, T, D) and the cross-attention of every head, explicitly,
+        each field with a T axis after B (weights and scores (B, T, N, S))."""
+        q, k, v = (_split(t, self.heads) for t in self.self_qkv(self.norm_self(x)).chunk(3, -1))
+        x = x + self.self_out(_merge(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+        query = self.cross_q(self.norm_cross(x))  # (B, T, D)
+        q = _split(query, self.heads)  # (B, N, T, d)
+        scores = (q @ keys.transpose(-1, -2)) / math.sqrt(q.size(-1))  # (B, N, T, S)
+        if mask is not None:
+            scores = scores.masked_fill(~mask[:, None, None, :], float("-inf"))
+        weights = scores.softmax(-1, dtype=torch.float32)
+        context = _merge(weights.to(values.dtype) @ values)  # (B, T, D)
+        x = x + self.cross_out(context)
+        x = x + self.ff(self.norm_ff(x))
+        att = CrossAttended(query, context, weights.transpose(1, 2), scores.transpose(1, 2))
+        return x, att
+
     def step(
         self,
         x: torch.Tensor,
@@ -334,6 +355,31 @@ class Transformer(nn.Module):
             shown.context,
             features,
             torch.stack([a.weights for a in heads], 1),  # (B, L, N, S)
+        )
+
+    def forced_steps(self, memory: Memory, tgt_in: torch.Tensor) -> Step:
+        """What :meth:`step` computes at each position of the known target ``tgt_in`` (B, T),
+        ``<bos>`` first, in one pass: the Step's fields with a T axis after B (heads (B, T, L,
+        N, S)), no state. An inference engine found the words; this is the model's reading."""
+        x = self.decoder.embedding(tgt_in)  # (B, T, D)
+        heads = []
+        for i, layer in enumerate(self.decoder.layers):
+            x, att = layer.forced(x, memory.keys[:, i], memory.values[:, i], memory.mask)
+            heads.append(att)
+        features = self.decoder.norm(x)  # (B, T, D)
+        shown = heads[self.picture_layer]
+        # One position at a time, as steps give it: a quantized output layer scales its input
+        # over the rows it is given, and the probabilities shown must be each step's own.
+        logits = torch.stack([self.decoder.generator(f) for f in features.unbind(1)], 1)
+        return Step(
+            logits,
+            (),
+            shown.weights.mean(2),  # (B, T, S): as in step, the layer's heads averaged
+            shown.scores.mean(2),
+            shown.query,
+            shown.context,
+            features,
+            torch.stack([a.weights for a in heads], 2),  # (B, T, L, N, S)
         )
 
     def features(
