@@ -29,6 +29,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import NamedTuple
@@ -232,18 +233,21 @@ class Decoders:
         made = [DecoderProcess(command) for _ in range(count)]
         self._all = tuple(made)
         self._free: queue.Queue[DecoderProcess] = queue.Queue()
+        self._beginning, self._begun = threading.Lock(), False
         for process in made:
             self._free.put(process)
 
     def start(self) -> None:
-        """Starts each free process that has no child yet (a busy one has one): called by every
-        page run, so that a new server's children start beside its first page instead of
-        after it asks for a sentence."""
-        for _ in self._all:
-            try:
-                process = self._free.get_nowait()
-            except queue.Empty:
+        """Starts every process's child at the server's first page run, so that they load
+        beside it instead of after it asks for a sentence; later calls do nothing. (Taking a
+        process off the queue at every run would let a page thread waiting for the GIL hold
+        an idle child while sessions queue for it: a class of 200 waited twice as long.)"""
+        with self._beginning:
+            if self._begun:
                 return
+            self._begun = True
+        for _ in self._all:
+            process = self._free.get()
             try:
                 process.start()
             finally:
