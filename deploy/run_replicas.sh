@@ -12,9 +12,8 @@
 # every network the machine is on). It prints the address students open: for 0.0.0.0, this
 # machine's address on its local network. The replicas always listen on loopback only.
 # --replicas N, or auto: one per core (nproc), as many as the memory available holds at
-# REPLICA_MB each (a dashboard replica holds about 1,300 MB once its models are loaded: the server
-# about 880 MB, its decoding process, attnviz_ui/decoder_process.py, about 420 MB), at least
-# one. It prints the URL once nginx and every replica answer and each replica has drawn its
+# REPLICA_MB each (a dashboard replica holds about 1,000 MB once its models are loaded, its
+# decoding process, attnviz_ui/serving/decoder_process.py, about 420 MB of it), at least one. It prints the URL once nginx and every replica answer and each replica has drawn its
 # first page (deploy/warm_up.py); Ctrl-C (or SIGTERM) stops the
 # replicas and nginx and removes the temporary folder.
 #
