@@ -11,6 +11,7 @@ tensor per snapshot, ``history.attention.K``, in the checkpoint and the training
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -88,23 +89,33 @@ def choose_probes(pairs: list[tuple[str, str]], n: int = 20) -> list[Probe]:
     return [Probe(s, t) for s, t in zip(sources, targets, strict=True)]
 
 
-def attention_of(translator: Translator, probes: list[Probe]) -> tuple[np.ndarray, float | None]:
-    """The probes' word attention, flattened and concatenated (float16), and the AER (percent,
-    argmax links) over the probes with gold, or None if none has any."""
-    flat, golds, hyps = [], [], []
+class ProbeAttention(NamedTuple):
+    """What a snapshot records of the probes."""
+
+    flat: np.ndarray  # every probe's word attention, flattened and concatenated (float16)
+    aer: float | None  # percent, argmax links, over the probes with gold that were forced
+    refused: int  # probes the model could not force (a word its vocabulary lacks): stored as
+    # zeros to keep the layout, and left out of the AER
+
+
+def attention_of(translator: Translator, probes: list[Probe]) -> ProbeAttention:
+    """The probes' word attention and the AER of those with gold, as :class:`ProbeAttention`
+    says; None for the AER where no probe with gold was forced."""
+    flat, golds, hyps, refused = [], [], [], 0
     for probe in probes:
-        rows, cols = probe.shape
         try:
             wt = forced_words(translator, probe.source, probe.target)
-            matrix = word_weights(wt.trace, wt.src_owner, wt.tgt_owner, wt.n_src, wt.n_tgt)
         except InputError:
-            matrix = np.zeros((rows, cols))
+            refused += 1
+            flat.append(np.zeros(probe.shape[0] * probe.shape[1]))
+            continue
+        matrix = word_weights(wt.trace, wt.src_owner, wt.tgt_owner, wt.n_src, wt.n_tgt)
         flat.append(matrix.reshape(-1))
         if probe.gold is not None:
             golds.append(probe.gold)
             hyps.append(set(extract_links(matrix, "argmax")))
     aer = round(score(golds, hyps).aer, 2) if golds else None
-    return np.concatenate([np.zeros(0), *flat]).astype(np.float16), aer
+    return ProbeAttention(np.concatenate([np.zeros(0), *flat]).astype(np.float16), aer, refused)
 
 
 def probe_aer(matrix: np.ndarray, gold: Gold) -> float:
@@ -141,16 +152,17 @@ class History:
 
     def add(self, translator: Translator, epoch: float, valid_loss: float, bleu) -> None:
         """Record a snapshot of ``translator`` at (fractional) ``epoch``."""
-        flat, aer = attention_of(translator, self.probes)
+        probed = attention_of(translator, self.probes)
         self.snapshots.append(
             {
                 "epoch": round(epoch, 3),
                 "valid_loss": round(valid_loss, 4),
                 "valid_bleu": bleu,
-                "aer": aer,
+                "aer": probed.aer,
+                "refused": probed.refused,
             }
         )
-        self.attention.append(flat)
+        self.attention.append(probed.flat)
 
     def to_json(self) -> dict:
         return {

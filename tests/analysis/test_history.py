@@ -17,3 +17,20 @@ def test_most_changed_measures_how_far_the_rows_moved():
     assert most_changed([history]) == 1
     history.attention[-1] = np.concatenate([peaked.reshape(-1), still.reshape(-1)])
     assert most_changed([history]) == 0
+
+
+def test_a_probe_that_cannot_be_forced_is_refused_and_left_out_of_the_aer():
+    from attnviz.analysis.aer import Gold
+    from attnviz.analysis.history import attention_of, probe_aer, unflatten
+
+    from ..helpers import tiny_translator
+
+    tr = tiny_translator("bahdanau")
+    links = frozenset({(0, 0), (1, 1)})
+    forced = Probe("the cat", "THE CAT", Gold(links, links))
+    too_long = Probe("the dog", "THE " * 300, Gold(links, links))  # over the model's limit
+    alone = attention_of(tr, [forced])
+    both = attention_of(tr, [forced, too_long])
+    assert (alone.refused, both.refused) == (0, 1)
+    assert both.aer == alone.aer == probe_aer(unflatten(alone.flat, [forced])[0], forced.gold)
+    assert not unflatten(both.flat, [forced, too_long])[1].any()  # its place kept, empty
