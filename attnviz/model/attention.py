@@ -9,7 +9,6 @@ and a decoding step passes T = 1.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 import torch
@@ -84,11 +83,11 @@ class Attention(nn.Module):
 
 
 class AdditiveAttention(Attention):
-    r"""Bahdanau et al. (2015), eq. (6): :math:`e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)`.
+    """Bahdanau et al. (2015), eq. (6): the score :attr:`FORMULA`, with the state before the
+    step, s_{t-1}. U h_j does not depend on the step, so it is computed once per sentence in
+    :meth:`prepare`."""
 
-    :math:`U h_j` does not depend on the step, so it is computed once per sentence in
-    :meth:`prepare`.
-    """
+    FORMULA = r"e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)"
 
     def __init__(self, query_dim: int, key_dim: int, attn_dim: int):
         super().__init__()
@@ -105,20 +104,22 @@ class AdditiveAttention(Attention):
 
 
 class ConcatAttention(AdditiveAttention):
-    r"""Luong et al. (2015), eq. (8) *concat*: :math:`e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])`.
+    """Luong et al. (2015), eq. (8) *concat*: the score :attr:`FORMULA`. Splitting W_a into the
+    halves that multiply h_t and the source state makes it the additive form, with the query
+    h_t taken *after* the step."""
 
-    Splitting :math:`W_a` into the halves that multiply :math:`h_t` and :math:`\bar h_j` makes it
-    the additive form, with the query :math:`h_t` taken *after* the step.
-    """
+    FORMULA = r"e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])"
 
 
 class DotAttention(Attention):
-    r"""Luong et al. (2015), eq. (8) *dot*: :math:`e_{tj} = h_t^\top \bar h_j`. No parameters.
+    """Luong et al. (2015), eq. (8) *dot*: the score :attr:`FORMULA`. No parameters.
 
-    ``scale`` multiplies the scores: 1 is Luong's form; :math:`1/\sqrt{H}` (Vaswani et al.,
-    2017) keeps a product of H terms from growing with H, so the softmax does not saturate into
-    one-hot weights early in training, where no gradient can correct a wrong choice.
+    ``scale`` multiplies the scores: 1 is Luong's form; 1/sqrt(H) (Vaswani et al., 2017) keeps
+    a product of H terms from growing with H, so the softmax does not saturate into one-hot
+    weights early in training, where no gradient can correct a wrong choice.
     """
+
+    FORMULA = r"e_{tj} = h_t^\top \bar h_j"
 
     def __init__(self, scale: float = 1.0):
         super().__init__()
@@ -130,10 +131,10 @@ class DotAttention(Attention):
 
 
 class GeneralAttention(DotAttention):
-    r"""Luong et al. (2015), eq. (8) *general*: :math:`e_{tj} = h_t^\top W_a\,\bar h_j`.
+    """Luong et al. (2015), eq. (8) *general*: the score :attr:`FORMULA`. W_a times each source
+    state is computed once per sentence in :meth:`prepare`."""
 
-    :math:`W_a \bar h_j` is computed once per sentence in :meth:`prepare`.
-    """
+    FORMULA = r"e_{tj} = h_t^\top W_a\,\bar h_j"
 
     def __init__(self, query_dim: int, key_dim: int, scale: float = 1.0):
         super().__init__(scale)
@@ -172,9 +173,9 @@ CLASSES = {
 
 
 def formula(kind: str, scaled: bool = False) -> str:
-    """The score formula (LaTeX) of attention ``kind``, as its class docstring states it: the
-    one place each formula is written. ``scaled`` dot and general scores end in ``/ sqrt(H)``."""
+    """The score formula (LaTeX) of attention ``kind``, its class's ``FORMULA``: the one place
+    each formula is written. ``scaled`` dot and general scores end in ``/ sqrt(H)``."""
     if kind not in CLASSES:
         raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")
-    text = re.search(r":math:`([^`]+)`", CLASSES[kind].__doc__).group(1)
+    text = CLASSES[kind].FORMULA
     return text + r" \,/\, \sqrt{H}" if scaled and kind in ("dot", "general") else text
