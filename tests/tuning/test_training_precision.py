@@ -12,6 +12,7 @@ from attnviz.data.corpus import Batch, DataConfig
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.seq2seq import Seq2Seq
 from attnviz.training.config import TrainConfig, TrainingRun
+from attnviz.training import precision_choice
 from attnviz.training.precision_choice import choose_precision
 from attnviz.training.train import train
 from attnviz.tuning import training_precision
@@ -27,8 +28,14 @@ def machine(tmp_path, monkeypatch):
     bf16 is native."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(training_precision.MEASURED, "_probes", {})
-    monkeypatch.setattr(training_precision, "native_bf16", lambda device="cpu": True)
+    bf16_is_native(monkeypatch, True)
     return tmp_path / "attnviz" / "training-precision.json"
+
+
+def bf16_is_native(monkeypatch, native: bool) -> None:
+    """Whether bf16 is native, as both modules that ask see it, whatever this CPU is."""
+    for module in (training_precision, precision_choice):
+        monkeypatch.setattr(module, "native_bf16", lambda device="cpu": native)
 
 
 def faked(monkeypatch, ms: dict[str, float]) -> list[dict]:
@@ -61,7 +68,7 @@ def test_auto_follows_the_faster_precision_as_timed(machine, monkeypatch, ms, ch
 
 
 def test_a_cpu_without_native_bf16_trains_in_fp32_without_a_probe(machine, monkeypatch):
-    monkeypatch.setattr(training_precision, "native_bf16", lambda device="cpu": False)
+    bf16_is_native(monkeypatch, False)
     calls = faked(monkeypatch, {"fp32": 100.0, "bf16": 10.0})
     assert resolve_training("auto", "cpu") == "fp32" and not calls
     assert resolve_training("bf16", "cpu") == "bf16"  # asked for, as asked
