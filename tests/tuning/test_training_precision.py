@@ -11,8 +11,8 @@ import torch
 from attnviz.data.corpus import Batch, DataConfig
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.seq2seq import Seq2Seq
-from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training import precision_choice
+from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.precision_choice import choose_precision
 from attnviz.training.train import train
 from attnviz.tuning import training_precision
