@@ -203,12 +203,12 @@ class Translator:
         size = self.batch_rows(search.batch_size)
         for k in range(0, len(order), size):
             chunk = order[k : k + size]
-            src, src_lens = self.source_batch([self.pieces(tokens[i]) for i in chunk])
+            pieces = [self.pieces(tokens[i]) for i in chunk]
+            src, src_lens = self.source_batch(pieces)
             given = self._prefix(prefix, len(chunk))
             steered = steer.edit_weights(edits, src.size(1), self.device, self.model.config.heads)
             limits = decode.default_limits(src_lens, search.max_len).clamp(min=given.size(1) + 1)
             if search.beam == 1 and self._by_engine(given, steered):
-                pieces = [self.pieces(tokens[i]) for i in chunk]
                 from . import engine_search  # CTranslate2, imported by Transformers alone
 
                 engine = engine_search.of(self)

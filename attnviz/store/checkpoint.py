@@ -306,7 +306,9 @@ def _translator(path: str | Path, device: torch.device, precision: str) -> Trans
     if device.type == "meta":
         tensors = {k: v.to(device) for k, v in tensors.items()}  # shapes and types to check
     _load_weights(path, model, tensors)
-    model = model.eval() if device.type == "meta" else for_decoding(model.eval(), precision)
+    model = model.to(device).eval()  # .to: a Transformer's sinusoids are made on the CPU
+    if device.type != "meta":
+        model = for_decoding(model, precision)
     translator = Translator(
         model,
         stored.src_vocab,
