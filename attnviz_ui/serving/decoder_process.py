@@ -239,9 +239,9 @@ class Decoders:
 
     def start(self) -> None:
         """Starts every process's child at the server's first page run, so that they load
-        beside it instead of after it asks for a sentence; later calls do nothing. (Taking a
-        process off the queue at every run would let a page thread waiting for the GIL hold
-        an idle child while sessions queue for it: a class of 200 waited twice as long.)"""
+        beside it instead of after it asks for a sentence; later calls do nothing (taking a
+        process off the queue at every run would let a page thread that waits for the GIL hold
+        an idle child while sessions queue for it)."""
         with self._beginning:
             if self._begun:
                 return
