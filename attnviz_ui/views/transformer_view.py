@@ -16,7 +16,6 @@ from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import chain_frame, heads_figure
-from attnviz.plots.markup import markdown_text
 
 from ..serving.aligner import alignments_of
 from ..serving.models import Choice, Side, translate, translator_of
@@ -119,8 +118,8 @@ def _heads_ui(name: str, trace: Trace, t: int, figures: HeadsOnSentence | None) 
         pieces=None,
         owners=None,
     )
-    title = _("{name}: layer {layer}, head {head}").format(
-        name=markdown_text(name), layer=layer + 1, head=head + 1
+    title = _("{name}: layer {layer}, head {head}").format(  # a plotly title: no Markdown
+        name=name, layer=layer + 1, head=head + 1
     )
     st.plotly_chart(attention_picture(one, step=t, title=title), key=element_key("head", "large"))
 
