@@ -3,6 +3,8 @@ the current step framed in each."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -72,13 +74,14 @@ CHAIN_FORMS = {  # each link of the score chain, as its formula reads
 
 def chain_frame(links: list[ChainLink]) -> pd.DataFrame:
     """The chain of scores at one step as a table: the formula, the model whose vectors made
-    the score, the score and the weight its softmax gave the word."""
+    the score, the score and the weight its softmax gave the word. A head alone has a weight
+    and no score of its own: NaN, which a table shows as missing (None showed as "None")."""
     rows = [
         {
             _("score"): CHAIN_FORMS.get(link.form)
             or _("head {head} alone (its weight)").format(head=link.head + 1),
             _("model"): link.model,
-            "e": link.score,
+            "e": math.nan if link.score is None else link.score,
             "α": link.weight,
         }
         for link in links
