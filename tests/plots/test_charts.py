@@ -140,9 +140,9 @@ def test_the_chain_table_shows_a_heads_missing_score_as_missing_not_as_none():
     from attnviz.analysis.score_chain import ChainLink
     from attnviz.plots.heads_charts import chain_frame
 
-    frame = chain_frame(
-        [ChainLink("general", "luong", 2.5, 0.6), ChainLink("head", "transformer", None, 0.4, 0)]
-    )
-    assert frame["e"].dtype == float and frame["e"].isna().tolist() == [False, True]
-    shown = frame.style.format(precision=3, na_rep="–").to_html()  # as the view draws it
-    assert "None" not in shown and "–" in shown
+    heads = [ChainLink("head", "transformer", None, w, h) for h, w in enumerate((0.4, 0.3))]
+    for links in ([ChainLink("general", "luong", 2.5, 0.6), *heads], heads):
+        frame = chain_frame(links)
+        assert frame["e"].dtype == float and frame["e"].isna().tolist()[-2:] == [True, True]
+        shown = frame.style.format(precision=3, na_rep="–").to_html()  # as the view draws it
+        assert "None" not in shown and "–" in shown
