@@ -206,3 +206,6 @@ class Trace:
                     f"owners for {counts} source and target pieces, but the pieces are "
                     f"({len(pieces.src_tokens)}, {len(pieces.tgt_tokens)})"
                 )
+        for value in vars(self).values():  # frozen to the last number: one Trace may be
+            if isinstance(value, np.ndarray):  # shared by every session of a server
+                value.setflags(write=False)

@@ -122,3 +122,14 @@ def test_a_huge_reference_is_refused_like_a_huge_sentence():
         tr.align("the cat .", "cat " * 20_000)
     with pytest.raises(InputError, match="reference"):
         tr.align_tokens(["the", "cat"], ["CAT"] * (MAX_SOURCE_TOKENS + 1))
+
+
+def test_a_traces_numbers_cannot_be_changed_by_whoever_holds_it():
+    """A server shares one Trace between every session that typed the sentence."""
+    from ..helpers import tiny_translator
+
+    trace = tiny_translator("general").translate("the cat sees a dog .")
+    for name in ("weights", "scores", "probs", "query", "context"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(trace, name)[0] = 0
+    assert not trace.pieces or not trace.pieces.weights.flags.writeable
