@@ -42,7 +42,7 @@ from ..decoding.trace import Trace, ends_in_eos
 from ..decoding.translator import Translator
 from ..decoding.words import group_rows
 from ..i18n import N_
-from ..model.seq2seq import Seq2Seq
+from ..model.interface import DecodingModel
 from .align import ForcedWords
 
 STEPS = 50  # integrated gradients: points on the path from the baseline to the input
@@ -123,7 +123,7 @@ def _check(translator: Translator, method: str) -> None:
 
 
 def chosen_log_probs(
-    model: Seq2Seq,
+    model: DecodingModel,
     src: torch.Tensor,
     tgt_out: torch.Tensor,
     step: torch.Tensor | None = None,
@@ -160,7 +160,7 @@ def _ids(translator: Translator, trace: Trace) -> tuple[torch.Tensor, torch.Tens
 # --- the three methods, over the model's tokens ---------------------------------------------------
 
 
-def _forward(model: Seq2Seq):
+def _forward(model: DecodingModel):
     """captum's forward function: source ids first, then the other arguments."""
 
     def forward(src, tgt_out, step):
@@ -175,7 +175,7 @@ def _copies(src: torch.Tensor, tgt: torch.Tensor, T: int):
     return src.expand(T, -1), tgt.expand(T, -1), step
 
 
-def _saliency(model: Seq2Seq, src, tgt, T: int):
+def _saliency(model: DecodingModel, src, tgt, T: int):
     from captum.attr import LayerGradientXActivation  # slow to import: only when used
 
     src_n, tgt_n, step = _copies(src, tgt, T)
@@ -185,7 +185,7 @@ def _saliency(model: Seq2Seq, src, tgt, T: int):
     return attr.sum(-1).detach(), None
 
 
-def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int, rows: int):
+def _integrated_gradients(model: DecodingModel, src, tgt, T: int, steps: int, rows: int):
     """Captum's integrated gradients for all T steps, ``rows`` (copies x path points) per
     call: the copies of early steps run short decoders, so the work is nearer T^2 / 2 than
     T^2 decoder steps per path point."""
@@ -215,7 +215,7 @@ def _integrated_gradients(model: Seq2Seq, src, tgt, T: int, steps: int, rows: in
 
 
 @torch.inference_mode()
-def _erasure(model: Seq2Seq, src, tgt, T: int, src_owner: list[int], n_src: int):
+def _erasure(model: DecodingModel, src, tgt, T: int, src_owner: list[int], n_src: int):
     erased = src.repeat(n_src + 1, 1)  # (1 + words, S): row 0 the input, row 1 + w erases w
     for j, w in enumerate(src_owner):
         erased[1 + w, j] = UNK_ID

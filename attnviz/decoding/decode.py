@@ -13,8 +13,8 @@ import numpy as np
 import torch
 
 from ..data.vocab import BOS_ID, EOS_ID, PAD_ID
-from ..model.interface import Step
-from ..model.seq2seq import Seq2Seq
+from ..model.interface import DecodingModel, Step
+from ..model.transformer import Transformer
 
 
 @dataclass
@@ -132,7 +132,7 @@ def _arrays(records: dict[str, list[torch.Tensor]]) -> dict[str, np.ndarray]:
 
 
 def _run(
-    model: Seq2Seq,
+    model: DecodingModel,
     src: torch.Tensor,
     src_lens: torch.Tensor,
     limits: torch.Tensor,
@@ -185,7 +185,7 @@ def _run(
 
 @torch.inference_mode()
 def greedy(
-    model: Seq2Seq,
+    model: DecodingModel,
     src: torch.Tensor,
     src_lens: torch.Tensor,
     limits: torch.Tensor,
@@ -209,7 +209,11 @@ def greedy(
 
 @torch.inference_mode()
 def forced(
-    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
+    model: DecodingModel,
+    src: torch.Tensor,
+    src_lens: torch.Tensor,
+    tgt: torch.Tensor,
+    topk: int = 5,
 ) -> list[Decoded]:
     """Feed the given target ``tgt`` (B, T), ending in <eos> then <pad>, and record each step."""
     limits = torch.full_like(src_lens, tgt.size(1))
@@ -218,7 +222,7 @@ def forced(
 
 @torch.inference_mode()
 def forced_at_once(
-    model: Seq2Seq, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
+    model: Transformer, src: torch.Tensor, src_lens: torch.Tensor, tgt: torch.Tensor, topk: int = 5
 ) -> list[Decoded]:
     """:func:`forced` in one pass over the whole target (B, T), for a model that computes every
     step of a known target at once (a Transformer's ``forced_steps``): the same records, each
@@ -239,7 +243,7 @@ def forced_at_once(
 
 @torch.inference_mode()
 def beam_search(
-    model: Seq2Seq,
+    model: DecodingModel,
     src: torch.Tensor,
     src_lens: torch.Tensor,
     beam: int,

@@ -15,7 +15,7 @@ from ..data.vocab import EOS, EOS_ID, PAD, UNK_ID, Vocab
 from ..errors import InputError, Refused
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..model.seq2seq import Seq2Seq
+from ..model.interface import DecodingModel
 from . import decode, steer
 from .trace import BeamStep, Candidate, Trace, ends_in_eos
 from .words import copy_numbers, words_trace
@@ -52,7 +52,7 @@ class Translator:
 
     def __init__(
         self,
-        model: Seq2Seq,
+        model: DecodingModel,
         src_vocab: Vocab,
         tgt_vocab: Vocab,
         text: TextConfig,

@@ -1,7 +1,7 @@
 """What both architectures give decoding and training: one decoding step's :class:`Step`,
-teacher forcing's :class:`Output`, and the source mask each builds once per sentence
-(:func:`padding_mask`). Greedy, beam and forced decoding call ``step`` alike, whichever model
-answers.
+teacher forcing's :class:`Output`, the source mask each builds once per sentence
+(:func:`padding_mask`), and :class:`DecodingModel`, what decoding asks of either. Greedy, beam
+and forced decoding call ``step`` alike, whichever model answers.
 
 Shapes, batch-first: B batch, S source length, T target length, H hidden size, L layers,
 N heads, V target vocabulary.
@@ -9,9 +9,13 @@ N heads, V target vocabulary.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import torch
+
+if TYPE_CHECKING:
+    from .attention import Memory
+    from .model_config import ModelConfig
 
 
 class Step(NamedTuple):
@@ -42,3 +46,23 @@ def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | No
     if int(src_lens.min()) == src.size(1):
         return None
     return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
+
+
+class DecodingModel(Protocol):
+    """What decoding asks of a model: the GRU encoder-decoder
+    (:class:`~attnviz.model.seq2seq.Seq2Seq`) and the Transformer
+    (:class:`~attnviz.model.transformer.Transformer`) both answer it, neither inherits from it.
+    ``encode`` runs once per sentence; ``step`` once per token, from the state it returned."""
+
+    config: ModelConfig
+
+    # the state: a DecoderState or a TransformerState, each with select(rows) for beam search
+    def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, Any]: ...
+
+    def step(
+        self,
+        y_prev: torch.Tensor,
+        state: Any,
+        memory: Memory,
+        weights: torch.Tensor | None = None,
+    ) -> Step: ...
