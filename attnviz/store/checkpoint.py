@@ -284,7 +284,7 @@ def load(
     return _translator(path, torch.device(device), resolve_decoding(precision, device))
 
 
-def describe(path: str | Path, precision: str = "auto") -> Translator:
+def load_without_weights(path: str | Path, precision: str = "auto") -> Translator:
     """A checkpoint as a :class:`Translator` that holds no weights: its card, vocabularies,
     configurations, subword models and training history, with the model's parameters on torch's
     meta device (shapes without memory). Every check of :func:`load` is made, the weights'
@@ -296,7 +296,8 @@ def describe(path: str | Path, precision: str = "auto") -> Translator:
 
 
 def _translator(path: str | Path, device: torch.device, precision: str) -> Translator:
-    """:func:`load` with ``precision`` resolved; on the meta device, :func:`describe`."""
+    """:func:`load` with ``precision`` resolved; on the meta device,
+    :func:`load_without_weights`."""
     tensors, meta = read_tensors(path, check_model)
     # copied: a tensor read may map the whole file, which a view kept alive would keep resident
     history = {k: v.clone() for k, v in _take(tensors, TENSOR_PREFIX).items()}

@@ -138,7 +138,7 @@ def test_a_truncated_file_is_refused(saved):
         attnviz.load(saved)
 
 
-@pytest.mark.parametrize("read", [attnviz.load, checkpoint.describe])
+@pytest.mark.parametrize("read", [attnviz.load, checkpoint.load_without_weights])
 def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved, read):
     data = bytearray(saved.read_bytes())
     data[-10] ^= 0xFF
@@ -151,7 +151,10 @@ def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved, read):
 def test_a_description_says_what_the_model_is_and_holds_no_weights(tmp_path, attention):
     path = tmp_path / "m.safetensors"
     _save(tiny_translator(attention), path)
-    loaded, described = attnviz.load(path, precision="int8"), checkpoint.describe(path, "int8")
+    loaded, described = (
+        attnviz.load(path, precision="int8"),
+        checkpoint.load_without_weights(path, "int8"),
+    )
     assert described.model.config == loaded.model.config
     assert described.card == loaded.card and described.text == loaded.text
     assert described.src_vocab.itos == loaded.src_vocab.itos
@@ -212,7 +215,7 @@ def _write_by_hand(path, tr, tensors, **config_changes):
     checkpoint.write_tensors(path, tensors, meta)
 
 
-@pytest.mark.parametrize("read", [attnviz.load, checkpoint.describe])
+@pytest.mark.parametrize("read", [attnviz.load, checkpoint.load_without_weights])
 def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path, read):
     tr = tiny_translator("dot")
     tensors = {k: v for k, v in tr.model.state_dict().items() if "generator" not in k}
@@ -222,7 +225,7 @@ def test_weights_that_do_not_fit_the_configuration_are_refused(tmp_path, read):
         read(path)
 
 
-@pytest.mark.parametrize("read", ["attnviz.load", "attnviz.store.checkpoint.describe"])
+@pytest.mark.parametrize("read", ["attnviz.load", "attnviz.store.checkpoint.load_without_weights"])
 @pytest.mark.parametrize("model", ["gru", "transformer"])
 def test_loading_checks_the_shapes_without_importing_torchs_compiler(tmp_path, read, model):
     # torch imports it (0.8–1.5 s, 70 MB) the first time normal_ fills a meta tensor, or arange
