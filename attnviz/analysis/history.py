@@ -94,8 +94,8 @@ class ProbeAttention(NamedTuple):
 
     flat: np.ndarray  # every probe's word attention, flattened and concatenated (float16)
     aer: float | None  # percent, argmax links, over the probes with gold that were forced
-    refused: int  # probes the model could not force (a word its vocabulary lacks): stored as
-    # zeros to keep the layout, and left out of the AER
+    refused: int  # probes the model refuses to force (an InputError: over its length limit,
+    # say): stored as zeros to keep the layout, and left out of the AER
 
 
 def attention_of(translator: Translator, probes: list[Probe]) -> ProbeAttention:

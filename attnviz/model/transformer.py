@@ -32,9 +32,8 @@ from .tying import store_once
 
 
 def sinusoids(length: int, size: int) -> torch.Tensor:
-    """The sinusoidal positions of Vaswani et al. (2017), section 3.5: (length, size), computed
-    on the CPU whatever device a model is built on (on the meta device, a table without values
-    would take torch's compiler to make)."""
+    """The sinusoidal positions of Vaswani et al. (2017), section 3.5: (length, size), on the CPU
+    whatever device a model is built on (a meta table would import torch's compiler)."""
     position = torch.arange(length, dtype=torch.float32, device="cpu")[:, None]  # (P, 1)
     steps = torch.arange(0, size, 2, dtype=torch.float32, device="cpu")
     rate = torch.exp(steps * (-math.log(1e4) / size))
@@ -143,23 +142,35 @@ class DecoderLayer(nn.Module):
     def forced(
         self, x: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor | None
     ) -> tuple[torch.Tensor, CrossAttended]:
-        """Every step of a known target at once, as :meth:`step` computes each in turn: ``x``
-        (B, T, D) under the causal mask, against the source's ``keys`` and ``values`` (B, N, S,
-        d). Returns the output (B, T, D) and the cross-attention of every head, explicitly,
-        each field with a T axis after B (weights and scores (B, T, N, S))."""
+        """Every step of a known target ``x`` (B, T, D) at once, as :meth:`step` computes each:
+        the output and every head's cross-attention, a T axis after B (weights (B, T, N, S))."""
         q, k, v = (_split(t, self.heads) for t in self.self_qkv(self.norm_self(x)).chunk(3, -1))
         x = x + self.self_out(_merge(F.scaled_dot_product_attention(q, k, v, is_causal=True)))
+        x, att = self._read_source(x, keys, values, mask)
+        weights, scores = att.weights.transpose(1, 2), att.scores.transpose(1, 2)
+        return x, att._replace(weights=weights, scores=scores)
+
+    def _read_source(
+        self,
+        x: torch.Tensor,
+        keys: torch.Tensor,
+        values: torch.Tensor,
+        mask: torch.Tensor | None,
+        weights: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, CrossAttended]:
+        """Cross-attention, explicit, then the feed-forward block, for ``x`` (B, T, D); weights
+        and scores (B, N, T, S). ``weights``, where not NaN, replace the softmax."""
         query = self.cross_q(self.norm_cross(x))  # (B, T, D)
         q = _split(query, self.heads)  # (B, N, T, d)
         scores = (q @ keys.transpose(-1, -2)) / math.sqrt(q.size(-1))  # (B, N, T, S)
         if mask is not None:
             scores = scores.masked_fill(~mask[:, None, None, :], float("-inf"))
-        weights = scores.softmax(-1, dtype=torch.float32)
+        own = scores.softmax(-1, dtype=torch.float32)
+        weights = own if weights is None else torch.where(weights.isnan(), own, weights)
         context = _merge(weights.to(values.dtype) @ values)  # (B, T, D)
         x = x + self.cross_out(context)
         x = x + self.ff(self.norm_ff(x))
-        att = CrossAttended(query, context, weights.transpose(1, 2), scores.transpose(1, 2))
-        return x, att
+        return x, CrossAttended(query, context, weights, scores)
 
     def step(
         self,
@@ -179,18 +190,10 @@ class DecoderLayer(nn.Module):
         q, k, v = (_split(t, self.heads) for t in self.self_qkv(self.norm_self(x)).chunk(3, -1))
         past_k, past_v = torch.cat([past_k, k], 2), torch.cat([past_v, v], 2)  # (B, N, t+1, d)
         x = x + self.self_out(_merge(F.scaled_dot_product_attention(q, past_k, past_v)))
-        query = self.cross_q(self.norm_cross(x))  # (B, 1, D)
-        q = _split(query, self.heads)  # (B, N, 1, d)
-        scores = (q @ keys.transpose(-1, -2)).squeeze(2) / math.sqrt(q.size(-1))  # (B, N, S)
-        if mask is not None:
-            scores = scores.masked_fill(~mask[:, None, :], float("-inf"))
-        own = scores.softmax(-1, dtype=torch.float32)
-        weights = own if weights is None else torch.where(weights.isnan(), own, weights)
-        context = _merge(weights.to(values.dtype).unsqueeze(2) @ values)  # (B, 1, D)
-        x = x + self.cross_out(context)
-        x = x + self.ff(self.norm_ff(x))
-        att = CrossAttended(query.squeeze(1), context.squeeze(1), weights, scores)
-        return x, past_k, past_v, att
+        edit = None if weights is None else weights.unsqueeze(2)  # (B, N, 1, S)
+        x, att = self._read_source(x, keys, values, mask, edit)
+        one = (att.query.squeeze(1), att.context.squeeze(1), *(a.squeeze(2) for a in att[2:]))
+        return x, past_k, past_v, CrossAttended(*one)
 
 
 def edited_head(weights: torch.Tensor, head: int, heads: int) -> torch.Tensor:
@@ -368,19 +371,11 @@ class Transformer(nn.Module):
             heads.append(att)
         features = self.decoder.norm(x)  # (B, T, D)
         shown = heads[self.picture_layer]
-        # One position at a time, as steps give it: a quantized output layer scales its input
-        # over the rows it is given, and the probabilities shown must be each step's own.
+        # a row at a time, as steps give it: a quantized layer scales by the rows it is given
         logits = torch.stack([self.decoder.generator(f) for f in features.unbind(1)], 1)
-        return Step(
-            logits,
-            (),
-            shown.weights.mean(2),  # (B, T, S): as in step, the layer's heads averaged
-            shown.scores.mean(2),
-            shown.query,
-            shown.context,
-            features,
-            torch.stack([a.weights for a in heads], 2),  # (B, T, L, N, S)
-        )
+        averaged = (shown.weights.mean(2), shown.scores.mean(2))  # (B, T, S), as step's
+        every = torch.stack([a.weights for a in heads], 2)  # (B, T, L, N, S)
+        return Step(logits, (), *averaged, shown.query, shown.context, features, every)
 
     def features(
         self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
