@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import enum
 import types
 import typing
+from collections.abc import Callable
 
 
 def option(default, help: str, **argparse_options):
@@ -34,6 +36,8 @@ def add_options(parser: argparse.ArgumentParser, config: type, defaults: bool = 
         kind = hints[f.name]
         if kind is bool:
             kwargs["action"] = argparse.BooleanOptionalAction
+        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+            kwargs["type"] = by_name(kind)
         else:  # "int | None" parses as an int
             args = [t for t in typing.get_args(kind) if t is not type(None)]
             kwargs["type"] = args[0] if isinstance(kind, types.UnionType) else kind
@@ -43,6 +47,14 @@ def add_options(parser: argparse.ArgumentParser, config: type, defaults: bool = 
         else:
             kwargs.pop("required", None)
         parser.add_argument(flag, dest=f.name, **kwargs)
+
+
+def by_name(kind: type[enum.Enum]) -> Callable[[str], object]:
+    """argparse's ``type`` for an enumeration whose values are names: the member ``name``
+    names; any other name as it is, for the option's ``choices`` to refuse in argparse's own
+    words."""
+    members = {m.value: m for m in kind}
+    return lambda name: members.get(name, name)
 
 
 def typed(parser: argparse.ArgumentParser, argv: list[str]) -> dict[str, object]:

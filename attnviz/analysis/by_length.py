@@ -22,6 +22,7 @@ import numpy as np
 from ..data.corpus import Corpus, held_out
 from ..decoding.trace import Trace
 from ..decoding.translator import Translator
+from ..model.precision import Precision
 from .eflomal_aligner import EflomalAligner
 from .length_bootstrap import CONFIDENCE, RESAMPLES, BucketScore, bucket_scores
 from .length_buckets import BUCKETS, Bucket
@@ -87,7 +88,7 @@ class LengthResult:
     per_bucket: int  # inputs per bucket, at most
     resamples: int  # bootstrap resamples per bucket
     confidence: float  # percent
-    precision: str  # how the models' weights were stored for decoding
+    precision: Precision  # how the models' weights were stored for decoding
     lost_words: str  # which source words count for "lost", and by which links
     notes: tuple[str, ...] = ()  # what was left out and why
 
@@ -101,6 +102,7 @@ class LengthResult:
             raise ValueError(f"not a by-length result (expected format {FORMAT})")
         try:
             fields = {k: v for k, v in data.items() if k != "format"}
+            fields["precision"] = Precision(fields["precision"])  # the name the file holds
             models = tuple(
                 ModelScores(**{**m, "buckets": tuple(BucketScore(**b) for b in m["buckets"])})
                 for m in fields.pop("models")

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable
 
 from ..analysis.aer import PAIR_FORMAT, parse_pair
+from ..model.precision import Precision
 
 
 def align_command(args, lines: Iterable[str]) -> int:
@@ -92,7 +93,7 @@ def eflomal_aligner(args, tr=None):
     from ..store.priors_file import load_priors
 
     priors = load_priors(args.priors)
-    tr = tr or load(args.checkpoint, precision="fp32")
+    tr = tr or load(args.checkpoint, precision=Precision.FP32)
     check_same_corpus(priors, tr.card, tr.data, tr.text)
     return EflomalAligner(priors)
 

@@ -16,7 +16,8 @@ from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.model_config import ModelConfig
-from ..options import add_options, typed
+from ..model.precision import Precision, names
+from ..options import add_options, by_name, typed
 from ..training.config import TrainConfig, TrainingRun
 from ..tuning.decoding_precision import DECODING
 
@@ -324,7 +325,7 @@ def _align_command(sub) -> None:
         + " (default: %(default)s)",
     )
     _steps_option(al)
-    _precision_option(al, "fp32")
+    _precision_option(al, Precision.FP32)
 
 
 def _priors_option(parser: argparse.ArgumentParser, default: str | None = PRIORS) -> None:
@@ -602,7 +603,9 @@ def _beam_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _precision_option(parser: argparse.ArgumentParser, default: str | None = "auto") -> None:
+def _precision_option(
+    parser: argparse.ArgumentParser, default: Precision | None = Precision.AUTO
+) -> None:
     """``--precision``; ``default`` None means fp32 with --gold, --sinks or --by-length, else
     auto (evaluate)."""
     help_text = (
@@ -614,7 +617,7 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
         "a sentence gets the same words on each. Below fp32 sentences decode one at a time, so "
         "that a sentence's words never depend on the others"
     )
-    if default != "auto":  # align, evaluate --gold: links are read off attention
+    if default != Precision.AUTO:  # align, evaluate --gold: links are read off attention
         help_text += (
             ". Default: fp32"
             + (" with --gold or --sinks" if default is None else "")
@@ -627,4 +630,10 @@ def _precision_option(parser: argparse.ArgumentParser, default: str | None = "au
                 else ""
             )
         )
-    parser.add_argument("--precision", choices=DECODING, default=default, help=help_text)
+    parser.add_argument(
+        "--precision",
+        type=by_name(Precision),
+        choices=names(DECODING),
+        default=default,
+        help=help_text,
+    )

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..analysis.by_length import LengthResult
+from ..model.precision import Precision
 from .arguments import PRIORS
 
 OPTIONS = ("per_bucket", "seed", "json", "chart")  # the options that belong to --by-length
@@ -55,7 +56,7 @@ def run_by_length(args) -> int:
     if args.chart:
         _check_can_draw(args.chart)
     names = _names(args.checkpoints)
-    precision = args.precision or "fp32"
+    precision = args.precision or Precision.FP32
     models = {n: load(p, precision=precision) for n, p in zip(names, args.checkpoints, strict=True)}
     check_comparable(models)
     first = next(iter(models.values()))

@@ -9,6 +9,7 @@ import sys
 
 from ..analysis.aer import read_gold_of_pairs, read_pairs
 from ..data.corpus import read_sources
+from ..model.precision import Precision
 from .align_command import check_attention, eflomal_aligner
 
 
@@ -29,7 +30,8 @@ def evaluate_command(args) -> int:
     if args.priors and not args.gold:
         raise ValueError("--priors gives eflomal's AER: it needs --gold and --pairs")
     attention = args.gold or args.sinks  # read off attention: as the model was trained
-    tr = load(args.checkpoint, precision=args.precision or ("fp32" if attention else "auto"))
+    precision = args.precision or (Precision.FP32 if attention else Precision.AUTO)
+    tr = load(args.checkpoint, precision=precision)
     if attention:
         check_attention(tr, args.checkpoint, "--data alone for its BLEU")
     if args.data:

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..model.precision import Precision
+
 if TYPE_CHECKING:
     from ..data.corpus import DataConfig
 
@@ -31,7 +33,7 @@ def build_steps(args, argv: list[str]) -> int:
     if args.threads is not None:
         torch.set_num_threads(args.threads)
     start = time.perf_counter()
-    translator = load(args.checkpoint, precision="fp32")  # the dashboard's attention: fp32
+    translator = load(args.checkpoint, precision=Precision.FP32)  # the dashboard's attention: fp32
     if not translator.model.config.has_attention:
         raise ValueError(f"{args.checkpoint}: a model without attention has no query to index")
     path, train, held = _samples(args, translator)

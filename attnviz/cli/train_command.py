@@ -15,6 +15,7 @@ from ..analysis.aer import read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..model.model_config import MULTIHEAD, ModelConfig
+from ..model.precision import Precision
 from ..options import from_options
 from ..training.config import TrainConfig, TrainingRun
 from .arguments import typed_train_options
@@ -102,7 +103,7 @@ def _parent(args) -> Translator | None:
         return None
     from ..store.checkpoint import load
 
-    return load(args.init_from, precision="fp32")
+    return load(args.init_from, precision=Precision.FP32)
 
 
 def _model(args, parent: Translator | None, given: dict[str, object]) -> ModelConfig:

@@ -25,13 +25,14 @@ import torch
 from ctranslate2.specs import transformer_spec
 
 from ..data.vocab import BOS, EOS, PAD, PAD_ID, UNK, Vocab
+from ..model.precision import Precision
 from ..model.transformer import Transformer
 from . import decode
 
 # How each attnviz precision runs in the engine: fp32 as trained; below fp32 in int8, whose
 # words the trained model's attention is then drawn over (the forced pass keeps the model's own
 # precision).
-ENGINE_TYPES = {"fp32": "float32"}
+ENGINE_TYPES = {Precision.FP32: "float32"}
 LOW = "int8"
 
 

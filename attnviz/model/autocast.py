@@ -7,10 +7,12 @@ import contextlib
 
 import torch
 
+from .precision import Precision
 
-def autocast(precision: str, device: torch.device | str = "cpu"):
+
+def autocast(precision: Precision, device: torch.device | str = "cpu"):
     """Mixed-precision context for training: bf16 products, fp32 weights. A no-op for fp32."""
-    if precision != "bf16":
+    if precision != Precision.BF16:
         return contextlib.nullcontext()
     return torch.autocast(torch.device(device).type, dtype=torch.bfloat16)
 

@@ -21,8 +21,12 @@ import warnings
 import torch
 from torch import nn
 
-PRECISIONS = ("fp32", "bf16", "int8", "int8-output")  # how for_decoding may store weights
-EXACT_ATTENTION = ("fp32", "bf16", "int8-output")  # the output layer alone below fp32
+from .precision import Precision
+
+# how for_decoding may store weights
+PRECISIONS = (Precision.FP32, Precision.BF16, Precision.INT8, Precision.INT8_OUTPUT)
+# the output layer alone below fp32
+EXACT_ATTENTION = (Precision.FP32, Precision.BF16, Precision.INT8_OUTPUT)
 
 
 class Bf16Linear(nn.Module):
@@ -62,25 +66,24 @@ def _int8(model: nn.Module, output_only: bool = False) -> nn.Module:
         return quantize_dynamic(model, spec, dtype=torch.qint8, inplace=True)
 
 
-def for_decoding(model: nn.Module, precision: str) -> nn.Module:
+def for_decoding(model: nn.Module, precision: Precision) -> nn.Module:
     """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
     place: "bf16" stores the output layer in bf16; "int8" (CPU only) the GRUs and the output
     layer in int8; "int8-output" (CPU only) the output layer in int8."""
-    if precision not in PRECISIONS:
-        raise ValueError(f"decoding precision must be one of {PRECISIONS}, not {precision!r}")
+    precision = Precision.among(precision, PRECISIONS, "decoding precision")
     _drop_dropout(model)
     generator = model.decoder.generator
-    if precision != "fp32" and hasattr(generator, "untied"):  # tied embeddings: decoding
+    if precision != Precision.FP32 and hasattr(generator, "untied"):  # tied embeddings: decoding
         model.decoder.generator = generator = generator.untied()  # stores its own copy
-    if precision == "bf16":
+    if precision == Precision.BF16:
         if isinstance(generator, nn.Sequential):
             generator[-1] = Bf16Linear(generator[-1])
         else:
             model.decoder.generator = Bf16Linear(generator)
-    elif precision in ("int8", "int8-output"):
+    elif precision in (Precision.INT8, Precision.INT8_OUTPUT):
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")
-        _int8(model, output_only=precision == "int8-output")
+        _int8(model, output_only=precision == Precision.INT8_OUTPUT)
     return model
 
 

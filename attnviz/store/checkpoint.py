@@ -29,6 +29,7 @@ from ..i18n import N_, Text
 from ..model.build import build_model
 from ..model.low_precision import for_decoding
 from ..model.model_config import ModelConfig
+from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
 from ..model.transformer import Transformer
 from ..tuning.decoding_precision import resolve_decoding
@@ -272,19 +273,19 @@ def save(
 
 
 def load(
-    path: str | Path, device: str | torch.device = "cpu", precision: str = "auto"
+    path: str | Path, device: str | torch.device = "cpu", precision: Precision = Precision.AUTO
 ) -> Translator:
     """Load a checkpoint as a :class:`Translator`; :class:`CheckpointError` names any problem.
 
     ``precision`` is how weights are stored for decoding (see :mod:`attnviz.model.low_precision`):
     "auto" picks whichever of fp32, bf16, int8 and int8-output decodes fastest on this machine,
     timed once (:func:`attnviz.tuning.decoding_precision.probe_decoding`; int8 on the x86 CPUs
-    measured so far); "fp32" keeps every weight as trained.
+    measured so far); "fp32" keeps every weight as trained. A :class:`Precision` or its name.
     """
     return _translator(path, torch.device(device), resolve_decoding(precision, device))
 
 
-def load_without_weights(path: str | Path, precision: str = "auto") -> Translator:
+def load_without_weights(path: str | Path, precision: Precision = Precision.AUTO) -> Translator:
     """A checkpoint as a :class:`Translator` that holds no weights: its card, vocabularies,
     configurations, subword models and training history, with the model's parameters on torch's
     meta device (shapes without memory). Every check of :func:`load` is made, the weights'
@@ -295,7 +296,7 @@ def load_without_weights(path: str | Path, precision: str = "auto") -> Translato
     return _translator(path, torch.device("meta"), resolve_decoding(precision))
 
 
-def _translator(path: str | Path, device: torch.device, precision: str) -> Translator:
+def _translator(path: str | Path, device: torch.device, precision: Precision) -> Translator:
     """:func:`load` with ``precision`` resolved; on the meta device,
     :func:`load_without_weights`."""
     tensors, meta = read_tensors(path, check_model)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..model.model_config import ModelConfig
+from ..model.precision import Precision, names
 from ..options import option
 from ..tuning.training_precision import TRAINING
 
@@ -54,11 +55,11 @@ class TrainConfig:
         1000, "validation sentences translated for BLEU at each snapshot (0: all)"
     )
     test_beam: int = option(5, "beam width of the second test BLEU in the card (1: skip)")
-    precision: str = option(
-        "auto",
+    precision: Precision = option(
+        Precision.AUTO,
         "bf16: autocast (bf16 products, fp32 weights); auto: bf16 where the hardware has "
         "it natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
-        choices=TRAINING,
+        choices=names(TRAINING),
     )
     join_fraction: float = option(
         0.3,
@@ -119,8 +120,9 @@ class TrainConfig:
             raise ValueError(
                 f"output_bias must be one of {OUTPUT_BIASES}, not {self.output_bias!r}"
             )
-        if self.precision not in TRAINING:
-            raise ValueError(f"precision must be one of {TRAINING}, not {self.precision!r}")
+        # a name from the command line or a card, read as a Precision
+        precision = Precision.among(self.precision, TRAINING, "precision")
+        object.__setattr__(self, "precision", precision)
 
     def lr_at(self, epoch: float) -> float:
         """The learning rate at ``epoch`` (0-based; 2.5 is halfway through the third): a

@@ -32,6 +32,7 @@ from ..data.corpus import DataConfig, split_of, spread_sample
 from ..i18n import gettext as _
 from ..model.attention import SCORES
 from ..model.model_config import ModelConfig
+from ..model.precision import Precision
 from .config import TrainConfig, TrainingRun
 from .train import train
 
@@ -92,7 +93,7 @@ def toy_run(settings: ToySettings, out: str | Path) -> TrainingRun:
         seed=s.seed,
         bleu_sentences=50,
         test_beam=1,
-        precision="fp32",
+        precision=Precision.FP32,
         join_fraction=0.0,
         probe_sentences=0,  # only the toy probes, which have gold links
     )

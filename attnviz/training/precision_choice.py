@@ -12,6 +12,7 @@ import torch
 import torch.distributed as dist
 
 from ..data.corpus import Batch
+from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
 from ..tuning.machine import native_bf16
 from ..tuning.training_precision import probe_training, resolve_training
@@ -19,12 +20,12 @@ from .config import TrainConfig
 from .update import optimizer, train_step
 
 
-def timed_update(model: Seq2Seq, batch: Batch, config: TrainConfig) -> Callable[[str], None]:
+def timed_update(model: Seq2Seq, batch: Batch, config: TrainConfig) -> Callable[[Precision], None]:
     """A function that makes one update of a copy of ``model`` on ``batch`` in the precision
     it is given, each precision on a copy and an optimizer of its own, made on first use."""
-    copies: dict[str, tuple[Seq2Seq, torch.optim.Optimizer]] = {}
+    copies: dict[Precision, tuple[Seq2Seq, torch.optim.Optimizer]] = {}
 
-    def update(precision: str) -> None:
+    def update(precision: Precision) -> None:
         if precision not in copies:
             twin = copy.deepcopy(model).train()
             copies[precision] = twin, optimizer(twin, config.lr)
@@ -46,16 +47,16 @@ def shape_of(model: Seq2Seq, batch: Batch) -> str:
 
 def choose_precision(
     config: TrainConfig, model: Seq2Seq, batch: Batch, device: torch.device, joined: bool
-) -> tuple[str, dict]:
+) -> tuple[Precision, dict]:
     """``config.precision`` as this run trains (see
     :func:`~attnviz.tuning.training_precision.resolve_training`), and what the card records of
     the choice: asked, chosen, and the probe's timings where it ran. Under torchrun rank 0
     decides and tells the others, so that every process trains alike."""
     asked = config.precision
-    if asked != "auto" or not native_bf16(device):
+    if asked != Precision.AUTO or not native_bf16(device):
         chosen = resolve_training(asked, device)
         return chosen, {"asked": asked, "chosen": chosen}
-    record = [None]
+    record: list[dict] = [{}]  # rank 0's record, broadcast to the others
     if not joined or dist.get_rank() == 0:
         with torch.random.fork_rng(devices=[device] if device.type == "cuda" else []):
             probe = probe_training(

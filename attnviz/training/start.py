@@ -18,6 +18,7 @@ from ..data.prepare import Prepared, prepare, read
 from ..decoding.translator import Translator
 from ..model.build import build_model
 from ..model.model_config import ModelConfig
+from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
 from ..store import checkpoint
 from . import distributed, lineage
@@ -56,7 +57,7 @@ def start(
     loaded it already (loaded here otherwise)."""
     dev = group.device(run.device)
     if run.init_from and parent is None:
-        parent = checkpoint.load(run.init_from, precision="fp32")
+        parent = checkpoint.load(run.init_from, precision=Precision.FP32)
     run = _resolved(run, parent)
     p, teacher = prepared(run, parent, log)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")

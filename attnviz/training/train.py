@@ -39,6 +39,7 @@ from ..data.corpus import (
 from ..data.prepare import Prepared
 from ..data.swap import swap_examples
 from ..decoding.translator import BETA, Translator
+from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
 from ..store import checkpoint
 from . import distributed
@@ -254,7 +255,7 @@ class Trainer:
         at the precision that loading picks here by default (what `evaluate` does), and the
         test split's attention sinks, in fp32 (what `evaluate --sinks` does)."""
         out = self.run.out
-        best = checkpoint.load(out, device=self.dev, precision="fp32")
+        best = checkpoint.load(out, device=self.dev, precision=Precision.FP32)
         scorer = checkpoint.load(out, device=self.dev)
         self.card.update(
             epochs=self.offset + done,

@@ -7,6 +7,7 @@ import torch.nn.functional as F
 
 from ..data.vocab import PAD_ID
 from ..model.autocast import autocast
+from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
 from .config import TrainConfig
 from .guide import guide_loss
@@ -16,7 +17,7 @@ def batch_loss(
     model: Seq2Seq,
     batch,
     label_smoothing: float = 0.0,
-    precision: str = "fp32",
+    precision: Precision = Precision.FP32,
     guide_weight: float = 0.0,
 ) -> torch.Tensor:
     """Summed cross-entropy of a batch's target tokens, plus ``guide_weight`` times the

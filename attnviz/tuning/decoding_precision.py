@@ -19,15 +19,16 @@ from torch import nn
 from ..model.build import build_model
 from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
 from ..model.model_config import ModelConfig
+from ..model.precision import Precision, names
 from .machine import machine_key, native_bf16
 from .probe import Probe, ProbeCache, fastest_of, time_in_turn
 
-DECODING = ("auto", *PRECISIONS)
+DECODING = (Precision.AUTO, *PRECISIONS)
 PROBE_STEPS = 12  # decoding steps of one timed translation
 MEASURED = ProbeCache("decoding-precision")
 
 
-def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
+def resolve_decoding(precision: Precision, device: torch.device | str = "cpu") -> Precision:
     """``"auto"`` -> the fastest precision on ``device`` that keeps the attention the trained
     model's own (:data:`EXACT_ATTENTION`), as :func:`probe_decoding` measured it, or as the
     environment variable ``ATTNVIZ_DECODING`` pins it among those; any other value as given.
@@ -35,30 +36,29 @@ def resolve_decoding(precision: str, device: torch.device | str = "cpu") -> str:
     One policy for every surface (the command line, ``attnviz.load``, a handout and the page),
     so that a sentence gets the same words on each. "int8", faster still, moves the attention
     too: it is used only where it is named."""
-    if precision not in DECODING:
-        raise ValueError(f"decoding precision must be one of {DECODING}, not {precision!r}")
-    if precision != "auto":
+    precision = Precision.among(precision, DECODING, "decoding precision")
+    if precision != Precision.AUTO:
         return precision
     pinned = os.environ.get("ATTNVIZ_DECODING", "")
     if pinned:
         if pinned not in EXACT_ATTENTION:
             raise ValueError(
-                f"ATTNVIZ_DECODING must be one of {EXACT_ATTENTION} (the precisions that keep "
-                f"the attention the trained model's own), not {pinned!r}"
+                f"ATTNVIZ_DECODING must be one of {names(EXACT_ATTENTION)} (the precisions that "
+                f"keep the attention the trained model's own), not {pinned!r}"
             )
-        return pinned
+        return Precision(pinned)
     return probe_decoding(device).fastest_among(EXACT_ATTENTION)
 
 
-def decoding_choices(device: torch.device | str = "cpu") -> tuple[str, ...]:
+def decoding_choices(device: torch.device | str = "cpu") -> tuple[Precision, ...]:
     """The precisions ``device`` can decode in: int8 and int8-output on a CPU with fbgemm's
     kernels, bf16 on a CPU (natively or emulated) or a GPU with native bf16, and fp32
     everywhere."""
     device = torch.device(device)
     if device.type == "cpu":
         int8 = "fbgemm" in torch.backends.quantized.supported_engines
-        return ("fp32", "bf16", "int8", "int8-output") if int8 else ("fp32", "bf16")
-    return ("fp32", "bf16") if native_bf16(device) else ("fp32",)
+        return PRECISIONS if int8 else (Precision.FP32, Precision.BF16)
+    return (Precision.FP32, Precision.BF16) if native_bf16(device) else (Precision.FP32,)
 
 
 def probe_decoding(device: torch.device | str = "cpu") -> Probe:

@@ -9,13 +9,14 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from ..files import atomic_write
+from ..model.precision import Precision
 
 PROBE_ROUNDS = 5  # timed calls per precision, in turn; the fastest of each counts
 PROBE_SECONDS = 1.0  # no round starts after this long (two always run): a first load stays short
@@ -30,23 +31,25 @@ PROBE_MARGIN = 0.1
 class Probe:
     """What a probe measured on one device."""
 
-    ms: dict[str, float]  # precision -> milliseconds of the probe's timed work
-    fastest: str  # the precision "auto" takes there
+    ms: dict[Precision, float]  # precision -> milliseconds of the probe's timed work
+    fastest: Precision  # the precision "auto" takes there
     machine: str  # the device and torch version measured: the cache file's key
 
-    def fastest_among(self, precisions: tuple[str, ...]) -> str:
+    def fastest_among(self, precisions: tuple[Precision, ...]) -> Precision:
         """The fastest of ``precisions`` (fp32 among them), by :func:`fastest_of`'s rule."""
         return fastest_of({p: t for p, t in self.ms.items() if p in precisions})
 
 
-def fastest_of(ms: dict[str, float]) -> str:
+def fastest_of(ms: dict[Precision, float]) -> Precision:
     """The precision of the least time in ``ms`` (precision -> time; fp32 among them), or fp32
     where none saves ``PROBE_MARGIN`` of fp32's time."""
     fastest = min(ms, key=ms.__getitem__)
-    return fastest if ms[fastest] <= (1 - PROBE_MARGIN) * ms["fp32"] else "fp32"
+    return fastest if ms[fastest] <= (1 - PROBE_MARGIN) * ms[Precision.FP32] else Precision.FP32
 
 
-def time_in_turn(runs: dict[str, Callable[[], object]], device: torch.device) -> dict[str, float]:
+def time_in_turn(
+    runs: Mapping[Precision, Callable[[], object]], device: torch.device
+) -> dict[Precision, float]:
     """Milliseconds of each of ``runs`` (precision -> the work to time) on ``device``: the
     runs are called in turn, round after round, up to ``PROBE_ROUNDS`` rounds after one that
     warms up (and counts only where fastest), and the fastest call of each counts.
@@ -91,7 +94,9 @@ class ProbeCache:
         base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
         return Path(base) / "attnviz" / f"{self.name}.json"
 
-    def get(self, machine: str, choices: tuple[str, ...], measure: Callable[[], Probe]) -> Probe:
+    def get(
+        self, machine: str, choices: tuple[Precision, ...], measure: Callable[[], Probe]
+    ) -> Probe:
         """``machine``'s probe: this process's, else the file's where it timed every one of
         ``choices``, else what ``measure()`` returns, added to the file."""
         with self._lock:
@@ -103,12 +108,13 @@ class ProbeCache:
                 self._probes[machine] = probe
             return self._probes[machine]
 
-    def _read(self, machine: str, choices: tuple[str, ...]) -> Probe | None:
+    def _read(self, machine: str, choices: tuple[Precision, ...]) -> Probe | None:
         """The machine's measurement from the file, where it timed every one of ``choices``
         (one written before a precision was added is measured again)."""
         try:
             entry = json.loads(self.file().read_text())[machine]
-            probe = Probe({k: float(v) for k, v in entry["ms"].items()}, entry["fastest"], machine)
+            ms = {Precision(k): float(v) for k, v in entry["ms"].items()}
+            probe = Probe(ms, Precision(entry["fastest"]), machine)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         complete = set(choices) <= set(probe.ms)

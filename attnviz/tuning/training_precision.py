@@ -16,36 +16,36 @@ from collections.abc import Callable
 
 import torch
 
+from ..model.precision import Precision
 from .machine import machine_key, native_bf16
 from .probe import Probe, ProbeCache, fastest_of, time_in_turn
 
-TRAINING = ("auto", "fp32", "bf16")
-CHOICES = ("fp32", "bf16")  # what "auto" chooses between
+TRAINING = (Precision.AUTO, Precision.FP32, Precision.BF16)
+CHOICES = (Precision.FP32, Precision.BF16)  # what "auto" chooses between
 MEASURED = ProbeCache("training-precision")
 
 
 def resolve_training(
-    precision: str,
+    precision: Precision,
     device: torch.device | str = "cpu",
-    update: Callable[[str], object] | None = None,
+    update: Callable[[Precision], object] | None = None,
     shape: str = "",
-) -> str:
+) -> Precision:
     """``"auto"`` -> fp32 where bf16 is not native on ``device``; where it is, the faster of
     fp32 and bf16 as :func:`probe_training` times ``update`` (one training update in the
     precision it is given) for a model of ``shape``. Any other value as given."""
-    if precision not in TRAINING:
-        raise ValueError(f"training precision must be one of {TRAINING}, not {precision!r}")
-    if precision != "auto":
+    precision = Precision.among(precision, TRAINING, "training precision")
+    if precision != Precision.AUTO:
         return precision
     if not native_bf16(device):
-        return "fp32"
+        return Precision.FP32
     if update is None:
         raise ValueError("auto training precision needs the update to time where bf16 is native")
     return probe_training(device, update, shape).fastest
 
 
 def probe_training(
-    device: torch.device | str, update: Callable[[str], object], shape: str
+    device: torch.device | str, update: Callable[[Precision], object], shape: str
 ) -> Probe:
     """How long ``update("fp32")`` and ``update("bf16")`` take on ``device``, and the faster
     (bf16 only where it saves a tenth of fp32's time: see

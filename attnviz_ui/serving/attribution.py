@@ -11,6 +11,7 @@ from attnviz.analysis.compare_models import Item
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
+from attnviz.model.precision import Precision
 from attnviz.store.catalog import Checkpoint
 
 from ..widgets.language import session_language
@@ -44,7 +45,7 @@ def _attribution(
     method: str,
     pieces: bool,
     language: str,
-    precision: str,
+    precision: Precision,
 ) -> attribution.Attribution | Refused:
     trace = translate(checkpoint, sentence, beam, reference, language, precision)
     if isinstance(trace, Refused):

@@ -37,6 +37,7 @@ from typing import NamedTuple
 import attnviz
 from attnviz import i18n
 from attnviz.errors import InputError, Refused
+from attnviz.model.precision import Precision
 from attnviz.store.catalog import Checkpoint
 
 from .process import set_up_process
@@ -82,7 +83,7 @@ class Request(NamedTuple):
     beam: int  # 1: greedy search
     reference: str  # "": translate; else force-decode on it
     language: str  # the language a refusal is worded in
-    precision: str  # of the model decoding (attnviz_ui.serving.models.page_precision)
+    precision: Precision  # of the model decoding (attnviz_ui.serving.models.page_precision)
     prefix: tuple[str, ...] | None = None  # what-if: the output starts with these words
     # what-if: (step, its attention weights, the head they replace: a Transformer's, else None)
     edit: tuple[int, tuple[float, ...], int | None] | None = None

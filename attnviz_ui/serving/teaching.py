@@ -10,6 +10,7 @@ from attnviz.analysis import teaching
 from attnviz.analysis.compare_models import Item
 from attnviz.analysis.teaching import Shift, forced_shift, shared_output
 from attnviz.errors import InputError, Refused
+from attnviz.model.precision import Precision
 from attnviz.store.catalog import Checkpoint, Teaching, teaching_pair
 from attnviz.store.checkpoint import file_sha256
 
@@ -39,7 +40,12 @@ def shift_of(pair: Teaching, sentence: str, reference: str, beam: int) -> Shift 
 
 @functools.lru_cache(maxsize=128)
 def _shift(
-    pair: Teaching, sentence: str, reference: str, beam: int, language: str, precision: str
+    pair: Teaching,
+    sentence: str,
+    reference: str,
+    beam: int,
+    language: str,
+    precision: Precision,
 ) -> Shift | Refused:
     """``language`` keys the cache (a refusal is worded in it), and ``precision``."""
     natural = running_translator_of(pair.natural, precision)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import functools
 
 import attnviz
+from attnviz.model.precision import Precision
 from attnviz.store.catalog import Models
 from attnviz.store.checkpoint import load_without_weights
 
 
 @functools.cache
-def models(precision: str) -> Models:
+def models(precision: Precision) -> Models:
     """One model per checkpoint file at ``precision``, failures included, loaded once per
     process and shared by its callers: each decoding process's, for what it decodes, and the
     server's, for the few things it runs itself (a step replayed, attribution, a corpus)."""
@@ -19,7 +20,7 @@ def models(precision: str) -> Models:
 
 
 @functools.cache
-def descriptions(precision: str) -> Models:
+def descriptions(precision: Precision) -> Models:
     """One description per checkpoint file (:func:`~attnviz.store.checkpoint.load_without_weights`:
     every check of a load, no weights), failures included: what the server shows of a model
     (a page run asks about 35 times) while its decoding processes hold the weights. Fourteen
