@@ -13,17 +13,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import torch
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # each of these imports this module: named for the type checker alone
     from .attention import Memory
+    from .decoders import DecoderState
     from .model_config import ModelConfig
+    from .transformer import TransformerState
 
 
 class Step(NamedTuple):
     """What one decoding step computed."""
 
     logits: torch.Tensor  # (B, V) scores of the next token, before log-softmax
-    # The state after the step: a GRU decoder's DecoderState, or a TransformerState.
-    state: tuple
+    # The state after the step, each with select(rows) for beam search; None from a
+    # Transformer's forced_steps, which reads every step of a known target at once.
+    state: DecoderState | TransformerState | None
     # The three below are None for the fixed-context model, which has no attention.
     weights: torch.Tensor | None  # (B, S) attention weights; rows sum to 1, padding gets 0
     scores: torch.Tensor | None  # (B, S) raw attention scores before the softmax; -inf at padding
@@ -56,13 +59,14 @@ class DecodingModel(Protocol):
 
     config: ModelConfig
 
-    # the state: a DecoderState or a TransformerState, each with select(rows) for beam search
-    def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, Any]: ...
+    def encode(
+        self, src: torch.Tensor, src_lens: torch.Tensor
+    ) -> tuple[Memory, DecoderState | TransformerState]: ...
 
     def step(
         self,
         y_prev: torch.Tensor,
-        state: Any,
+        state: Any,  # the state its own encode or step gave (each model takes only its own)
         memory: Memory,
         weights: torch.Tensor | None = None,
     ) -> Step: ...
