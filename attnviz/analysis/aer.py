@@ -25,6 +25,16 @@ class Gold:
 
 
 @dataclass(frozen=True)
+class GoldPair:
+    """A sentence pair and its gold word alignment, every link alike (a sentence opened from
+    the corpus page carries it, to be drawn on its forced decoding)."""
+
+    source: str  # whitespace-separated words
+    target: str  # the reference, whitespace-separated words
+    links: frozenset[tuple[int, int]]  # (source word, target word), 0-based
+
+
+@dataclass(frozen=True)
 class AerResult:
     precision: float  # percent; 0 for an empty hypothesis
     recall: float  # percent

@@ -15,6 +15,7 @@ from ..decoding.trace import Trace
 from ..decoding.translator import Translator
 from ..decoding.words import words_attention
 from ..errors import InputError
+from .aer import GoldPair
 
 
 def word_weights(
@@ -151,17 +152,16 @@ def gold_on_trace(
 
 
 def gold_to_draw(
-    translator: Translator, trace: Trace, gold: tuple | None, source: str, target: str
+    translator: Translator, trace: Trace, gold: GoldPair | None, source: str, target: str
 ) -> list[tuple[int, int]] | None:
-    """The token links of ``gold`` = (source, target, word links) to draw on ``trace``, the
-    decoding of ``source`` on the reference ``target``; None when they do not apply: no gold,
-    a trace that is not a forced decoding, or gold that belongs to another pair."""
-    if not gold or trace.mode != "forced":
+    """The token links of ``gold``'s word links to draw on ``trace``, the decoding of
+    ``source`` on the reference ``target``; None when they do not apply: no gold, a trace that
+    is not a forced decoding, or gold that belongs to another pair."""
+    if gold is None or trace.mode != "forced":
         return None
-    gold_source, gold_target, links = gold
-    if (gold_source, gold_target) != (source.strip(), target.strip()):
+    if (gold.source, gold.target) != (source.strip(), target.strip()):
         return None
-    return gold_on_trace(translator, trace, gold_source, gold_target, links)
+    return gold_on_trace(translator, trace, gold.source, gold.target, gold.links)
 
 
 def attention_word_links(

@@ -10,7 +10,7 @@ tensor per snapshot, ``history.attention.K``, in the checkpoint and the training
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -98,6 +98,30 @@ class ProbeAttention(NamedTuple):
     # say): stored as zeros to keep the layout, and left out of the AER
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """What a snapshot records besides the probes' attention (kept in
+    :attr:`History.attention`, one flat array per snapshot, in the same order)."""
+
+    epoch: float  # when it was taken, in (fractional) epochs of the run's lineage
+    valid_loss: float  # validation loss per target token
+    valid_bleu: float | None  # validation BLEU; None where the run had no validation sentences
+    aer: float | None  # percent, argmax links, over the probes with gold that were forced
+    refused: int | None = None  # probes the model refused to force; None: recorded before
+    # refusals were counted
+
+    def to_json(self) -> dict:
+        """As the card stores it (``refused`` only where it was recorded)."""
+        out = asdict(self)
+        if self.refused is None:
+            del out["refused"]
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict) -> Snapshot:
+        return cls(d["epoch"], d["valid_loss"], d["valid_bleu"], d["aer"], d.get("refused"))
+
+
 def attention_of(translator: Translator, probes: list[Probe]) -> ProbeAttention:
     """The probes' word attention and the AER of those with gold, as :class:`ProbeAttention`
     says; None for the AER where no probe with gold was forced."""
@@ -144,23 +168,19 @@ class History:
         }
         self.best = {k: meta[k] for k in ("best_loss", "best_epoch") if k in meta}
         self.probes = [Probe.from_json(p) for p in meta.get("probes", [])]
-        self.snapshots: list[dict] = list(meta.get("snapshots", []))
+        self.snapshots = [Snapshot.from_json(s) for s in meta.get("snapshots", [])]
         tensors = tensors or {}
         self.attention = [
             tensors[f"{TENSOR_PREFIX}{k}"].numpy() for k in range(len(self.snapshots))
         ]
 
-    def add(self, translator: Translator, epoch: float, valid_loss: float, bleu) -> None:
+    def add(
+        self, translator: Translator, epoch: float, valid_loss: float, bleu: float | None
+    ) -> None:
         """Record a snapshot of ``translator`` at (fractional) ``epoch``."""
         probed = attention_of(translator, self.probes)
         self.snapshots.append(
-            {
-                "epoch": round(epoch, 3),
-                "valid_loss": round(valid_loss, 4),
-                "valid_bleu": bleu,
-                "aer": probed.aer,
-                "refused": probed.refused,
-            }
+            Snapshot(round(epoch, 3), round(valid_loss, 4), bleu, probed.aer, probed.refused)
         )
         self.attention.append(probed.flat)
 
@@ -169,7 +189,7 @@ class History:
             **self.epochs,
             **self.best,
             "probes": [p.to_json() for p in self.probes],
-            "snapshots": self.snapshots,
+            "snapshots": [s.to_json() for s in self.snapshots],
         }
 
     def tensors(self) -> dict[str, torch.Tensor]:
@@ -181,7 +201,7 @@ class History:
 
     def at(self, epoch: float) -> int:
         """The last snapshot taken by ``epoch`` (the first one if none was)."""
-        taken = [k for k, s in enumerate(self.snapshots) if s["epoch"] <= epoch]
+        taken = [k for k, s in enumerate(self.snapshots) if s.epoch <= epoch]
         return taken[-1] if taken else 0
 
     def find(self, probe: Probe) -> int | None:
@@ -211,4 +231,4 @@ def most_changed(histories: list[History]) -> int:
 
 def moments(histories: list[History]) -> list[float]:
     """Every epoch at which any of ``histories`` took a snapshot, in order."""
-    return sorted({s["epoch"] for h in histories for s in h.snapshots})
+    return sorted({s.epoch for h in histories for s in h.snapshots})

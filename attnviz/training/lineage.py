@@ -196,7 +196,7 @@ def continued_history(parent: Translator) -> tuple[History, float]:
     start = float(old.best.get("best_epoch") or parent.card.get("best_epoch") or 0)
     history = History()
     history.probes = list(old.probes)
-    kept = [k for k, s in enumerate(old.snapshots) if s["epoch"] < start]  # start: measured anew
+    kept = [k for k, s in enumerate(old.snapshots) if s.epoch < start]  # start: measured anew
     history.snapshots = [old.snapshots[k] for k in kept]
     history.attention = [old.attention[k] for k in kept]
     done = int(start)  # the curves run per epoch: a parent without them leaves gaps (None)

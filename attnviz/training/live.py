@@ -144,7 +144,7 @@ class Run:
             return 1.0
         if self.history is None or not self.history.snapshots:
             return 0.0
-        return min(1.0, self.history.snapshots[-1]["epoch"] / self.settings.epochs)
+        return min(1.0, self.history.snapshots[-1].epoch / self.settings.epochs)
 
     def _progress(self, history: History) -> bool:
         self.history = History(history.to_json(), history.tensors())  # a copy the owner may read

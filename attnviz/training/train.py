@@ -134,7 +134,7 @@ class Trainer:
     def first_snapshot(self) -> None:
         """The history's point before any training of this run (none when it has one)."""
         snapshots = self.history.snapshots
-        if self.group.main and (not snapshots or snapshots[-1]["epoch"] < self.offset):
+        if self.group.main and (not snapshots or snapshots[-1].epoch < self.offset):
             loss, bleu = self.snapshot(self.offset)
             if self.run.init_from:
                 self.log(

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from attnviz.analysis import compare_models, teaching
+from attnviz.analysis.aer import GoldPair
 from attnviz.analysis.compare_models import Item, SentenceScore
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
@@ -246,8 +247,10 @@ def _open(item: Item, view: View = View.STEPS) -> None:
     """Switch to the one-sentence page on ``item`` in ``view``; with gold links (or in the
     natural vs taught view, which ranked it on the reference), force-decode its first
     reference, so that the links can be drawn on the heatmaps."""
-    gold = item.gold is not None
-    forced = item.references and (gold or view == View.TAUGHT)
+    gold = None
+    if item.gold is not None:
+        gold = GoldPair(item.source, item.references[0], frozenset(item.gold.possible))
+    forced = item.references and (gold is not None or view == View.TAUGHT)
     st.session_state.update(
         {
             Key.PAGE: Page.SENTENCE,
@@ -255,7 +258,7 @@ def _open(item: Item, view: View = View.STEPS) -> None:
             Key.EXAMPLE: "(type your own)",
             Key.SENTENCE: item.source,
             Key.REFERENCE: item.references[0] if forced else "",
-            Key.GOLD: (item.source, item.references[0], item.gold.possible) if gold else None,
+            Key.GOLD: gold,
             Key.STEP: 1,
             Key.PLAYING: False,
             # An example picked before, in a view without steps, is not shown now.

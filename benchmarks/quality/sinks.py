@@ -80,8 +80,8 @@ def names(tr, corpus) -> str:
 def valid_bleu(tr) -> str:
     history = tr.history
     best = (history.best.get("best_epoch") if history else None) or tr.card.get("best_epoch")
-    kept = [s for s in (history.snapshots if history else []) if s["epoch"] == best]
-    return str(kept[-1]["valid_bleu"]) if kept else "–"
+    kept = [s for s in (history.snapshots if history else []) if s.epoch == best]
+    return str(kept[-1].valid_bleu) if kept else "–"
 
 
 def gold_sets(hansards: Path | None) -> dict[str, tuple[list, list]]:

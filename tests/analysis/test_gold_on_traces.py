@@ -2,12 +2,13 @@
 
 import pytest
 
+from attnviz.analysis.aer import GoldPair
 from attnviz.analysis.align import gold_to_draw
 
 from ..helpers import tiny_translator
 
 SOURCE, TARGET = "the cat sees", "THE CAT SEES"
-GOLD = (SOURCE, TARGET, {(0, 0), (1, 2), (2, 1)})
+GOLD = GoldPair(SOURCE, TARGET, frozenset({(0, 0), (1, 2), (2, 1)}))
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,9 @@
 """The training history: which probe sentence's attention moved most."""
 
 import numpy as np
+import torch
 
-from attnviz.analysis.history import History, Probe, most_changed
+from attnviz.analysis.history import TENSOR_PREFIX, History, Probe, Snapshot, most_changed
 
 
 def test_most_changed_measures_how_far_the_rows_moved():
@@ -12,7 +13,7 @@ def test_most_changed_measures_how_far_the_rows_moved():
     history = History()
     history.probes = probes
     for matrices in ([still, still], [peaked * 0.5 + still * 0.5, peaked]):
-        history.snapshots.append({"epoch": len(history.snapshots)})
+        history.snapshots.append(Snapshot(len(history.snapshots), 1.0, None, None))
         history.attention.append(np.concatenate([m.reshape(-1) for m in matrices]))
     assert most_changed([history]) == 1
     history.attention[-1] = np.concatenate([peaked.reshape(-1), still.reshape(-1)])
@@ -34,3 +35,13 @@ def test_a_probe_that_cannot_be_forced_is_refused_and_left_out_of_the_aer():
     assert (alone.refused, both.refused) == (0, 1)
     assert both.aer == alone.aer == probe_aer(unflatten(alone.flat, [forced])[0], forced.gold)
     assert not unflatten(both.flat, [forced, too_long])[1].any()  # its place kept, empty
+
+
+def test_a_snapshot_is_written_back_as_the_card_held_it():
+    recorded = {"epoch": 0.25, "valid_loss": 2.5, "valid_bleu": 3.1, "aer": 40.0, "refused": 1}
+    older = {"epoch": 1.0, "valid_loss": 1.5, "valid_bleu": None, "aer": None}  # no refusals
+    empty = {f"{TENSOR_PREFIX}{k}": torch.zeros(0, dtype=torch.float16) for k in range(2)}
+    history = History({"snapshots": [recorded, older]}, empty)
+    assert [s.refused for s in history.snapshots] == [1, None]
+    assert history.to_json()["snapshots"] == [recorded, older]
+    assert history.at(0.5) == 0 and history.snapshots[1].epoch == 1.0

@@ -341,11 +341,11 @@ def test_init_from_continues_the_parent_and_learns_new_pairs(trained, tmp_path):
     assert card["lineage"][-1]["command"] == before.card.get("command")
     assert "--init-from" in card["command"] and card["epochs"] == before.card["best_epoch"] + 5
     # The history goes on: the parent's snapshots, then the new run's, one timeline.
-    epochs = [s["epoch"] for s in after.history.snapshots]
+    epochs = [s.epoch for s in after.history.snapshots]
     start = before.card["best_epoch"]
     assert epochs == sorted(epochs) and epochs[-1] == start + 5
-    assert [s for s in before.history.snapshots if s["epoch"] < start] == [
-        s for s in after.history.snapshots if s["epoch"] < start
+    assert [s for s in before.history.snapshots if s.epoch < start] == [
+        s for s in after.history.snapshots if s.epoch < start
     ]
     assert len(after.history.epochs["valid_loss"]) == start + 5
 

@@ -49,14 +49,14 @@ def test_a_second_owner_trains_beside_the_first_and_a_third_is_refused(two_runs)
     c = runs.start("c", ToySettings(sentences=100, epochs=1))  # room again once they end
     c.stop.set()
     c.thread.join(timeout=120)
-    assert c.card is not None and c.history.snapshots[-1]["epoch"] == 1
+    assert c.card is not None and c.history.snapshots[-1].epoch == 1
 
 
 def test_the_toy_model_learns_the_adjective_order(two_runs):
     _, a, _, _, _ = two_runs
     history = load(a.checkpoint).history
     assert len(history.probes) == 6 and all(p.gold is not None for p in history.probes)
-    aers = [s["aer"] for s in history.snapshots]
+    aers = [s.aer for s in history.snapshots]
     assert aers[0] > 50 and aers[-1] <= 10, aers
 
 
@@ -65,7 +65,7 @@ def test_history_aer_equals_attnviz_aer_on_the_saved_model(tmp_path, monkeypatch
     model = tmp_path / "toy.safetensors"
     train_toy(ToySettings("reversed", "bahdanau", sentences=300, epochs=1), model)
     history = load(model).history
-    best = next(s for s in history.snapshots if s["epoch"] == history.best["best_epoch"])
+    best = next(s for s in history.snapshots if s.epoch == history.best["best_epoch"])
     pairs = "".join(f"{p.source} ||| {p.target}\n" for p in history.probes)
     monkeypatch.setattr("sys.stdin", io.StringIO(pairs))
     hyp, gold = tmp_path / "hyp.txt", tmp_path / "gold.txt"
@@ -77,5 +77,5 @@ def test_history_aer_equals_attnviz_aer_on_the_saved_model(tmp_path, monkeypatch
     out.seek(0), out.truncate()
     assert main(["aer", "--gold", str(gold), "--hyp", str(hyp)]) == 0
     printed = dict(line.split(" ", 1) for line in out.getvalue().splitlines()[:3])
-    assert 0 < best["aer"] < 100
-    assert float(printed["AER"]) == pytest.approx(best["aer"], abs=0.005)
+    assert 0 < best.aer < 100
+    assert float(printed["AER"]) == pytest.approx(best.aer, abs=0.005)
