@@ -18,7 +18,7 @@ from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 
 from . import chinese_toy
-from .helpers import TINY, TINY_TRAIN
+from .helpers import CHINESE_FLAGS, TINY, TINY_TRAIN
 from .synthetic import corpus, write_corpus
 
 # Tiny models gain nothing from a second thread, and on a busy machine two threads per
@@ -85,17 +85,6 @@ def cli_priors(corpus_file, tmp_path_factory):
     out = tmp_path_factory.mktemp("priors") / "priors.txt.gz"
     assert main(["priors", "--data", str(corpus_file), "--out", str(out)]) == 0
     return out
-
-
-# A tiny zh->en model of the Chinese toy, trained as a user would: cmn.txt's columns read the
-# other way round, Chinese words by jieba; enough epochs that it translates 我爱吃苹果。 (never in
-# its corpus) word for word.
-CHINESE_FLAGS = [
-    "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en", "--license", "CC-BY 2.0 FR",
-    "--subwords", "330", "--embed", "32", "--hidden", "64", "--dropout", "0.1", "--lr", "0.01",
-    "--epochs", "10", "--join-fraction", "0", "--bleu-sentences", "50", "--test-beam", "1",
-    "--probe-sentences", "2",
-]  # fmt: skip
 
 
 @pytest.fixture(scope="session")

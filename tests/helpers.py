@@ -1,7 +1,7 @@
-"""What several test modules share: tiny models and the settings they train with, file and port
-helpers, and the AppTest helpers of the dashboard's tests. Fixtures live in the conftest.py files;
-this module imports neither streamlit nor playwright, so that tests without the dashboard run
-where it is not installed."""
+"""What several test modules share: tiny models, the settings they train with and a ragged batch
+to feed them, file and port helpers, and the AppTest helpers of the dashboard's tests. Fixtures
+live in the conftest.py files; this module imports neither streamlit nor playwright, so that tests
+without the dashboard run where it is not installed."""
 
 from __future__ import annotations
 
@@ -21,10 +21,11 @@ import torch
 from safetensors import safe_open
 
 from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
-from attnviz.data.corpus import split_of
+from attnviz.data.corpus import pad, split_of
 from attnviz.data.subwords import Subwords
 from attnviz.model.build import build_model
 from attnviz.training.config import TrainConfig
+from attnviz_ui.state.session_keys import Key
 
 from .synthetic import corpus
 
@@ -65,6 +66,15 @@ TINY_FLAGS = [
     "--embed", "8", "--hidden", "16", "--lr", "0.01", "--bleu-sentences", "5",
     "--probe-sentences", "2",
 ]  # fmt: skip
+# The tiny zh->en model of the Chinese toy (tests/conftest.py's ``chinese_trained``), trained as
+# a user would: cmn.txt's columns read the other way round, Chinese words by jieba; enough epochs
+# that it translates 我爱吃苹果。 (never in its corpus) word for word.
+CHINESE_FLAGS = [
+    "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en", "--license", "CC-BY 2.0 FR",
+    "--subwords", "330", "--embed", "32", "--hidden", "64", "--dropout", "0.1", "--lr", "0.01",
+    "--epochs", "10", "--join-fraction", "0", "--bleu-sentences", "50", "--test-beam", "1",
+    "--probe-sentences", "2",
+]  # fmt: skip
 
 
 def _toy_translator(seed: int, **config) -> Translator:
@@ -87,6 +97,30 @@ def tiny_transformer(seed: int = 0, **options) -> Translator:
         seed, model="transformer", attention="multihead", embed=16, hidden=16, layers=2,
         heads=4, ff=32, **options,
     )  # fmt: skip
+
+
+# Sentences of different lengths, so that a batch of them is padded: masking bugs hide in
+# batches without padding.
+RAGGED = ["the cat sees a dog .", "a dog", "the big red house likes the small cat , a dog ."]
+
+
+def ragged_batch(tr: Translator) -> tuple[torch.Tensor, torch.Tensor]:
+    """:data:`RAGGED` as ``tr``'s padded source ids (B, S) with <eos>, and their lengths (B,)."""
+    ids = [[*tr.src_vocab.encode(s.split()), 3] for s in RAGGED]
+    return pad(ids), torch.tensor([len(i) for i in ids])
+
+
+def teacher_forced_and_stepped(tr, src, lens, tgt_in):
+    """The model's teacher-forced Output over ``tgt_in`` (B, T), and its decoding Steps fed
+    the same tokens one at a time: a model that runs a target in one pass must agree."""
+    with torch.no_grad():
+        whole = tr.model(src, lens, tgt_in)
+        memory, state = tr.model.encode(src, lens)
+        steps = []
+        for t in range(tgt_in.size(1)):
+            steps.append(tr.model.step(tgt_in[:, t], state, memory))
+            state = steps[-1].state
+    return whole, steps
 
 
 @cache
@@ -176,7 +210,7 @@ def heatmaps_on(at: AppTest) -> list[dict]:
 
 
 def paste_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
-    at.radio(key="page").set_value("A corpus").run()
+    at.radio(key=Key.PAGE).set_value("A corpus").run()
     at.text_area[0].input(sentences)
     at.text_area[1].input(gold)
     at.run()
@@ -185,7 +219,7 @@ def paste_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
 
 
 def run_corpus(at: AppTest, sentences: str, gold: str = "") -> AppTest:
-    paste_corpus(at, sentences, gold).button(key="corpus_run").click().run()
+    paste_corpus(at, sentences, gold).button(key=Key.CORPUS_RUN).click().run()
     assert not at.exception, at.exception
     return at
 
@@ -201,7 +235,7 @@ def run_corpus_with_gold(at: AppTest, pairs) -> AppTest:
 
 def open_training_page(folder, monkeypatch) -> AppTest:
     at = open_dashboard(folder, monkeypatch)
-    at.radio(key="page").set_value("Training").run()
+    at.radio(key=Key.PAGE).set_value("Training").run()
     assert not at.exception, at.exception
     return at
 

@@ -183,7 +183,7 @@ def test_a_model_that_writes_chinese_writes_jieba_words_joined_without_spaces(tm
     from attnviz.cli.main import main
     from attnviz.data.chinese import segment
 
-    from ..conftest import CHINESE_FLAGS
+    from ..helpers import CHINESE_FLAGS
 
     data, out = tmp_path / "cmn.txt", tmp_path / "en-zh.safetensors"
     write_cmn(data, corpus(1500, seed=0))

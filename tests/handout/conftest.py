@@ -12,8 +12,8 @@ from attnviz.data.text import TextConfig
 from attnviz.store.checkpoint import save
 
 from ..helpers import tiny_translator
+from .handouts import SENTENCES
 
-SENTENCES = ["The red cat sees a dog.", "A small dog likes the big house."]
 MODELS = ("bahdanau", "dot")
 
 
@@ -39,12 +39,3 @@ def untrained_model(tmp_path_factory):
     tr = tiny_translator("bahdanau")
     save(path, tr.model, tr.src_vocab, tr.tgt_vocab, TextConfig(), DataConfig(subwords=0), {})
     return path
-
-
-def write_lesson(folder, sentence: str, model, *flags: str):
-    """`attnviz handout` of the one ``sentence`` by ``model``; returns the site's folder."""
-    (folder / "lesson.txt").write_text(sentence + "\n", encoding="utf-8")
-    argv = ["handout", str(folder / "lesson.txt"), "--out", str(folder / "site"),
-            "--precision", "fp32", "--models", str(model), *flags]  # fmt: skip
-    assert main(argv) == 0
-    return folder / "site"

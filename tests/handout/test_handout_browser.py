@@ -14,7 +14,7 @@ import pytest
 from attnviz.store.checkpoint import load
 
 from ..helpers import CHROMIUM, tool_missing
-from .conftest import SENTENCES
+from .handouts import SENTENCES
 
 pytestmark = pytest.mark.browser
 

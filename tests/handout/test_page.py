@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import write_lesson
-from .test_site import page_data
+from .handouts import page_data, write_lesson
 
 SENTENCE = "The cat <script>alert(1)</script> & the dog."
 ESCAPED = "The cat &lt;script&gt;alert(1)&lt;/script&gt; &amp; the dog."

@@ -17,15 +17,7 @@ from attnviz.handout.page import PLOTLY
 from attnviz.store.checkpoint import load
 
 from ..helpers import fresh_python
-from .conftest import SENTENCES, write_lesson
-
-
-def page_data(path) -> dict:
-    """The data a page draws from: its <script id="attnviz-data">."""
-    html = path.read_text("utf-8")
-    found = re.search(r'<script type="application/json" id="attnviz-data">(.*?)</script>', html,
-                      re.S)  # fmt: skip
-    return json.loads(found.group(1))
+from .handouts import SENTENCES, page_data, write_lesson
 
 
 def test_the_site_has_an_index_a_page_per_sentence_and_one_plotly(handout):

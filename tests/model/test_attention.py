@@ -4,20 +4,13 @@ import numpy as np
 import pytest
 import torch
 
-from attnviz.data.corpus import DataConfig, pad
+from attnviz.data.corpus import DataConfig
 from attnviz.decoding.translator import Translator
 from attnviz.model.attention import formula, make_attention, mask_scores
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.seq2seq import Seq2Seq
 
-from ..helpers import tiny_translator
-
-RAGGED = ["the cat sees a dog .", "a dog", "the big red house likes the small cat , a dog ."]
-
-
-def _ragged_batch(tr):
-    ids = [[*tr.src_vocab.encode(s.split()), 3] for s in RAGGED]
-    return pad(ids), torch.tensor([len(i) for i in ids])
+from ..helpers import RAGGED, ragged_batch, teacher_forced_and_stepped, tiny_translator
 
 
 def test_masked_scores_give_padding_exactly_zero_weight_and_leave_the_input_alone():
@@ -35,7 +28,7 @@ def test_rows_sum_to_one_and_padding_gets_zero_weight_in_ragged_batches(
     attention, layers, bidirectional
 ):
     tr = tiny_translator(attention, layers=layers, bidirectional=bidirectional)
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 7))
     with torch.no_grad():
         weights = tr.model(src, lens, tgt_in).weights  # (B, T, S)
@@ -54,22 +47,9 @@ def test_padding_does_not_change_a_translation(attention):
         np.testing.assert_allclose(alone.weights, trace.weights, atol=1e-5)
 
 
-def teacher_forced_and_stepped(tr, src, lens, tgt_in):
-    """The model's teacher-forced Output over ``tgt_in`` (B, T), and its decoding Steps fed
-    the same tokens one at a time: a model that runs a target in one pass must agree."""
-    with torch.no_grad():
-        whole = tr.model(src, lens, tgt_in)
-        memory, state = tr.model.encode(src, lens)
-        steps = []
-        for t in range(tgt_in.size(1)):
-            steps.append(tr.model.step(tgt_in[:, t], state, memory))
-            state = steps[-1].state
-    return whole, steps
-
-
 def test_luong_without_input_feeding_trains_in_one_pass_with_the_same_result():
     tr = tiny_translator("general", input_feeding=False)
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 6))
     fast, steps = teacher_forced_and_stepped(tr, src, lens, tgt_in)
     torch.testing.assert_close(

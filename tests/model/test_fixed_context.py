@@ -8,15 +8,14 @@ from attnviz.errors import InputError
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.seq2seq import Seq2Seq
 
-from ..helpers import tiny_translator
-from .test_attention import RAGGED, _ragged_batch, teacher_forced_and_stepped
+from ..helpers import RAGGED, ragged_batch, teacher_forced_and_stepped, tiny_translator
 
 
 def test_it_has_no_attention_module_and_its_memory_is_the_encoders_final_state():
     tr = tiny_translator("none")
     assert tr.model.decoder.attention is None
     assert not any("attention" in name for name, _ in tr.model.named_parameters())
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     with torch.no_grad():
         memory, state = tr.model.encode(src, lens)
     assert memory.values.shape == (len(RAGGED), 1, 16)  # one context vector per sentence
@@ -25,7 +24,7 @@ def test_it_has_no_attention_module_and_its_memory_is_the_encoders_final_state()
 
 def test_teacher_forcing_over_the_whole_target_is_the_same_as_step_by_step():
     tr = tiny_translator("none", layers=2)
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (3, 7))
     whole, steps = teacher_forced_and_stepped(tr, src, lens, tgt_in)
     assert all(s.weights is None and s.scores is None and s.query is None for s in steps)
@@ -36,7 +35,7 @@ def test_teacher_forcing_over_the_whole_target_is_the_same_as_step_by_step():
 
 def test_every_step_reads_the_same_context_and_the_output_depends_on_the_source():
     tr = tiny_translator("none")
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     y = torch.full((3,), 4)
     with torch.no_grad():
         memory, state = tr.model.encode(src, lens)

@@ -10,15 +10,14 @@ from attnviz.errors import InputError
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.transformer import edited_head
 
-from ..helpers import tiny_transformer
-from .test_attention import RAGGED, _ragged_batch, teacher_forced_and_stepped
+from ..helpers import RAGGED, ragged_batch, teacher_forced_and_stepped, tiny_transformer
 
 LAYERS, HEADS = 2, 4  # tiny_transformer's
 
 
 def test_cached_decoding_equals_recomputing_the_whole_prefix():
     tr = tiny_transformer()
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (len(RAGGED), 7))
     whole, steps = teacher_forced_and_stepped(tr, src, lens, tgt_in)
     stepped = torch.stack([s.logits for s in steps], 1)
@@ -28,7 +27,7 @@ def test_cached_decoding_equals_recomputing_the_whole_prefix():
 
 def test_every_head_of_every_layer_is_a_distribution_with_zero_on_padding():
     tr = tiny_transformer()
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     with torch.no_grad():
         memory, state = tr.model.encode(src, lens)
         step = tr.model.step(torch.full((len(RAGGED),), 4), state, memory)
@@ -53,7 +52,7 @@ def test_a_trace_holds_every_head_and_draws_the_chosen_layers_average(beam):
 
 def test_an_edit_replaces_one_head_of_the_picture_layer_and_changes_what_follows():
     tr = tiny_transformer()
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     n = int(lens[0])
     src, lens = src[:1, :n], lens[:1]
     edit = torch.zeros(1, n)
@@ -120,7 +119,7 @@ def test_tied_embeddings_are_one_matrix_stored_once_and_reload_to_the_same_model
     assert "decoder.generator.weight" not in state
     again = tiny_transformer(seed=1, **{tying: True}).model
     again.load_state_dict(state)
-    src, lens = _ragged_batch(tr)
+    src, lens = ragged_batch(tr)
     tgt_in = torch.randint(4, len(tr.tgt_vocab), (len(RAGGED), 5))
     with torch.no_grad():
         torch.testing.assert_close(again(src, lens, tgt_in).logits, model(src, lens, tgt_in).logits)

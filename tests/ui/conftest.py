@@ -1,14 +1,16 @@
-"""The dashboard's fixtures: a checkpoints folder as shipped, one with a taught model, and the
-dashboard open on it.
+"""The dashboard's fixtures: a checkpoints folder as shipped, one with a taught model, the
+dashboard open on it, and the Chromium that the browser tests drive.
 
 Only the tests in this folder load them; they need the dashboard's dependencies (streamlit, and
-for ``test_browser.py`` Playwright and Chromium, see ``scripts/install-test-deps.sh``).
+for the ``*_browser.py`` tests Playwright and Chromium, see ``scripts/install-test-deps.sh``;
+what those tests share besides fixtures is in ``browser_helpers.py``).
 """
 
 from __future__ import annotations
 
 import gc
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +23,7 @@ from attnviz.store.priors_file import save_priors
 from attnviz.training.config import TrainConfig, TrainingRun
 from attnviz.training.train import train
 
-from ..helpers import TAUGHT, open_dashboard
+from ..helpers import CHROMIUM, TAUGHT, open_dashboard, tool_missing
 
 
 @pytest.fixture(autouse=True)
@@ -39,6 +41,15 @@ def heap_unfrozen():
     in AppTest that is the test's, and what the tests after it make would never be collected."""
     yield
     gc.unfreeze()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    """The path of Debian's Chromium, which the browser tests drive; skipped where it is
+    missing (failed in CI)."""
+    if not Path(CHROMIUM).exists():
+        tool_missing(CHROMIUM)
+    return CHROMIUM
 
 
 @pytest.fixture(scope="module")

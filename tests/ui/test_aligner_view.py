@@ -10,6 +10,7 @@ import pytest
 from attnviz.analysis.eflomal_aligner import build_priors
 from attnviz.data.corpus import DataConfig, read_corpus
 from attnviz.store.priors_file import save_priors
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import (
     heatmaps_on,
@@ -53,8 +54,8 @@ def test_the_switch_draws_eflomal_links_on_both_heatmaps_apart_from_gold(aligned
     type_sentence(aligned, en, fr)  # both models force-decoded on the reference
     for fig in heatmaps_on(aligned):
         assert not any(d.get("name") == "eflomal link" for d in fig["data"])
-    aligned.toggle(key="finished").set_value(True)
-    aligned.toggle(key="eflomal_on").set_value(True).run()
+    aligned.toggle(key=Key.FINISHED).set_value(True)
+    aligned.toggle(key=Key.EFLOMAL_ON).set_value(True).run()
     assert not aligned.exception, aligned.exception
     heatmaps = heatmaps_on(aligned)
     assert len(heatmaps) == 2
@@ -68,15 +69,15 @@ def test_the_switch_draws_eflomal_links_on_both_heatmaps_apart_from_gold(aligned
 def test_before_the_last_step_only_the_links_of_the_rows_written_are_drawn(aligned):
     (en, fr, _), *_ = corpus(1, seed=22)
     type_sentence(aligned, en, fr)
-    aligned.toggle(key="eflomal_on").set_value(True)
-    aligned.slider(key="step").set_value(1).run()  # a new sentence opens on its last step
+    aligned.toggle(key=Key.EFLOMAL_ON).set_value(True)
+    aligned.slider(key=Key.STEP).set_value(1).run()  # a new sentence opens on its last step
     for fig in heatmaps_on(aligned):  # step 1
         assert {row for _, row in _drawn(fig, "eflomal link")} == {0}
 
 
 def test_each_model_shows_its_attention_against_eflomal(aligned):
     type_sentence(aligned, "a red car sees a bird .")
-    aligned.toggle(key="eflomal_on").set_value(True).run()
+    aligned.toggle(key=Key.EFLOMAL_ON).set_value(True).run()
     metrics = {m.label: m.value for m in aligned.metric}
     for name in ("bahdanau", "luong"):
         assert 0 <= float(metrics[f"{name}: attention vs eflomal (AER)"]) <= 100
@@ -89,8 +90,8 @@ def test_each_model_shows_its_attention_against_eflomal(aligned):
 def test_with_gold_eflomal_own_aer_stands_beside_attention(aligned):
     pairs = corpus(3, seed=23)
     run_corpus_with_gold(aligned, pairs)
-    aligned.button(key="corpus_open").click().run()
-    aligned.toggle(key="eflomal_on").set_value(True).run()
+    aligned.button(key=Key.CORPUS_OPEN).click().run()
+    aligned.toggle(key=Key.EFLOMAL_ON).set_value(True).run()
     assert not aligned.exception, aligned.exception
     gold = [c.value for c in aligned.caption if c.value.startswith("Against the gold links")]
     assert len(gold) == 2 and all("eflomal AER" in g and "attention AER" in g for g in gold)
@@ -105,13 +106,13 @@ def test_the_corpus_page_ranks_sentences_by_attention_against_eflomal(aligned):
         assert column.between(0, 100).all()
     first = frame["bahdanau attention vs eflomal"].tolist()
     assert first == sorted(first, reverse=True)  # the worst disagreement first, one click away
-    picked = aligned.selectbox(key="corpus_pick")
+    picked = aligned.selectbox(key=Key.CORPUS_PICK)
     assert picked.options[0].startswith(f"#{frame['#'][0]}:")
 
 
 def test_without_priors_the_switch_says_how_to_make_them(app):
     type_sentence(app, "a red car sees a bird .")
-    app.toggle(key="eflomal_on").set_value(True).run()
+    app.toggle(key=Key.EFLOMAL_ON).set_value(True).run()
     assert not app.exception, app.exception
     assert any("python -m attnviz priors" in w.value for w in app.warning)
     for fig in heatmaps_on(app):
@@ -126,7 +127,7 @@ def test_priors_of_another_split_are_flagged_for_each_model(
     other = build_priors(read_corpus(corpus_file), data=DataConfig(test_percent=10.0))
     save_priors(other, tmp_path / "eflomal-priors.txt.gz")
     at = type_sentence(open_dashboard(tmp_path, monkeypatch), "a red car sees a bird .")
-    at.toggle(key="eflomal_on").set_value(True).run()
+    at.toggle(key=Key.EFLOMAL_ON).set_value(True).run()
     flagged = [w.value for w in at.warning if "may not fit this model" in w.value]
     assert len(flagged) == 2 and all("holds out" in w for w in flagged)
 

@@ -11,6 +11,7 @@ import attnviz
 from attnviz.analysis.attribution import METHODS, attribute
 from attnviz.analysis.compare_models import Item, agreement_table, attribution_agreement
 from attnviz.plots import attribution_charts, heatmaps
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import (
     SENTENCE,
@@ -29,11 +30,11 @@ def _titled(at, title: str) -> list[dict]:
 
 def _turn_on(at, method: str | None = None):
     type_sentence(at, SENTENCE)
-    at.slider(key="step").set_value(1)  # a new sentence opens on its last step
-    at.toggle(key="attribution_on").set_value(True).run()
+    at.slider(key=Key.STEP).set_value(1)  # a new sentence opens on its last step
+    at.toggle(key=Key.ATTRIBUTION_ON).set_value(True).run()
     assert not at.exception, at.exception
     if method:
-        at.radio(key="attribution_method").set_value(method).run()
+        at.radio(key=Key.ATTRIBUTION_METHOD).set_value(method).run()
         assert not at.exception, at.exception
     return at
 
@@ -42,8 +43,8 @@ def test_attribution_is_off_until_asked_then_beside_attention_for_both_models(ap
     type_sentence(app, SENTENCE)
     assert not _titled(app, "erasure")  # nothing computed while the toggle is off
     _turn_on(app)
-    assert app.radio(key="attribution_method").value == "erasure"  # the default
-    assert app.radio(key="attribution_method").options == [
+    assert app.radio(key=Key.ATTRIBUTION_METHOD).value == "erasure"  # the default
+    assert app.radio(key=Key.ATTRIBUTION_METHOD).options == [
         METHODS[m].label for m in ("saliency", "integrated_gradients", "erasure")
     ]
     beside, shown = _titled(app, "attention"), _titled(app, "erasure")
@@ -71,7 +72,7 @@ def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monk
         raise AssertionError("attributed again")
 
     monkeypatch.setattr(attnviz.analysis.attribution, "attribute", refuse)
-    app.radio(key="attribution_method").set_value("saliency").run()
+    app.radio(key=Key.ATTRIBUTION_METHOD).set_value("saliency").run()
     app.slider[0].set_value(3).run()
     assert not app.exception, app.exception
     assert all(heatmaps.framed_step(f) == 2 for f in _titled(app, "saliency"))
@@ -81,8 +82,8 @@ def test_the_method_selector_and_the_step_slider_redraw_from_the_cache(app, monk
 def test_the_corpus_page_compares_attention_and_attribution_per_sentence(app):
     pairs = corpus(4, seed=12)
     run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
-    app.radio(key="corpus_attribution_method").set_value("saliency").run()
-    app.button(key="corpus_attribution_run").click().run()
+    app.radio(key=Key.CORPUS_ATTRIBUTION_METHOD).set_value("saliency").run()
+    app.button(key=Key.CORPUS_ATTRIBUTION_RUN).click().run()
     assert not app.exception, app.exception
     frame = app.dataframe[-1].value
     assert list(frame.columns) == [
@@ -128,13 +129,13 @@ def test_integrated_gradients_on_a_long_sentence_are_refused_with_the_limit(app)
     from attnviz_ui.serving.attribution import IG_MAX_WORDS
 
     type_sentence(app, " ".join(["cat"] * IG_MAX_WORDS))  # exactly the limit: computed
-    app.toggle(key="attribution_on").set_value(True).run()
-    app.radio(key="attribution_method").set_value("integrated_gradients").run()
+    app.toggle(key=Key.ATTRIBUTION_ON).set_value(True).run()
+    app.radio(key=Key.ATTRIBUTION_METHOD).set_value("integrated_gradients").run()
     assert not app.exception
     assert not any("up to" in w.value for w in app.warning)
     assert len(_titled(app, "integrated_gradients")) == 2
     type_sentence(app, " ".join(["cat"] * (IG_MAX_WORDS + 1)))  # one word over: refused
     assert any(f"up to {IG_MAX_WORDS} words" in w.value for w in app.warning)
     assert not _titled(app, "integrated_gradients")
-    app.radio(key="attribution_method").set_value("erasure").run()
+    app.radio(key=Key.ATTRIBUTION_METHOD).set_value("erasure").run()
     assert len(_titled(app, "erasure")) == 2  # the other methods still answer

@@ -8,11 +8,7 @@ that is a failure. Every wait is on a condition of the page, never a fixed time.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,23 +16,11 @@ import pytest
 from attnviz.plots.heatmaps import EFLOMAL_COLOR
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
-from ..helpers import CHROMIUM, ROOT, TAUGHT, free_port, tool_missing
+from ..helpers import CHROMIUM, TAUGHT
+from .browser_helpers import DRAWN, HEATMAPS_ON, PlaywrightTimeout, serve, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-try:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-except ModuleNotFoundError as error:
-    if error.name != "playwright":  # a broken install, not a missing one
-        raise
-    tool_missing("Playwright for Python", module=True)
-HEATMAPS_ON = (  # how many heatmaps show the sentence typed (its first word)
-    "[...document.querySelectorAll('.js-plotly-plot')].filter(p => "
-    "p.querySelector('.heatmaplayer') && [...p.querySelectorAll('.xtick text')]"
-    ".some(t => t.textContent === '1:' + first)).length"
-)
-DRAWN = f"(first) => {HEATMAPS_ON} >= 2"  # both models', not the opening example's
 BARS_DRAWN = (  # both models' step bars (HTML), a bar per source token of the sentence
     "(n) => [...document.querySelectorAll('.attnviz-bars')]"
     ".filter(b => b.querySelectorAll('[title*=\"raw score\"]').length === n).length >= 2"
@@ -44,57 +28,18 @@ BARS_DRAWN = (  # both models' step bars (HTML), a bar per source token of the s
 
 
 @pytest.fixture(scope="module")
-def chromium() -> str:
-    if not Path(CHROMIUM).exists():
-        tool_missing(CHROMIUM)
-    return CHROMIUM
-
-
-def _serve(folder: Path, logs: Path):
-    """``streamlit run dashboard.py`` on the checkpoints in ``folder``: yields its URL."""
-    port = free_port()
-    log = open(logs / "streamlit.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT,
-        env={**os.environ, "ATTNVIZ_CHECKPOINTS": str(folder)},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"streamlit did not start; see {log.name}")
-        time.sleep(0.5)
-    yield url
-    proc.terminate()
-    proc.wait(timeout=30)
-    log.close()
-
-
-@pytest.fixture(scope="module")
 def server(chromium, checkpoints, tmp_path_factory):
-    yield from _serve(checkpoints, tmp_path_factory.mktemp("logs"))
+    yield from serve(checkpoints, tmp_path_factory.mktemp("logs"))
 
 
 @pytest.fixture(scope="module")
 def taught_server(chromium, taught_folder, tmp_path_factory):
-    yield from _serve(taught_folder, tmp_path_factory.mktemp("logs"))
+    yield from serve(taught_folder, tmp_path_factory.mktemp("logs"))
 
 
 @pytest.fixture(scope="module")
 def two_direction_server(chromium, two_directions, tmp_path_factory):
-    yield from _serve(two_directions, tmp_path_factory.mktemp("logs"))
+    yield from serve(two_directions, tmp_path_factory.mktemp("logs"))
 
 
 def _typed(p, server: str):
@@ -264,7 +209,7 @@ def test_natural_vs_taught_draws_both_models_their_difference_and_eflomal(taught
 
 @pytest.fixture(scope="module")
 def fixed_server(chromium, fixed_folder, tmp_path_factory):
-    yield from _serve(fixed_folder, tmp_path_factory.mktemp("logs"))
+    yield from serve(fixed_folder, tmp_path_factory.mktemp("logs"))
 
 
 SOURCE_WORDS = """() => { const m = [...document.querySelectorAll('[data-testid="stMetric"]')]
@@ -324,7 +269,7 @@ def test_switching_the_language_keeps_the_direction_and_the_page(two_direction_s
 
 @pytest.fixture(scope="module")
 def transformer_server(chromium, transformer_folder, tmp_path_factory):
-    yield from _serve(transformer_folder, tmp_path_factory.mktemp("logs"))
+    yield from serve(transformer_folder, tmp_path_factory.mktemp("logs"))
 
 
 HEAD_TITLES = """() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]

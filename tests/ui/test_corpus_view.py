@@ -11,6 +11,7 @@ import pytest
 from attnviz.cli.main import main
 from attnviz.data.corpus import split_of
 from attnviz.data.text import TextConfig
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import open_dashboard, type_sentence
 
@@ -50,10 +51,10 @@ def _hand_count(corpus_file, word: str) -> int:
 def test_the_step_view_says_what_the_corpus_says(indexed, corpus_file, monkeypatch):
     at = type_sentence(open_dashboard(indexed, monkeypatch), "The red cat sees a dog.")
     assert not _notes(at)  # off until asked
-    at.toggle(key="finished").set_value(True)
-    at.toggle(key="corpus_on").set_value(True).run()
+    at.toggle(key=Key.FINISHED).set_value(True)
+    at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
-    at.slider(key="step").set_value(3).run()  # the toy writes "chat" at step 3 ("le chat rouge")
+    at.slider(key=Key.STEP).set_value(3).run()  # the toy writes "chat" at step 3 ("le chat rouge")
     notes = _notes(at)
     assert len(notes) == 2  # one column per model
     for html in notes:
@@ -77,7 +78,7 @@ def test_the_step_view_says_what_the_corpus_says(indexed, corpus_file, monkeypat
 
 def test_without_an_index_the_view_says_how_to_build_one(checkpoints, monkeypatch):
     at = type_sentence(open_dashboard(checkpoints, monkeypatch), "The red cat sees a dog.")
-    at.toggle(key="corpus_on").set_value(True).run()
+    at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
     said = [str(e.value) for e in at.info]
     assert len([s for s in said if "card names no corpus index" in s]) == 2
@@ -89,7 +90,7 @@ def test_a_missing_index_file_is_said_with_its_name(indexed, tmp_path, monkeypat
     shutil.copytree(indexed, folder)
     (folder / "syn.corpus.sqlite").unlink()
     at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
-    at.toggle(key="corpus_on").set_value(True).run()
+    at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
     said = [str(e.value) for e in at.info]
     assert any(f"No corpus index {folder / 'syn.corpus.sqlite'}" in s for s in said), said
@@ -103,7 +104,7 @@ def test_a_missing_step_index_is_said_with_the_command_that_builds_it(
     for path in folder.glob("*.steps"):
         path.unlink()
     at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
-    at.toggle(key="corpus_on").set_value(True).run()
+    at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
     assert len(_notes(at)) == 2 and not _neighbours(at)
     captions = [c.value for c in at.caption if "No step index" in c.value]
@@ -120,7 +121,7 @@ def test_the_view_speaks_chinese(indexed, monkeypatch):
     at = AppTest.from_file(str(ROOT / "dashboard.py"), default_timeout=120)
     at.query_params["lang"] = "zh"
     at = type_sentence(at.run(), "The red cat sees a dog.")
-    toggle = at.toggle(key="corpus_on")
+    toggle = at.toggle(key=Key.CORPUS_ON)
     assert toggle.label == "语料怎么说"
     toggle.set_value(True).run()
     assert not at.exception, at.exception
@@ -137,7 +138,7 @@ def test_an_index_of_another_corpus_is_refused_in_the_view(indexed, tmp_path, mo
     (folder / "syn.corpus.sqlite").unlink()  # the name the cards give, another corpus's index
     hand_index(folder / "syn.corpus.sqlite", write_hand_corpus(tmp_path / "hand.txt")).close()
     at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
-    at.toggle(key="corpus_on").set_value(True).run()
+    at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
     said = [str(e.value) for e in at.info]
     assert len([s for s in said if "indexes another corpus (hand.txt" in s]) == 2, said

@@ -10,8 +10,8 @@ import shutil
 
 import pytest
 
-from ..helpers import ROOT, unavailable
-from .test_browser import CHROMIUM, _serve, sync_playwright
+from ..helpers import CHROMIUM, ROOT, unavailable
+from .browser_helpers import serve, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHIPPED = ROOT / "checkpoints"
@@ -32,12 +32,7 @@ def shipped_server(chromium, tmp_path_factory):
     folder = tmp_path_factory.mktemp("shipped-zh-en")
     for name in FILES:
         shutil.copy(SHIPPED / name, folder / name)
-    yield from _serve(folder, tmp_path_factory.mktemp("logs"))
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    return CHROMIUM
+    yield from serve(folder, tmp_path_factory.mktemp("logs"))
 
 
 def test_the_corpus_says_what_the_classroom_sentence_s_words_are(shipped_server):

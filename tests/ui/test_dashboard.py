@@ -12,6 +12,7 @@ import attnviz
 from attnviz.plots import beam_charts
 from attnviz.plots.heatmaps import framed_step
 from attnviz_ui.serving import process
+from attnviz_ui.state.session_keys import Key
 from attnviz_ui.widgets.page_style import CLOSE_WHEN_NARROW
 
 from ..helpers import (
@@ -29,8 +30,8 @@ from ..synthetic import corpus
 
 def test_opens_on_bahdanau_left_and_luong_right_with_an_example_translated(app):
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
-    opening = app.text_input(key="sentence").value
-    assert opening == app.selectbox(key="example").value and opening.startswith("He bought")
+    opening = app.text_input(key=Key.SENTENCE).value
+    assert opening == app.selectbox(key=Key.EXAMPLE).value and opening.startswith("He bought")
     heatmaps = heatmaps_on(app)  # nothing typed yet
     assert len(heatmaps) == 2
     assert all(fig["data"][0]["x"][0] == "1:He" for fig in heatmaps)
@@ -81,7 +82,7 @@ def test_switching_models_swaps_the_columns(app):
 def test_beam_search_draws_the_hypothesis_tree(app):
     type_sentence(app, SENTENCE)
     app.sidebar.radio[0].set_value("beam").run()
-    app.radio(key="view").set_value("Beam search").run()
+    app.radio(key=Key.VIEW).set_value("Beam search").run()
     assert not app.exception
     trees = plotly_figures(app, "scatter")
     assert len(trees) == 2
@@ -92,7 +93,7 @@ def test_beam_search_draws_the_hypothesis_tree(app):
 
 def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
     type_sentence(app, SENTENCE, "Le chat rouge voit un chien.")
-    app.radio(key="view").set_value("Bahdanau vs Luong").run()
+    app.radio(key=Key.VIEW).set_value("Bahdanau vs Luong").run()
     heatmaps = heatmaps_on(app)
     outputs = [fig["data"][0]["y"] for fig in heatmaps]
     assert (
@@ -147,7 +148,7 @@ def test_a_corrupt_checkpoint_is_reported_and_the_others_keep_working(
 
 def test_export_offers_weights_and_alignments_for_both_models(app):
     type_sentence(app, SENTENCE)
-    app.radio(key="view").set_value("Export").run()
+    app.radio(key=Key.VIEW).set_value("Export").run()
     assert not app.exception
     labels = [b.label for b in app.get("download_button")]
     for label in ("Weights CSV", "Weights JSON", "Alignment (Pharaoh)"):
@@ -168,16 +169,16 @@ def test_the_corpus_view_scores_sentences_against_gold_and_opens_one(app):
     specs = [c.proto.spec for c in app.get("vega_lite_chart")]
     assert any('"corpus BLEU"' in spec for spec in specs)  # BLEU by length
 
-    app.button(key="corpus_open").click().run()  # the first row of the table
+    app.button(key=Key.CORPUS_OPEN).click().run()  # the first row of the table
     assert not app.exception, app.exception
-    assert app.radio(key="page").value == "One sentence"
+    assert app.radio(key=Key.PAGE).value == "One sentence"
     en, fr, links = next(p for p in pairs if p[0] == frame["source"][0])
-    assert app.text_input(key="sentence").value == en
-    assert app.text_input(key="reference").value == fr  # force-decoded, to draw the gold
+    assert app.text_input(key=Key.SENTENCE).value == en
+    assert app.text_input(key=Key.REFERENCE).value == fr  # force-decoded, to draw the gold
     for fig in heatmaps_on(app):  # step 1: only the gold links of the first output word
         (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
         assert set(gold["y"]) == {f"1:{fr.split()[0]}"}
-    app.toggle(key="finished").set_value(True).run()
+    app.toggle(key=Key.FINISHED).set_value(True).run()
     for fig in heatmaps_on(app):
         (gold,) = [d for d in fig["data"] if d.get("name") == "gold link"]
         x_labels, y_labels = fig["data"][0]["x"], fig["data"][0]["y"]
@@ -200,9 +201,9 @@ def test_the_corpus_view_reads_the_held_out_split_of_a_corpus(
     from attnviz.data.corpus import DataConfig, held_out, read_corpus
 
     at = open_dashboard(checkpoints, monkeypatch, ATTNVIZ_CORPUS=str(corpus_file))
-    at.radio(key="page").set_value("A corpus").run()
-    at.radio(key="corpus_source").set_value("Held-out split").run()
-    at.button(key="corpus_run").click().run()
+    at.radio(key=Key.PAGE).set_value("A corpus").run()
+    at.radio(key=Key.CORPUS_SOURCE).set_value("Held-out split").run()
+    at.button(key=Key.CORPUS_RUN).click().run()
     assert not at.exception, at.exception
     data = DataConfig()
     sources, _ = held_out(read_corpus(corpus_file), data.valid_percent, data.test_percent)
@@ -216,8 +217,8 @@ def test_words_by_default_and_subword_pieces_one_click_away(app):
     type_sentence(app, "The strangest horses sees a café.")
     words = heatmaps_on(app)[0]["data"][0]["x"]
     assert not any("\u2581" in str(label) for label in words)  # words, as typed
-    assert "summed over the source word's pieces" in app.toggle(key="pieces").help
-    app.toggle(key="pieces").set_value(True).run()
+    assert "summed over the source word's pieces" in app.toggle(key=Key.PIECES).help
+    app.toggle(key=Key.PIECES).set_value(True).run()
     assert not app.exception, app.exception
     pieces = heatmaps_on(app)[0]["data"][0]["x"]
     assert len(pieces) > len(words) and any("\u2581" in str(label) for label in pieces)
@@ -240,7 +241,7 @@ def _html(at) -> list[str]:
 
 
 def test_the_model_cards_say_what_a_sink_is_and_how_often_each_model_sinks(app):
-    app.radio(key="view").set_value("Model cards").run()
+    app.radio(key=Key.VIEW).set_value("Model cards").run()
     assert not app.exception
     assert any("An attention sink is" in c.value for c in app.caption)
     lines = [m.value for m in app.markdown if "Attention sinks (test split" in m.value]
@@ -260,9 +261,9 @@ def test_with_an_int8_output_layer_the_page_shows_fp32s_attention_and_says_so(
         shown = plotly_array(fig["data"][0]["z"])
         np.testing.assert_array_equal(shown, exact.align(SENTENCE, reference).weights)
         assert not np.array_equal(shown, moved.align(SENTENCE, reference).weights)
-    at.toggle(key="attribution_on").set_value(True).run()  # gradients: an fp32 twin
+    at.toggle(key=Key.ATTRIBUTION_ON).set_value(True).run()  # gradients: an fp32 twin
     assert not at.exception and not at.warning, at.warning
-    at.radio(key="view").set_value("Model cards").run()
+    at.radio(key=Key.VIEW).set_value("Model cards").run()
     captions = [c.value for c in at.caption]
     assert any("output layer in int8-output" in c for c in captions), captions
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import (
     SENTENCE,
@@ -20,53 +21,53 @@ def _shown_rows(fig: dict) -> list[str]:
 
 
 def _at_last_step(app) -> bool:
-    slider = app.slider(key="step")
+    slider = app.slider(key=Key.STEP)
     return slider.value == slider.max and all(
         _shown_rows(fig) == fig["data"][0]["y"] for fig in heatmaps_on(app)
     )
 
 
 def test_the_opening_example_is_shown_finished_and_play_replays_it(app):
-    steps = app.slider(key="step").max
+    steps = app.slider(key=Key.STEP).max
     assert steps > 1 and _at_last_step(app)
     assert max(len(fig["data"][0]["y"]) for fig in heatmaps_on(app)) == steps
-    app.button(key="play").click().run()
-    assert app.slider(key="step").value == 1
-    assert app.button(key="play").label == "Pause"
+    app.button(key=Key.PLAY).click().run()
+    assert app.slider(key=Key.STEP).value == 1
+    assert app.button(key=Key.PLAY).label == "Pause"
     assert all(len(_shown_rows(fig)) == 1 for fig in heatmaps_on(app))
 
 
 def test_an_example_picked_and_a_sentence_typed_are_both_shown_finished(app):
-    app.slider(key="step").set_value(2).run()
-    app.selectbox(key="example").set_value(EXAMPLES["en-fr"][-1]).run()
-    assert app.text_input(key="sentence").value == EXAMPLES["en-fr"][-1] and _at_last_step(app)
-    app.slider(key="step").set_value(2).run()
+    app.slider(key=Key.STEP).set_value(2).run()
+    app.selectbox(key=Key.EXAMPLE).set_value(EXAMPLES["en-fr"][-1]).run()
+    assert app.text_input(key=Key.SENTENCE).value == EXAMPLES["en-fr"][-1] and _at_last_step(app)
+    app.slider(key=Key.STEP).set_value(2).run()
     type_sentence(app, SENTENCE)
     assert _at_last_step(app)  # the whole translation first (issue 63), however far one was
 
 
 def test_step_one_shows_one_output_word_per_model_and_hides_the_rest(app):
     type_sentence(app, SENTENCE)
-    app.slider(key="step").set_value(1).run()
+    app.slider(key=Key.STEP).set_value(1).run()
     for fig in heatmaps_on(app):
         assert len(_shown_rows(fig)) == 1 and len(fig["data"][0]["y"]) > 1
         z = plotly_array(fig["data"][0]["z"]).astype(float)
         assert np.isclose(z[0].sum(), 1, atol=1e-3) and np.isnan(z[1:]).all()
-    app.slider(key="step").set_value(3).run()
+    app.slider(key=Key.STEP).set_value(3).run()
     assert all(len(_shown_rows(fig)) == 3 for fig in heatmaps_on(app))
 
 
 def test_the_finished_translation_is_one_toggle_away(app):
     type_sentence(app, SENTENCE)
-    app.toggle(key="finished").set_value(True).run()
+    app.toggle(key=Key.FINISHED).set_value(True).run()
     for fig in heatmaps_on(app):
         assert _shown_rows(fig) == fig["data"][0]["y"]
 
 
 def test_the_numbers_of_a_step_add_up_to_its_weights(app):
     type_sentence(app, SENTENCE)
-    app.slider(key="step").set_value(2).run()
-    app.toggle(key="numbers").set_value(True).run()
+    app.slider(key=Key.STEP).set_value(2).run()
+    app.toggle(key=Key.NUMBERS).set_value(True).run()
     assert not app.exception
     terms = [df.value for df in app.dataframe if "weight α" in getattr(df.value, "columns", [])]
     assert len(terms) == 2  # one table per model
@@ -82,10 +83,10 @@ def test_the_numbers_of_a_step_add_up_to_its_weights(app):
 
 def test_another_word_makes_both_models_continue_from_it(app):
     type_sentence(app, SENTENCE)
-    app.slider(key="step").set_value(2).run()
-    app.selectbox(key="what_if").set_value("Another word here").run()
-    choice = app.selectbox(key="what_if_word").options[1]
-    app.selectbox(key="what_if_word").set_value(choice).run()
+    app.slider(key=Key.STEP).set_value(2).run()
+    app.selectbox(key=Key.WHAT_IF).set_value("Another word here").run()
+    choice = app.selectbox(key=Key.WHAT_IF_WORD).options[1]
+    app.selectbox(key=Key.WHAT_IF_WORD).set_value(choice).run()
     assert not app.exception
     outcomes = [f for f in heatmaps_on(app) if "from the prefix" in f["layout"]["title"]["text"]]
     assert len(outcomes) == 2
@@ -95,9 +96,9 @@ def test_another_word_makes_both_models_continue_from_it(app):
 
 def test_attention_all_on_one_word_gives_a_one_hot_row(app):
     type_sentence(app, SENTENCE)
-    app.slider(key="step").set_value(2).run()
-    app.selectbox(key="what_if").set_value("Attention elsewhere").run()
-    app.selectbox(key="what_if_source").set_value(2).run()
+    app.slider(key=Key.STEP).set_value(2).run()
+    app.selectbox(key=Key.WHAT_IF).set_value("Attention elsewhere").run()
+    app.selectbox(key=Key.WHAT_IF_SOURCE).set_value(2).run()
     assert not app.exception
     (edited,) = [f for f in heatmaps_on(app) if f["layout"]["title"]["text"].endswith(", edited")]
     row = plotly_array(edited["data"][0]["z"]).astype(float)[1]
@@ -107,7 +108,7 @@ def test_attention_all_on_one_word_gives_a_one_hot_row(app):
 def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
     for sentence in (SENTENCE, "a big dog likes the small house .", "the cat sees the cat ."):
         type_sentence(app, sentence)
-        app.radio(key="view").set_value("Bahdanau vs Luong").run()
+        app.radio(key=Key.VIEW).set_value("Bahdanau vs Luong").run()
         buttons = [b for b in app.button if b.label.startswith("Decode both on")]
         if buttons:
             break
@@ -117,7 +118,7 @@ def test_differing_outputs_are_compared_by_decoding_both_on_one(app):
     assert not app.exception
     rows = [fig["data"][0]["y"] for fig in heatmaps_on(app)]
     assert rows[0] == rows[1]  # both decoded on the right model's output
-    assert app.text_input(key="reference").value
+    assert app.text_input(key=Key.REFERENCE).value
 
 
 def test_a_word_given_that_the_model_grows_into_a_longer_one_is_said():

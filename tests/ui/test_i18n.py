@@ -14,10 +14,12 @@ from babel.messages.pofile import read_po
 from attnviz import i18n
 from attnviz.i18n import INTERFACE_LANGUAGES, catalog_path
 from attnviz_ui.pages.navigation import View
+from attnviz_ui.state.session_keys import Key
 from attnviz_ui.views.what_if_view import WhatIf
-from attnviz_ui.widgets.language import KEY, from_locale, header, translations
+from attnviz_ui.widgets.language import from_locale, header, translations
 
 from ..helpers import ROOT, run_corpus, type_sentence
+from .prose import ALLOWED, WORD, english_prose
 
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # str.format's {name:spec}, plotly's %{y}
@@ -111,33 +113,6 @@ def test_corpus_headers_are_translated_around_the_model_names():
 
 # The pages in AppTest, with ?lang=zh
 
-CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
-WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
-HIDDEN = [
-    re.compile(r"`[^`]*`"),  # code and commands
-    re.compile(r"\$[^$]*\$"),  # formulas
-    re.compile(r"“[^”]*”"),  # quoted tokens and sentences: the user's own words
-    re.compile(r"https?://\S+"),
-    re.compile(r"\b[\w.-]+\.(?:safetensors|txt|gz|csv|json|align|svg|png)\b"),
-]
-ALLOWED = {  # model names, scores, units and formula symbols: the same in both languages
-    *("bahdanau", "luong", "dot", "general", "concat", "scaled", "pieces", "words", "zh", "en"),
-    *("fr", "gru", "bleu", "aer", "eflomal", "pharaoh", "csv", "json", "png", "svg", "utf"),
-    *("softmax", "tanh", "exp", "max", "argmax", "logit", "logits", "eos", "unk", "pad", "bos"),
-    *("e", "s", "h", "t", "c", "j", "k", "v", "w", "u", "a", "x", "y", "tj", "ρ", "rho", "tau"),
-    *("vs", "lambda", "sha", "nats", "captum", "tatoeba", "hansards", "kaleido", "chromium"),
-    *("chrome", "streamlit", "js", "tv", "cpu", "gpu", "attnviz", "english", "french"),
-}
-
-
-def english_prose(text: str, allowed: set[str]) -> list[str]:
-    """The English words of ``text`` when it holds no Chinese at all, else []."""
-    for pattern in HIDDEN:
-        text = pattern.sub(" ", text)
-    if CJK.search(text):
-        return []
-    return [w for w in WORD.findall(text) if w.lower().strip("'’") not in allowed]
-
 
 def shown_texts(at) -> list[tuple[str, str]]:
     """(kind, text) of everything a reader reads on the page, widgets' labels and options."""
@@ -180,7 +155,9 @@ def zh_app(checkpoints, monkeypatch):
     return at.run()
 
 
-SENTENCES = {"example", "probe", "live_probe", "corpus_pick", "what_if_word", "what_if_source"}
+SENTENCES = {  # the selectboxes whose options are sentences or words, not prose
+    Key.EXAMPLE, Key.PROBE, Key.LIVE_PROBE, Key.CORPUS_PICK, Key.WHAT_IF_WORD, Key.WHAT_IF_SOURCE,
+}  # fmt: skip
 
 
 def _allowed(at) -> set[str]:
@@ -188,7 +165,7 @@ def _allowed(at) -> set[str]:
     sentences and words offered to pick from (examples, probes, a corpus's lines)."""
     names = {s.value for s in at.sidebar.selectbox if s.value}
     state = at.session_state
-    sentence = state["sentence"] if "sentence" in state else ""  # noqa: SIM401 (no .get)
+    sentence = state[Key.SENTENCE] if Key.SENTENCE in state else ""  # noqa: SIM401 (no .get)
     examples = [o for e in at.get("selectbox") if e.key in SENTENCES for o in e.options]
     words = {w.lower() for text in [*names, sentence, *examples] for w in WORD.findall(text)}
     return ALLOWED | words
@@ -196,20 +173,20 @@ def _allowed(at) -> set[str]:
 
 def test_every_view_of_the_sentence_page_is_in_chinese(zh_app):
     at = zh_app
-    assert at.session_state[KEY] == "zh"
+    assert at.session_state[Key.LANGUAGE] == "zh"
     type_sentence(at, "The red cat sees a dog.")
     for view in View:
-        at.radio(key="view").set_value(view).run()
+        at.radio(key=Key.VIEW).set_value(view).run()
         assert_chinese(at, _allowed(at), view.value)
-    at.radio(key="view").set_value(View.STEPS).run()
-    for switch in ("finished", "numbers", "attribution_on", "eflomal_on"):
+    at.radio(key=Key.VIEW).set_value(View.STEPS).run()
+    for switch in (Key.FINISHED, Key.NUMBERS, Key.ATTRIBUTION_ON, Key.EFLOMAL_ON):
         at.toggle(key=switch).set_value(True).run()
     assert_chinese(at, _allowed(at), "step by step, every switch on")
     for what_if in list(WhatIf)[1:]:
-        at.selectbox(key="what_if").set_value(what_if).run()
+        at.selectbox(key=Key.WHAT_IF).set_value(what_if).run()
         assert_chinese(at, _allowed(at), what_if.value)
     at.sidebar.radio[0].set_value("beam").run()  # beam search: the beam view draws its trees
-    at.radio(key="view").set_value(View.BEAM).run()
+    at.radio(key=Key.VIEW).set_value(View.BEAM).run()
     assert_chinese(at, _allowed(at), "beam search")
 
 
@@ -223,21 +200,21 @@ def test_the_corpus_results_are_in_chinese(zh_app):
 @pytest.mark.parametrize("page", ["A corpus", "Training"])
 def test_the_corpus_and_training_pages_are_in_chinese(zh_app, page):
     at = zh_app
-    at.radio(key="page").set_value(page).run()
+    at.radio(key=Key.PAGE).set_value(page).run()
     assert_chinese(at, _allowed(at), page)
 
 
 def test_the_switch_changes_the_language_and_nothing_else(app):
     type_sentence(app, "The red cat sees a dog.")
-    app.radio(key="view").set_value(View.COMPARE).run()
+    app.radio(key=Key.VIEW).set_value(View.COMPARE).run()
     assert app.title[0].value == "Watch attention translate"  # English by default
-    app.sidebar.radio(key=KEY).set_value("zh").run()
+    app.sidebar.radio(key=Key.LANGUAGE).set_value("zh").run()
     assert app.title[0].value == "看注意力如何翻译"
     assert app.query_params["lang"] == ["zh"] or app.query_params["lang"] == "zh"
-    assert app.text_input(key="sentence").value == "The red cat sees a dog."
-    assert app.radio(key="view").value == View.COMPARE
+    assert app.text_input(key=Key.SENTENCE).value == "The red cat sees a dog."
+    assert app.radio(key=Key.VIEW).value == View.COMPARE
     assert [s.value for s in app.sidebar.selectbox] == ["bahdanau", "luong"]
-    app.radio(key="page").set_value("Training").run()  # the choice survives a page switch
+    app.radio(key=Key.PAGE).set_value("Training").run()  # the choice survives a page switch
     assert app.title[0].value == "看注意力如何翻译"
     assert set(INTERFACE_LANGUAGES) == {"en", "zh"}
 

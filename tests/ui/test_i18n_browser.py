@@ -1,8 +1,8 @@
 """The dashboard in Chinese in a real browser (issue 40): opened with ``?lang=zh``, a sentence
 typed, the steps walked and every view opened, the page shows no English prose.
 
-Runs as tests/ui/test_browser.py does (its server and Chromium; skipped without them, except
-in CI)."""
+Runs as tests/ui/test_browser.py does (its server and Chromium, from browser_helpers.py and
+conftest.py; skipped without them, except in CI)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import re
 
 import pytest
 
-from .test_browser import CHROMIUM, DRAWN, _serve, chromium, sync_playwright  # noqa: F401
-from .test_i18n import ALLOWED, WORD, english_prose
+from ..helpers import CHROMIUM
+from .browser_helpers import DRAWN, TEXTS, serve, sync_playwright
+from .prose import ALLOWED, WORD, english_prose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = "The red cat sees a dog."
@@ -23,29 +24,13 @@ VIEWS = {  # each view's switch, and a text that shows it is drawn
     "自然模型对比引导对齐模型": "没有配对的引导对齐模型",
     "逐步查看": "开关",  # the Switches button, over the heatmaps
 }
-# Every visible text node outside what is not prose: charts (their words are tokens), tables of
-# candidate words, the shaded tokens and bars, formulas, code, inputs.
-TEXTS = """() => {
-  const skip = 'svg, table, .attnviz-bars, span[title], .katex, code, input, textarea, '
-    + '[data-testid="stDataFrame"], [data-testid="stJson"], [data-baseweb="select"], '
-    + '[data-testid="stIconMaterial"], [data-testid="stSkipToContent"]';
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const out = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const el = n.parentElement;
-    if (!el || !n.textContent.trim() || el.closest(skip) || el.closest('script, style')) continue;
-    if (!el.checkVisibility()) continue;
-    out.push(n.textContent.trim());
-  }
-  return out;
-}"""
 TOKENS = """() => [...document.querySelectorAll('.js-plotly-plot :is(.xtick, .ytick) text')]
     .map(t => t.textContent.replace(/^\\d+:/, ''))"""
 
 
 @pytest.fixture(scope="module")
-def server(chromium, checkpoints, tmp_path_factory):  # noqa: F811
-    yield from _serve(checkpoints, tmp_path_factory.mktemp("logs"))
+def server(chromium, checkpoints, tmp_path_factory):
+    yield from serve(checkpoints, tmp_path_factory.mktemp("logs"))
 
 
 def _idle(page) -> None:

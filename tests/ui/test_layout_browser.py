@@ -17,9 +17,11 @@ import re
 
 import pytest
 
-from .test_browser import CHROMIUM, _serve, chromium, sync_playwright  # noqa: F401
-from .test_i18n import ALLOWED, WORD, english_prose
-from .test_i18n_browser import TEXTS
+from attnviz_ui.state.session_keys import Key
+
+from ..helpers import CHROMIUM
+from .browser_helpers import TEXTS, serve, sync_playwright
+from .prose import ALLOWED, WORD, english_prose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ENGLISH = "The big red cat sees a small dog and a little bird."  # 12 source tokens and <eos>
@@ -157,9 +159,9 @@ def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str
     return found
 
 
-def _switch(page, key: str) -> None:
+def _switch(page, key: Key) -> None:
     """Flip the step view's switch ``key``, in its popover."""
-    page.locator(".st-key-switches button").first.click()
+    page.locator(f".st-key-{Key.SWITCHES} button").first.click()
     page.locator(f".st-key-{key} label").click()
     _idle(page)
     page.keyboard.press("Escape")
@@ -193,10 +195,10 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
         name = views.nth(k).inner_text()
         found += _problems(page, f"{where}/{name}", lang, words)
         if k == 0:  # the step view: its numbers and the finished translation as well
-            for key in ("finished", "numbers"):
+            for key in (Key.FINISHED, Key.NUMBERS):
                 _switch(page, key)
             found += _problems(page, f"{where}/{name}, switches on", lang, words)
-            for key in ("finished", "numbers"):
+            for key in (Key.FINISHED, Key.NUMBERS):
                 _switch(page, key)
         if "card" in name.lower() or "卡片" in name:
             cards = [t for t in page.evaluate(CARDS) if "BLEU" in t]
@@ -205,8 +207,8 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def server(chromium, two_directions, tmp_path_factory):  # noqa: F811
-    yield from _serve(two_directions, tmp_path_factory.mktemp("logs"))
+def server(chromium, two_directions, tmp_path_factory):
+    yield from serve(two_directions, tmp_path_factory.mktemp("logs"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -232,7 +234,7 @@ def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(serve
         )
         main.locator("textarea").first.press("Control+Enter")
         _idle(page)
-        main.locator(".st-key-corpus_run button").click()
+        main.locator(f".st-key-{Key.CORPUS_RUN} button").click()
         _idle(page)
         main.get_by_test_id("stDataFrame").wait_for(timeout=120_000)
         found += _problems(page, f"{width}/{lang}/corpus", lang, words)

@@ -15,6 +15,7 @@ from attnviz.store import checkpoint
 from attnviz.training.config import TrainingRun
 from attnviz.training.train import train
 from attnviz_ui.pages.navigation import View
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import (
     SENTENCE,
@@ -63,11 +64,11 @@ def test_every_view_draws_both_models_on_the_same_words(mixed_app):
     for fig in heatmaps_on(at):
         assert fig["data"][0]["x"][:3] == ["1:The", "2:red", "3:cat"]
     for view in View:
-        at.radio(key="view").set_value(view).run()
+        at.radio(key=Key.VIEW).set_value(view).run()
         assert not at.exception, (view, at.exception)
         assert view != "Bahdanau vs Luong" or len(heatmaps_on(at)) >= 2
-    at.radio(key="view").set_value(View.STEPS).run()
-    for key in ("numbers", "pieces", "attribution_on"):
+    at.radio(key=Key.VIEW).set_value(View.STEPS).run()
+    for key in (Key.NUMBERS, Key.PIECES, Key.ATTRIBUTION_ON):
         at.toggle(key=key).set_value(True).run()
         assert not at.exception, (key, at.exception)
     assert len(heatmaps_on(at)) >= 4  # attention and attribution, both models
@@ -76,17 +77,17 @@ def test_every_view_draws_both_models_on_the_same_words(mixed_app):
 @pytest.mark.parametrize("edit", ["All on one source word", "The other model's attention"])
 def test_what_if_works_across_a_word_model_and_a_piece_model(mixed_app, edit):
     at = type_sentence(mixed_app, SENTENCE)
-    at.slider(key="step").set_value(2).run()
-    at.selectbox(key="what_if").set_value("Another word here").run()
-    at.radio(key="what_if_base").set_value(1).run()  # the word model's output, then a word
-    word = at.selectbox(key="what_if_word").options[0]
-    at.selectbox(key="what_if_word").set_value(word).run()
+    at.slider(key=Key.STEP).set_value(2).run()
+    at.selectbox(key=Key.WHAT_IF).set_value("Another word here").run()
+    at.radio(key=Key.WHAT_IF_BASE).set_value(1).run()  # the word model's output, then a word
+    word = at.selectbox(key=Key.WHAT_IF_WORD).options[0]
+    at.selectbox(key=Key.WHAT_IF_WORD).set_value(word).run()
     assert not at.exception, at.exception
     given = [f for f in heatmaps_on(at) if "from the prefix" in f["layout"]["title"]["text"]]
     assert [f["data"][0]["y"][1] for f in given] == [f"2:{word}"] * 2
-    at.selectbox(key="what_if").set_value("Attention elsewhere").run()
-    if edit in at.selectbox(key="what_if_edit").options:
-        at.selectbox(key="what_if_edit").set_value(edit).run()
+    at.selectbox(key=Key.WHAT_IF).set_value("Attention elsewhere").run()
+    if edit in at.selectbox(key=Key.WHAT_IF_EDIT).options:
+        at.selectbox(key=Key.WHAT_IF_EDIT).set_value(edit).run()
     assert not at.exception, at.exception
     assert any(f["layout"]["title"]["text"].endswith(", edited") for f in heatmaps_on(at))
 
@@ -94,7 +95,7 @@ def test_what_if_works_across_a_word_model_and_a_piece_model(mixed_app, edit):
 def test_the_corpus_and_training_pages_take_the_mixed_pair(mixed, monkeypatch):
     at = open_training_page(mixed, monkeypatch)  # the Training page
     assert len(heatmaps_on(at)) == 2  # both histories replayed
-    at.radio(key="page").set_value("A corpus").run()
+    at.radio(key=Key.PAGE).set_value("A corpus").run()
     at = run_corpus(at, "the red cat sees a dog .\tle chat rouge voit un chien .", "0-0")
     frame = at.dataframe[0].value
     assert {"bahdanau-pieces BLEU", f"{WORDS} BLEU", f"{WORDS} AER"} <= set(frame)

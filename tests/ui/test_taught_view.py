@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attnviz_ui.state.session_keys import Key
+
 from ..helpers import TAUGHT, heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
 from ..helpers import type_sentence as typed
 from ..synthetic import corpus
@@ -22,7 +24,7 @@ def app(taught_folder, monkeypatch):
 
 def _taught_view(at, sentence: str, reference: str = ""):
     typed(at, sentence, reference)
-    at.radio(key="view").set_value("Natural vs taught").run()
+    at.radio(key=Key.VIEW).set_value("Natural vs taught").run()
     assert not at.exception, at.exception
     return at
 
@@ -34,7 +36,7 @@ def test_the_natural_models_stay_the_default(app):
 def test_a_natural_model_is_shown_beside_its_taught_partner_with_eflomal_links(app):
     (en, fr, _), *_ = corpus(1, seed=31)
     source, reference = f"{en[0].upper()}{en[1:-2]}.", f"{fr[0].upper()}{fr[1:-2]}."
-    app.session_state["gold"] = (source, reference, {(0, 0)})
+    app.session_state[Key.GOLD] = (source, reference, {(0, 0)})
     _taught_view(app, source, reference)
     heatmaps = heatmaps_on(app)
     titles = [f["layout"]["title"]["text"] for f in heatmaps]
@@ -68,7 +70,7 @@ def test_a_taught_model_finds_its_natural_parent(app):
 
 def test_a_model_without_a_taught_partner_says_so_in_plain_words_the_command_set_apart(app):
     _taught_view(app, "The red cat sees a dog.")
-    app.radio(key="taught_model").set_value(1).run()  # the right model: luong
+    app.radio(key=Key.TAUGHT_MODEL).set_value(1).run()  # the right model: luong
     assert not app.exception, app.exception
     assert not heatmaps_on(app)
     (info,) = [i.value for i in app.info if "taught partner" in i.value]
@@ -82,10 +84,10 @@ def test_the_corpus_page_ranks_sentences_by_how_far_natural_strays_from_taught(a
     run_corpus(app, "\n".join(f"{en}\t{fr}" for en, fr, _ in pairs))
     column = f"bahdanau strays from {TAUGHT}"
     assert column not in app.dataframe[0].value  # a choice, not the default
-    app.toggle(key="corpus_strays").set_value(True).run()
+    app.toggle(key=Key.CORPUS_STRAYS).set_value(True).run()
     assert not app.exception, app.exception
     strays = list(app.dataframe[0].value[column])
     assert strays == sorted(strays, reverse=True) and strays[0] > 0
-    app.button(key="corpus_open").click().run()
-    assert app.radio(key="view").value == "Natural vs taught"
+    app.button(key=Key.CORPUS_OPEN).click().run()
+    assert app.radio(key=Key.VIEW).value == "Natural vs taught"
     assert len(heatmaps_on(app)) == 2

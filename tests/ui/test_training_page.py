@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from attnviz.analysis.history import most_changed
 from attnviz.plots import history_charts
 from attnviz.store import checkpoint
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import heatmaps_on, open_training_page, plotly_array
 
@@ -27,7 +28,7 @@ def _curves_moment(at: AppTest) -> float | None:
 def test_the_page_opens_on_the_probe_whose_attention_moved_most(checkpoints, monkeypatch):
     at = open_training_page(checkpoints, monkeypatch)
     histories = [checkpoint.load(checkpoints / f"{m}.safetensors").history for m in MODELS]
-    k = at.selectbox(key="probe").value
+    k = at.selectbox(key=Key.PROBE).value
     assert k == most_changed(histories)
     left = plotly_array(heatmaps_on(at)[0]["data"][0]["z"])  # at the first snapshot, ready to play
     np.testing.assert_allclose(left, histories[0].matrices(0)[k], atol=1e-6)
@@ -37,10 +38,10 @@ def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeyp
     at = open_training_page(checkpoints, monkeypatch)
     history = checkpoint.load(checkpoints / "bahdanau.safetensors").history
     k = 3
-    at.selectbox(key="probe").set_value(k).run()
+    at.selectbox(key=Key.PROBE).set_value(k).run()
     shown = {}
     for epoch in (0.0, 0.25, history.snapshots[-1]["epoch"]):
-        at.select_slider(key="moment").set_value(epoch).run()
+        at.select_slider(key=Key.MOMENT).set_value(epoch).run()
         assert not at.exception, at.exception
         left = heatmaps_on(at)[0]
         assert left["layout"]["title"]["text"].startswith(f"bahdanau · epoch {epoch:g}")
@@ -91,9 +92,9 @@ def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, m
     name = "toy adjectives · general"
     assert name in at.sidebar.selectbox[0].options
     at.sidebar.selectbox[0].set_value(name)
-    at.radio(key="page").set_value("One sentence").run()
+    at.radio(key=Key.PAGE).set_value("One sentence").run()
     at.text_input[0].input("the red cat sees a dog .").run()
-    at.toggle(key="finished").set_value(True).run()
+    at.toggle(key=Key.FINISHED).set_value(True).run()
     assert not at.exception, at.exception
     rows = heatmaps_on(at)[0]["data"][0]["y"]
     assert [r.split(":", 1)[1] for r in rows[:3]] == ["le", "chat", "rouge"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from attnviz_ui.pages.navigation import View
+from attnviz_ui.state.session_keys import Key
 from attnviz_ui.views.what_if_view import WhatIf
 
 from ..helpers import heatmaps_on, open_dashboard, type_sentence
@@ -21,18 +22,18 @@ def test_every_view_and_switch_draws_a_transformer(transformer_folder, monkeypat
     assert not at.exception, at.exception
     assert len(heatmaps_on(at)) == 2
     assert any("multi-head" in m.value for m in at.markdown)  # its header names its attention
-    for key in ("numbers", "attribution_on", "eflomal_on", "finished", "pieces"):
+    for key in (Key.NUMBERS, Key.ATTRIBUTION_ON, Key.EFLOMAL_ON, Key.FINISHED, Key.PIECES):
         at.toggle(key=key).set_value(True).run()
         assert not at.exception, (key, at.exception)
-        if key == "numbers":  # one attention's numbers: said in plain words, not drawn
+        if key == Key.NUMBERS:  # one attention's numbers: said in plain words, not drawn
             assert any("is a Transformer" in i.value for i in at.info)
         at.toggle(key=key).set_value(False).run()
     for what_if in (WhatIf.WORD, WhatIf.ATTENTION):
-        at.selectbox(key="what_if").set_value(what_if).run()
+        at.selectbox(key=Key.WHAT_IF).set_value(what_if).run()
         assert not at.exception, (what_if, at.exception)
-    at.selectbox(key="what_if").set_value(WhatIf.NOTHING).run()
+    at.selectbox(key=Key.WHAT_IF).set_value(WhatIf.NOTHING).run()
     for view in View:
-        at.radio(key="view").set_value(view).run()
+        at.radio(key=Key.VIEW).set_value(view).run()
         assert not at.exception, (view, at.exception)
 
 
@@ -44,11 +45,11 @@ def test_to_the_transformer_draws_every_head_and_a_picked_one_large(
     at = open_dashboard(transformer_folder, monkeypatch)
     at.sidebar.selectbox[1].set_value("luong")
     type_sentence(at, SENTENCE)
-    at.radio(key="view").set_value(View.TRANSFORMER).run()
+    at.radio(key=Key.VIEW).set_value(View.TRANSFORMER).run()
     assert not at.exception, at.exception
     heads = [f for f in plotly_figures(at, "heatmap") if len(f["data"]) == 4]  # 2 layers x 2
     assert len(heads) == 1
-    at.selectbox(key="transformer_head").set_value((1, 0)).run()
+    at.selectbox(key=Key.TRANSFORMER_HEAD).set_value((1, 0)).run()
     assert not at.exception, at.exception
     titles = [f["layout"].get("title", {}).get("text", "") for f in plotly_figures(at, "heatmap")]
     assert any(t.endswith("layer 2, head 1") for t in titles), titles
@@ -63,7 +64,7 @@ def test_to_the_transformer_draws_every_head_and_a_picked_one_large(
 
 def test_to_the_transformer_says_plainly_when_no_transformer_is_here(app):
     type_sentence(app, SENTENCE)
-    app.radio(key="view").set_value(View.TRANSFORMER).run()
+    app.radio(key=Key.VIEW).set_value(View.TRANSFORMER).run()
     assert not app.exception, app.exception
     assert any("No Transformer translates" in i.value for i in app.info)
 
@@ -72,10 +73,10 @@ def test_attention_elsewhere_edits_one_head_of_a_transformer(transformer_folder,
     at = open_dashboard(transformer_folder, monkeypatch)
     at.sidebar.selectbox[0].set_value("transformer")
     type_sentence(at, SENTENCE)
-    at.selectbox(key="what_if").set_value(WhatIf.ATTENTION).run()
-    at.radio(key="what_if_model").set_value(0).run()
+    at.selectbox(key=Key.WHAT_IF).set_value(WhatIf.ATTENTION).run()
+    at.radio(key=Key.WHAT_IF_MODEL).set_value(0).run()
     assert not at.exception, at.exception
-    head = at.selectbox(key="what_if_head")
+    head = at.selectbox(key=Key.WHAT_IF_HEAD)
     assert len(head.options) == 2  # the tiny Transformer's heads in its picture layer
     head.set_value(1).run()
     assert not at.exception, at.exception

@@ -11,6 +11,7 @@ import pytest
 
 from attnviz.cli.main import main
 from attnviz_ui.pages.navigation import View
+from attnviz_ui.state.session_keys import Key
 
 from ..helpers import SENTENCE, open_dashboard, type_sentence
 
@@ -26,7 +27,7 @@ def fixed_left(fixed_folder, monkeypatch):
 
 
 def _view(at, view: View):
-    at.radio(key="view").set_value(view).run()
+    at.radio(key=Key.VIEW).set_value(view).run()
     assert not at.exception, at.exception
     return at
 
@@ -61,10 +62,10 @@ def test_every_view_says_the_fixed_model_has_no_attention_and_runs(fixed_left, v
 
 def test_the_numbers_and_an_attention_edit_are_refused_in_words(fixed_left):
     at = fixed_left
-    at.toggle(key="numbers").set_value(True).run()
+    at.toggle(key=Key.NUMBERS).set_value(True).run()
     assert any("encdec has no attention" in i.value for i in at.info)
-    at.selectbox(key="what_if").set_value(at.selectbox(key="what_if").options[2]).run()
-    at.radio(key="what_if_model").set_value(0).run()
+    at.selectbox(key=Key.WHAT_IF).set_value(at.selectbox(key=Key.WHAT_IF).options[2]).run()
+    at.radio(key=Key.WHAT_IF_MODEL).set_value(0).run()
     assert not at.exception
     assert sum("encdec has no attention" in i.value for i in at.info) >= 1
 
@@ -76,7 +77,7 @@ def test_the_why_view_grows_the_sentence_and_marks_the_words_each_model_lost(
     heads = [m.value for m in at.markdown if m.value.startswith("**")]
     assert heads == ["**encdec** · no attention", "**bahdanau** · bahdanau", "**luong** · general"]
     assert at.metric[0].value == str(len(SENTENCE.split()))
-    at.slider(key="why_length").set_value(4).run()
+    at.slider(key=Key.WHY_LENGTH).set_value(4).run()
     assert not at.exception
     grown = int(at.metric[0].value)
     assert grown > 3 * len(SENTENCE.split())
