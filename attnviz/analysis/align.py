@@ -123,8 +123,9 @@ def forced_words(translator: Translator, source: str, target: str) -> ForcedWord
     if not src_tokens:
         raise InputError("the source side is empty")
     trace = translator.align_tokens(src_tokens, tgt_tokens, source=source)
-    if trace.owners is not None:  # read the decoder's own steps, one per piece (see --shift)
-        # the token each piece spells part of, then its word; a forced decoding ends in <eos>
+    if trace.owners is not None and trace.pieces is not None:  # (both or neither) read the
+        # decoder's own steps, one per piece (see --shift): the token each piece spells part
+        # of, then its word; a forced decoding ends in <eos>
         src_owner = [src_owner[i] for i in trace.owners.src[:-1]]
         tgt_owner = [tgt_owner[i] for i in trace.owners.tgt[:-1]]
         trace = trace.pieces
@@ -181,7 +182,7 @@ def attention_word_links(
 def trace_links(trace: Trace, method: str = "argmax", threshold: float = 0.5):
     """Token-level links of a Trace (source token, output token); the output ``<eos>`` row and
     the source ``<eos>`` column link nothing."""
-    return extract_links(trace.output_weights, method, threshold)
+    return extract_links(trace.output_picture(), method, threshold)
 
 
 def pharaoh(links: list[tuple[int, int]]) -> str:

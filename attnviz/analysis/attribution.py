@@ -258,7 +258,7 @@ def attribute(translator: Translator, trace: Trace, method: str, steps: int = ST
     """The attribution of every word ``trace`` wrote (its rows) to each source word, by
     ``method`` (a key of :data:`METHODS`); ``steps`` for integrated gradients."""
     n_src = len(trace.src_tokens) - 1
-    if trace.pieces is None:
+    if trace.pieces is None or trace.owners is None:  # (both or neither)
         values, delta = token_attribution(
             translator, trace, method, list(range(n_src)), n_src, steps
         )
@@ -336,7 +336,7 @@ class Agreement:
 
 def agreement(trace: Trace, attribution: Attribution) -> Agreement:
     """Attention against attribution over the steps of ``trace`` that wrote a word."""
-    weights, values = trace.output_weights, attribution.output_values
+    weights, values = trace.output_picture(), attribution.output_values
     rho = step_correlations(weights, values)
     same = attention_argmax_is_important(weights, values)
     return Agreement(

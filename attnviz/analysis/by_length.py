@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.corpus import Corpus, held_out
+from ..data.corpus import Corpus, DataConfig, held_out
 from ..decoding.trace import Trace
 from ..decoding.translator import Translator
 from ..model.precision import Precision
@@ -133,11 +133,20 @@ def check_comparable(models: Mapping[str, Translator]) -> None:
 
     recorded = {n: tr for n, tr in models.items() if (tr.card.get("corpus") or {}).get("sha256")}
     differ("corpus (sha256)", lambda tr: tr.card["corpus"]["sha256"][:12], recorded)
-    differ("split (valid %, test %)", lambda tr: (tr.data.valid_percent, tr.data.test_percent))
+    differ(
+        "split (valid %, test %)", lambda tr: (data_of(tr).valid_percent, data_of(tr).test_percent)
+    )
     differ(
         "direction (source column, languages)",
-        lambda tr: (tr.data.source_column, f"{tr.text.src_lang}->{tr.text.tgt_lang}"),
+        lambda tr: (data_of(tr).source_column, f"{tr.text.src_lang}->{tr.text.tgt_lang}"),
     )
+
+
+def data_of(tr: Translator) -> DataConfig:
+    """How ``tr``'s corpus was split, which :func:`check_comparable` requires."""
+    if tr.data is None:
+        raise ValueError("the checkpoint does not record how its data was split")
+    return tr.data
 
 
 def evaluate_by_length(
@@ -159,7 +168,8 @@ def evaluate_by_length(
     check_comparable(models)
     first = next(iter(models.values()))
     lang = first.text.src_lang
-    sources, refs = held_out(corpus, first.data.valid_percent, first.data.test_percent, "test")
+    data = data_of(first)
+    sources, refs = held_out(corpus, data.valid_percent, data.test_percent, "test")
     if not sources:
         raise ValueError(f"{corpus.path}: the test split is empty")
     inputs = length_inputs(sources, refs, per_bucket, seed, lang)

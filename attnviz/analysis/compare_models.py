@@ -145,7 +145,8 @@ def _score(translator: Translator, item: Item, trace, metric: BLEU) -> SentenceS
         )
     refs = [normalize(r) for r in item.references]
     bleu_score = metric.sentence_score(trace.text, refs).score if refs else None
-    aer, links = None, frozenset()
+    aer: float | None = None
+    links: frozenset[tuple[int, int]] = frozenset()
     attended = trace.has_attention  # a model without attention has no links to read
     if item.gold is not None and attended:
         with contextlib.suppress(InputError):  # a pair the model refuses gets no links
@@ -221,10 +222,10 @@ def bleu_by_length(
 def aer_of(items: list[Item], results: list[SentenceScore]) -> AerResult | None:
     """AER of one model counted over all the gold sentences at once (Och & Ney), or None
     without gold."""
-    picked = [k for k, item in enumerate(items) if item.gold is not None]
+    picked = [(k, item.gold) for k, item in enumerate(items) if item.gold is not None]
     if not picked:
         return None
-    return score([items[k].gold for k in picked], [set(results[k].links) for k in picked])
+    return score([gold for _, gold in picked], [set(results[k].links) for k, _ in picked])
 
 
 @dataclass(frozen=True)

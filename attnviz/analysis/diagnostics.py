@@ -126,7 +126,7 @@ def sunk_steps(trace: Trace) -> tuple[np.ndarray, np.ndarray]:
     """For each step of ``trace`` that wrote a token, (T',) booleans: whether its attention
     argmax is the source ``<eos>``, and whether it is the final punctuation while the step writes
     a word (punctuation that looks at punctuation is aligned, not sunk)."""
-    top = trace.output_weights.argmax(-1)
+    top = trace.output_picture().argmax(-1)
     eos, punct = sink_positions(trace.src_tokens)
     writes_word = np.array([not is_punctuation(t) for t in trace.tgt_tokens[: len(top)]], bool)
     on_eos = top == eos if eos is not None else np.zeros(len(top), bool)

@@ -101,8 +101,8 @@ class Priors:
             for w in sorted(table.keys() if words is None else words):
                 for fert, count in sorted(table.get(w, {}).items()):
                     yield f"{kind}\t{w}\t{fert}\t{count:g}"
-        for kind, table in (("HMMF", self.jump_fwd), ("HMMR", self.jump_rev)):
-            for jump, count in sorted(table.items()):
+        for kind, jumps in (("HMMF", self.jump_fwd), ("HMMR", self.jump_rev)):
+            for jump, count in sorted(jumps.items()):
                 yield f"{kind}\t{jump}\t{count:g}"
 
 
@@ -134,8 +134,9 @@ def count_priors(
             fert_src.setdefault(src[i], Counter())[fert] += 1
         for j, fert in Counter(j for _, j in rev).items():
             fert_tgt.setdefault(tgt[j], Counter())[fert] += 1
-    tables = (_plain(t) for t in (lex, fert_src, fert_tgt))
-    return Priors(meta, *tables, _floats(jump_fwd), _floats(jump_rev))
+    return Priors(
+        meta, _plain(lex), _plain(fert_src), _plain(fert_tgt), _floats(jump_fwd), _floats(jump_rev)
+    )
 
 
 def _count_jumps(jumps: Counter, links: list[Link], length: int) -> None:
@@ -220,10 +221,10 @@ def parse_line(line: str) -> tuple[str, tuple]:
     kind, *rest = line.split("\t")
     if FIELDS.get(kind) != len(rest):
         raise ValueError(f"expected one of {KINDS} and its fields, got {line[:80]!r}")
-    *keys, count = rest
+    *keys, written = rest
     try:
-        count = float(count)
-        number = None if kind == "LEX" else int(keys[-1])
+        count = float(written)
+        number = 0 if kind == "LEX" else int(keys[-1])  # (a LEX line has none)
     except ValueError:
         raise ValueError(f"not a number in {line[:80]!r}") from None
     if not (math.isfinite(count) and count > 0):

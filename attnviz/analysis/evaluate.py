@@ -74,7 +74,9 @@ def bleu(
     """Corpus BLEU of ``hyps`` against every reference of each (normalized as the training
     text is), and sacreBLEU's signature; ``target``: their language (:func:`metric`)."""
     scorer = metric(lowercase, target)
-    return scorer.corpus_score(hyps, _streams(refs)).score, str(scorer.get_signature())
+    # sacreBLEU reads None as a missing reference (its docstring), which its hints do not say
+    score = scorer.corpus_score(hyps, _streams(refs)).score  # type: ignore[arg-type]
+    return score, str(scorer.get_signature())
 
 
 def _streams(refs: list[list[str]]) -> list[list[str | None]]:
@@ -105,7 +107,8 @@ def bleu_statistics(
     """:class:`BleuStatistics` of ``hyps`` against their references, normalized as
     :func:`bleu` normalizes them: summed over all sentences they give :func:`bleu`'s score."""
     scorer = metric(lowercase, target)
-    counts = scorer._extract_corpus_statistics(hyps, _streams(refs)) if hyps else []
+    streams = _streams(refs)  # None for a missing reference: see bleu
+    counts = scorer._extract_corpus_statistics(hyps, streams) if hyps else []  # type: ignore[arg-type]
     width = 2 + 2 * scorer.max_ngram_order
     return BleuStatistics(np.array(counts, dtype=np.int64).reshape(len(hyps), width), scorer)
 
@@ -116,7 +119,7 @@ def all_forced_words(
     """Each pair force-decoded once, word by word; None for a pair the translator refuses."""
     if len(pairs) != len(gold):
         raise ValueError(f"{len(pairs)} sentence pairs but {len(gold)} gold alignments")
-    traces = []
+    traces: list[ForcedWords | None] = []
     for source, target in pairs:
         try:
             traces.append(forced_words(translator, source, target))
@@ -224,7 +227,7 @@ def copy_rate(sources: list[str], outputs: list[str], refs: list[list[str]]) -> 
     """How many of the tokens each source should pass through (:func:`should_copy`) its
     output writes verbatim, by kind, over a corpus."""
     written, wanted = {"numbers": 0, "names": 0}, {"numbers": 0, "names": 0}
-    missed = []
+    missed: list[int] = []
     for k, (source, output, rs) in enumerate(zip(sources, outputs, refs, strict=True)):
         out = set(WORD.findall(output))
         for kind, tokens in should_copy(source, rs).items():

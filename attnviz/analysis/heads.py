@@ -27,12 +27,15 @@ class HeadsOnSentence:
     @property
     def best(self) -> tuple[int, int]:
         """The (layer, head) that aligns best."""
-        return tuple(int(i) for i in np.unravel_index(np.argmin(self.aer), self.aer.shape))
+        layer, head = np.unravel_index(np.argmin(self.aer), self.aer.shape)
+        return int(layer), int(head)
 
 
 def heads_on_sentence(trace: Trace, links: Sequence[tuple[int, int]]) -> HeadsOnSentence:
     """Each head of ``trace`` (a Transformer's, over the words its heatmap shows) scored
     against ``links`` (source word, output word), eflomal's or gold."""
+    if trace.heads is None:
+        raise ValueError("only a Transformer has heads to score")
     layers, heads = trace.heads.shape[1:3]
     gold = [Gold(set(links), set(links))]
     rows = len(trace.output_tokens)

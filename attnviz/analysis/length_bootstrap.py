@@ -64,7 +64,7 @@ def bucket_scores(
             continue
         point = bleu([outputs[k] for k in rows], [refs[k] for k in rows], lowercase, target)[0]
         low, high = _interval(_bootstrap_bleu(stats, draws))
-        shares = (None, None, None)
+        shares: tuple[float | None, float | None, float | None] = (None, None, None)
         if lost is not None:
             shares = (_share(lost[rows].sum(0)), *_interval(_bootstrap_lost(lost, draws)))
         scores.append(BucketScore(round(point, 2), low, high, *shares))

@@ -39,12 +39,14 @@ def step_states(translator: Translator, pairs: Sequence[Pair], batch_size: int =
         chunk = pairs[k : k + batch_size]
         traces = translator.align_many([(src, tgt) for _, src, tgt in chunk], topk=1)
         for (n, _, _), trace in zip(chunk, traces, strict=True):
+            if trace.query is None:
+                raise ValueError("a model without attention has no queries to index")
             for t, word in enumerate(trace.tgt_tokens):
                 queries.append(trace.query[t])
                 pair.append(n)
                 step.append(t)
                 words.append(word)
-                weights.append(np.asarray(trace.weights[t], dtype=np.float32))
+                weights.append(np.asarray(trace.picture()[t], dtype=np.float32))
     h = translator.model.config.hidden
     return Steps(
         np.asarray(queries, dtype=np.float32).reshape(-1, h),

@@ -57,7 +57,7 @@ def attention_shift(natural: Trace, taught: Trace) -> Shift:
         raise ValueError(
             "the two decodings have different tokens: force-decode both models on one output"
         )
-    before, after = natural.output_weights, taught.output_weights
+    before, after = natural.output_picture(), taught.output_picture()
     distance = diagnostics.total_variation(before, after)
     moved = np.flatnonzero(before.argmax(-1) != after.argmax(-1))
     src = natural.src_tokens
@@ -65,7 +65,7 @@ def attention_shift(natural: Trace, taught: Trace) -> Shift:
         Move(int(t), natural.tgt_tokens[t], src[before[t].argmax()], src[after[t].argmax()])
         for t in moved
     )
-    return Shift(natural, taught, taught.weights - natural.weights, distance, moves)
+    return Shift(natural, taught, taught.picture() - natural.picture(), distance, moves)
 
 
 def shared_output(natural: Translator, source: str, reference: str = "", beam: int = 1) -> str:

@@ -43,7 +43,7 @@ def _lost_aligner(args, models: dict):
 
 def run_by_length(args) -> int:
     """Score ``args.checkpoints`` by source length; print the table, write --json and --chart."""
-    from ..analysis.by_length import check_comparable
+    from ..analysis.by_length import check_comparable, data_of
     from ..analysis.by_length import evaluate_by_length as evaluate
     from ..data.corpus import read_corpus
     from ..errors import Refused
@@ -60,7 +60,7 @@ def run_by_length(args) -> int:
     models = {n: load(p, precision=precision) for n, p in zip(names, args.checkpoints, strict=True)}
     check_comparable(models)
     first = next(iter(models.values()))
-    corpus = read_corpus(args.data, first.data.source_column)
+    corpus = read_corpus(args.data, data_of(first).source_column)
     recorded = (first.card.get("corpus") or {}).get("sha256")
     if recorded and recorded != corpus.sha256:
         _say(f"warning: {args.data} is not the file the models were trained on (sha256 differs)")

@@ -9,7 +9,7 @@ import time
 from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.aer import read_gold_of_pairs, read_pairs
 from ..data.corpus import DataConfig
@@ -121,7 +121,8 @@ def _model(args, parent: Translator | None, given: dict[str, object]) -> ModelCo
 
     check_options(parent, given, args.init_from)
     model_fields = {f.name for f in fields(ModelConfig)}
-    return replace(parent.model.config, **{k: v for k, v in given.items() if k in model_fields})
+    changed: dict[str, Any] = {k: v for k, v in given.items() if k in model_fields}
+    return replace(parent.model.config, **changed)
 
 
 def _data(args, parent: Translator | None, given: dict[str, object]) -> DataConfig:

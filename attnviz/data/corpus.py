@@ -222,10 +222,11 @@ def join_examples(
 def _joined_links(group: list[Example]) -> tuple[Link, ...] | None:
     """The links of examples joined end to end, each shifted past those before it; None
     unless every one of them is supervised."""
-    if any(e.links is None for e in group):
-        return None
-    links, i, j = [], 0, 0
+    links: list[Link] = []
+    i = j = 0
     for e in group:
+        if e.links is None:
+            return None
         links += [(a + i, b + j) for a, b in e.links]
         i, j = i + len(e.src_tokens), j + len(e.tgt_tokens)
     return tuple(links)

@@ -81,7 +81,7 @@ def wanted_words(sentences: Iterable[list[str]]) -> list[str]:
     variants counted together: "Really" starts a sentence far more rarely than "really" is
     written, and should read as the same word."""
     counts = Counter(w for words in sentences for w in words if w.isalpha())
-    folded = Counter()
+    folded: Counter[str] = Counter()
     for word, n in counts.items():
         folded[word.lower()] += n
     return sorted(counts, key=lambda w: (-folded[w.lower()], -counts[w], w))
@@ -151,13 +151,13 @@ class Pieces:
     def _encode_words(self, words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """:meth:`split`, uncached, as tuples."""
         # U+2581 typed by a user would read as a word boundary; it is a plain character here.
-        words = [w.replace(WORD_START, "_") for w in words]
-        if all(w and not any(c.isspace() for c in w) for w in words):
-            pieces = self.sp.encode(" ".join(words), out_type=str)
+        plain = [w.replace(WORD_START, "_") for w in words]
+        if all(w and not any(c.isspace() for c in w) for w in plain):
+            pieces = self.sp.encode(" ".join(plain), out_type=str)
             starts = [p.startswith(WORD_START) for p in pieces]
-            if sum(starts) == len(words) and (not pieces or starts[0]):
+            if sum(starts) == len(plain) and (not pieces or starts[0]):
                 return tuple(pieces), tuple(i - 1 for i in itertools.accumulate(starts))
-        per_word = self.sp.encode(words, out_type=str)
+        per_word = self.sp.encode(plain, out_type=str)
         return tuple(p for word in per_word for p in word), tuple(
             i for i, word in enumerate(per_word) for _ in word
         )
@@ -179,7 +179,8 @@ class Pieces:
 
     def _join_pieces(self, pieces: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """:meth:`join`, uncached, as tuples."""
-        owner, groups = [], []
+        owner: list[int] = []
+        groups: list[list[str]] = []
         for piece in pieces:
             special = piece in SPECIALS
             bare = groups and groups[-1] == [WORD_START]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .corpus import Example
 
@@ -46,7 +46,7 @@ def carried(source: str, target: str) -> list[str]:
 
 
 def swap_pair(
-    source: str, target: str, rng: random.Random, words: list[str] = ()
+    source: str, target: str, rng: random.Random, words: Sequence[str] = ()
 ) -> tuple[str, str] | None:
     """The pair with every name (a capitalised word of letters) and number found verbatim on
     both sides replaced, the same replacement on both; None when it has none. A new name is
@@ -85,4 +85,5 @@ def swap_examples(
     chosen = carriers * int(fraction)
     chosen += rng.sample(carriers, round(len(carriers) * (fraction % 1)))
     words = sorted({w for e in examples for w in WORD.findall(e.src + " " + e.tgt)})
-    return tokenize([swap_pair(e.src, e.tgt, rng, words) for e in chosen])
+    swapped = (swap_pair(e.src, e.tgt, rng, words) for e in chosen)
+    return tokenize([pair for pair in swapped if pair is not None])  # each carries one

@@ -101,7 +101,8 @@ class TextConfig:
 
     def tokenize_words(self, words: list[str], side: str = "src") -> tuple[list[str], list[int]]:
         """Tokenize each word alone; returns the tokens and, for each, the index of its word."""
-        tokens, owner = [], []
+        tokens: list[str] = []
+        owner: list[int] = []
         for i, word in enumerate(words):
             pieces = _word_tokens(self, word, side)
             tokens += pieces

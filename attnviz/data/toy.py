@@ -128,7 +128,9 @@ def corpus(n: int, seed: int = 0, language: str = "adjectives") -> list[Pair]:
     """``n`` distinct sentence pairs of ``language`` with their gold links."""
     if language not in GRAMMARS:
         raise ValueError(f"language must be one of {sorted(GRAMMARS)}, not {language!r}")
-    make, rng, seen, out = GRAMMARS[language], random.Random(seed), set(), []
+    make, rng = GRAMMARS[language], random.Random(seed)
+    seen: set[str] = set()
+    out: list[Pair] = []
     while len(out) < n:
         source, target, links = make(rng)
         if source not in seen:

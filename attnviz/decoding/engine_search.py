@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import tempfile
 import threading
+from typing import cast
 
 import ctranslate2
 import numpy as np
 import torch
 from ctranslate2.specs import transformer_spec
+from torch.ao.nn.quantized.dynamic import Linear as QuantizedLinear
 
 from ..data.vocab import BOS, EOS, PAD, PAD_ID, UNK, Vocab
+from ..model.low_precision import Bf16Linear
 from ..model.precision import Precision
 from ..model.transformer import Transformer
 from . import decode
@@ -43,11 +46,14 @@ def _array(t: torch.Tensor) -> np.ndarray:
 
 
 def _linear(spec, module: torch.nn.Module) -> None:
-    """A Linear's weight and bias; a quantized one's (the output layer below fp32) as it
-    computes with them."""
-    weight, bias = module.weight, module.bias
-    if callable(weight):  # torch's quantized Linear: methods, the weight quantized
-        weight, bias = weight().dequantize(), bias()
+    """A Linear's weight and bias, or the output layer's below fp32 as it computes with them
+    (bf16, or int8 in torch's quantized Linear, whose weight and bias are methods)."""
+    if isinstance(module, QuantizedLinear):
+        weight, bias = module.weight().dequantize(), module.bias()
+    elif isinstance(module, (torch.nn.Linear, Bf16Linear)):
+        weight, bias = module.weight, module.bias
+    else:
+        raise TypeError(f"not a linear layer: {type(module).__name__}")
     spec.weight, spec.bias = _array(weight), _array(bias)
 
 
@@ -65,7 +71,8 @@ def transformer_spec_of(model: Transformer, src: Vocab, tgt: Vocab):
     spec.encoder.embeddings[0].weight = _array(encoder.embedding.embed.weight)
     spec.encoder.position_encodings.encodings = positions
     _norm(spec.encoder.layer_norm, encoder.norm)
-    for layer_spec, layer in zip(spec.encoder.layer, encoder.layers.layers, strict=True):
+    encoder_layers = cast("list[torch.nn.TransformerEncoderLayer]", list(encoder.layers.layers))
+    for layer_spec, layer in zip(spec.encoder.layer, encoder_layers, strict=True):
         attention = layer_spec.self_attention
         attention.linear[0].weight = _array(layer.self_attn.in_proj_weight)  # q, k, v stacked
         attention.linear[0].bias = _array(layer.self_attn.in_proj_bias)
@@ -78,17 +85,17 @@ def transformer_spec_of(model: Transformer, src: Vocab, tgt: Vocab):
     spec.decoder.position_encodings.encodings = positions
     _norm(spec.decoder.layer_norm, decoder.norm)
     _linear(spec.decoder.projection, decoder.generator)
-    for layer_spec, layer in zip(spec.decoder.layer, decoder.layers, strict=True):
-        _linear(layer_spec.self_attention.linear[0], layer.self_qkv)  # q, k, v stacked
-        _linear(layer_spec.self_attention.linear[1], layer.self_out)
-        _norm(layer_spec.self_attention.layer_norm, layer.norm_self)
-        _linear(layer_spec.attention.linear[0], layer.cross_q)
-        _linear(layer_spec.attention.linear[1], layer.cross_kv)  # k, v stacked
-        _linear(layer_spec.attention.linear[2], layer.cross_out)
-        _norm(layer_spec.attention.layer_norm, layer.norm_cross)
-        _linear(layer_spec.ffn.linear_0, layer.ff[0])
-        _linear(layer_spec.ffn.linear_1, layer.ff[3])
-        _norm(layer_spec.ffn.layer_norm, layer.norm_ff)
+    for layer_spec, decoder_layer in zip(spec.decoder.layer, decoder.stack, strict=True):
+        _linear(layer_spec.self_attention.linear[0], decoder_layer.self_qkv)  # q, k, v stacked
+        _linear(layer_spec.self_attention.linear[1], decoder_layer.self_out)
+        _norm(layer_spec.self_attention.layer_norm, decoder_layer.norm_self)
+        _linear(layer_spec.attention.linear[0], decoder_layer.cross_q)
+        _linear(layer_spec.attention.linear[1], decoder_layer.cross_kv)  # k, v stacked
+        _linear(layer_spec.attention.linear[2], decoder_layer.cross_out)
+        _norm(layer_spec.attention.layer_norm, decoder_layer.norm_cross)
+        _linear(layer_spec.ffn.linear_0, decoder_layer.ff[0])
+        _linear(layer_spec.ffn.linear_1, decoder_layer.ff[3])
+        _norm(layer_spec.ffn.layer_norm, decoder_layer.norm_ff)
     spec.config.unk_token, spec.config.bos_token, spec.config.eos_token = UNK, BOS, EOS
     spec.config.decoder_start_token = BOS
     spec.config.layer_norm_epsilon = encoder.norm.eps

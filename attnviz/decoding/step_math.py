@@ -51,7 +51,7 @@ def step_math(translator, trace: Trace, t: int, topk: int = 5) -> StepMath:
         fed = torch.tensor([[BOS_ID, *translator.written_ids(trace)[:t]]], device=dev).T  # (t+1, 1)
         memory, state = model.encode(src, src_lens)
         for k, y in enumerate(fed):
-            edit = torch.from_numpy(trace.weights[k]).to(dev)[None] if k in trace.edited else None
+            edit = torch.from_numpy(trace.picture()[k]).to(dev)[None] if k in trace.edited else None
             step = model.step(y, state, memory, edit)
             state = step.state
         att = model.decoder.attention
@@ -99,5 +99,5 @@ def _parts(att, query: torch.Tensor, keys: torch.Tensor) -> tuple[dict[str, np.n
         terms["v"] = att.v.weight[0].float()
         return {k: v.numpy() for k, v in terms.items()}, 1.0
     assert isinstance(att, DotAttention)
-    terms = {"W_a h_j": keys.numpy()} if hasattr(att, "W_a") else {}
-    return terms, float(att.scale)
+    weighted = {"W_a h_j": keys.numpy()} if hasattr(att, "W_a") else {}
+    return weighted, float(att.scale)

@@ -43,7 +43,8 @@ class Decoder(nn.Module):
         super().__init__()
         c = config
         self.config = c
-        self.embed = nn.Embedding(c.tgt_vocab, c.embed, padding_idx=PAD_ID)
+        _, tgt_vocab = c.require_vocab_sizes()
+        self.embed = nn.Embedding(tgt_vocab, c.embed, padding_idx=PAD_ID)
         self.rnn = nn.GRU(
             rnn_input,
             c.hidden,
@@ -57,7 +58,7 @@ class Decoder(nn.Module):
             else None
         )
         self.dropout = nn.Dropout(c.dropout)
-        self.generator = nn.Linear(c.hidden, c.tgt_vocab)
+        self.generator: nn.Module = nn.Linear(c.hidden, tgt_vocab)
 
     def init_state(self, enc_state: torch.Tensor) -> DecoderState:
         return DecoderState(enc_state, None)
@@ -87,6 +88,7 @@ class Decoder(nn.Module):
         """What every step reads of the source, given the encoder's outputs (B, S, H), its
         final state (L, B, H) and the :func:`~attnviz.model.interface.padding_mask`: all the
         outputs, with their keys projected once per sentence."""
+        assert self.attention is not None  # the fixed-context decoder keeps its own memory
         return Memory(values, self.attention.keys(values), mask)
 
     def step(
@@ -196,6 +198,7 @@ class LuongDecoder(Decoder):
 
     def _attend(self, h: torch.Tensor, memory: Memory, weights=None):
         """Score with h_t, the state AFTER the step: that is what makes it Luong. h (B, T, H)."""
+        assert self.attention is not None  # a Luong decoder always has one
         att = self.attention(h, memory, weights)
         h_tilde = torch.tanh(self.W_c(torch.cat([att.context, h], -1)))  # (B, T, H)
         return h_tilde, att

@@ -22,7 +22,8 @@ class Encoder(nn.Module):
         super().__init__()
         c = config
         directions = 2 if c.bidirectional else 1
-        self.embed = nn.Embedding(c.src_vocab, c.embed, padding_idx=PAD_ID)
+        src_vocab, _ = c.require_vocab_sizes()
+        self.embed = nn.Embedding(src_vocab, c.embed, padding_idx=PAD_ID)
         self.rnn = nn.GRU(
             c.embed,
             c.hidden // directions,

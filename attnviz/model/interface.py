@@ -9,9 +9,11 @@ N heads, V target vocabulary.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import torch
+from torch import nn
 
 if TYPE_CHECKING:  # each of these imports this module: named for the type checker alone
     from .attention import Memory
@@ -35,6 +37,12 @@ class Step(NamedTuple):
     features: torch.Tensor  # (B, H) what the output layer reads: Bahdanau's t_i, Luong's h~_t
     heads: torch.Tensor | None = None  # (B, L, N, S) a Transformer's every cross-attention head
 
+    def next_state(self) -> DecoderState | TransformerState:
+        """:attr:`state`, to go on from: ValueError for forced_steps', which has none."""
+        if self.state is None:
+            raise ValueError("a Transformer's forced_steps read every step: there is no next one")
+        return self.state
+
 
 class Output(NamedTuple):
     """What teacher forcing computed: every position of the target at once."""
@@ -51,13 +59,46 @@ def padding_mask(src: torch.Tensor, src_lens: torch.Tensor) -> torch.Tensor | No
     return torch.arange(src.size(1), device=src.device) < src_lens.to(src.device)[:, None]
 
 
+class SourceReader(Protocol):
+    """An encoder, as attribution reads it."""
+
+    @property
+    def source(self) -> nn.Module:
+        """The module whose output is the source tokens' embeddings, called by the encoder
+        alone."""
+        ...
+
+
 class DecodingModel(Protocol):
     """What decoding asks of a model: the GRU encoder-decoder
     (:class:`~attnviz.model.seq2seq.Seq2Seq`) and the Transformer
     (:class:`~attnviz.model.transformer.Transformer`) both answer it, neither inherits from it.
-    ``encode`` runs once per sentence; ``step`` once per token, from the state it returned."""
+    ``encode`` runs once per sentence; ``step`` once per token, from the state it returned.
+    Attribution (:mod:`attnviz.analysis.attribution`) reads the same model by teacher forcing:
+    ``features``, then ``generator``, and differentiates through ``encoder.source``."""
 
     config: ModelConfig
+
+    @property
+    def encoder(self) -> SourceReader: ...
+
+    @property
+    def generator(self) -> nn.Module:
+        """The output layer: features (..., H) -> logits (..., V)."""
+        ...
+
+    def features(
+        self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Teacher forcing up to the output layer: its inputs (B, T, H), and the weights
+        (B, T, S) where the model returns them."""
+        ...
+
+    def eval(self) -> object: ...  # nn.Module's: dropout off
+
+    def parameters(self, recurse: bool = True) -> Iterator[nn.Parameter]: ...
+
+    def state_dict(self) -> dict[str, Any]: ...  # nn.Module's: what a checkpoint stores
 
     def encode(
         self, src: torch.Tensor, src_lens: torch.Tensor

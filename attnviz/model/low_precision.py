@@ -17,11 +17,15 @@ to about a hundredth), and with them, where two tokens nearly tie, the token cho
 from __future__ import annotations
 
 import warnings
+from typing import TypeVar
 
 import torch
 from torch import nn
 
 from .precision import Precision
+from .tying import TiedOutput
+
+M = TypeVar("M", bound=nn.Module)  # the model for_decoding is given, and returns
 
 # how for_decoding may store weights
 PRECISIONS = (Precision.FP32, Precision.BF16, Precision.INT8, Precision.INT8_OUTPUT)
@@ -32,10 +36,14 @@ EXACT_ATTENTION = (Precision.FP32, Precision.BF16, Precision.INT8_OUTPUT)
 class Bf16Linear(nn.Module):
     """A frozen copy of a Linear with bf16 weights; fp32 in, fp32 out."""
 
-    def __init__(self, linear: nn.Linear):
+    weight: torch.Tensor  # (out, in) bf16, a buffer
+    bias: torch.Tensor  # (out,) fp32, a buffer
+
+    def __init__(self, linear: nn.Module):
         super().__init__()
-        self.register_buffer("weight", linear.weight.detach().to(torch.bfloat16))
-        self.register_buffer("bias", linear.bias.detach().float())
+        weight, bias = linear.get_parameter("weight"), linear.get_parameter("bias")
+        self.register_buffer("weight", weight.detach().to(torch.bfloat16))
+        self.register_buffer("bias", bias.detach().float())
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.nn.functional.linear(x.to(torch.bfloat16), self.weight).float() + self.bias
@@ -66,20 +74,21 @@ def _int8(model: nn.Module, output_only: bool = False) -> nn.Module:
         return quantize_dynamic(model, spec, dtype=torch.qint8, inplace=True)
 
 
-def for_decoding(model: nn.Module, precision: Precision) -> nn.Module:
+def for_decoding(model: M, precision: Precision) -> M:
     """``model`` (fp32, in eval mode, on its device) stored for decoding at ``precision``, in
     place: "bf16" stores the output layer in bf16; "int8" (CPU only) the GRUs and the output
     layer in int8; "int8-output" (CPU only) the output layer in int8."""
     precision = Precision.among(precision, PRECISIONS, "decoding precision")
     _drop_dropout(model)
-    generator = model.decoder.generator
-    if precision != Precision.FP32 and hasattr(generator, "untied"):  # tied embeddings: decoding
-        model.decoder.generator = generator = generator.untied()  # stores its own copy
+    decoder = model.get_submodule("decoder")
+    generator = decoder.get_submodule("generator")
+    if precision != Precision.FP32 and isinstance(generator, TiedOutput):  # tied embeddings:
+        decoder.generator = generator = generator.untied()  # decoding stores its own copy
     if precision == Precision.BF16:
         if isinstance(generator, nn.Sequential):
             generator[-1] = Bf16Linear(generator[-1])
         else:
-            model.decoder.generator = Bf16Linear(generator)
+            decoder.generator = Bf16Linear(generator)
     elif precision in (Precision.INT8, Precision.INT8_OUTPUT):
         if next(model.parameters()).device.type != "cpu":
             raise ValueError("int8 decoding runs on the CPU only; use bf16 or fp32 on a GPU")

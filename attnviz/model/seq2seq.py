@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 from .attention import Memory
-from .decoders import BahdanauDecoder, DecoderState, FixedContextDecoder, LuongDecoder
+from .decoders import BahdanauDecoder, Decoder, DecoderState, FixedContextDecoder, LuongDecoder
 from .encoder import Encoder
 from .interface import Output, Step, padding_mask
 from .model_config import ModelConfig
@@ -24,9 +24,10 @@ class Seq2Seq(nn.Module):
 
     def __init__(self, config: ModelConfig):
         super().__init__()
-        config.require_vocab_sizes()
+        _, tgt_vocab = config.require_vocab_sizes()
         self.config = config
         self.encoder = Encoder(config)
+        self.decoder: Decoder
         if config.is_luong:
             self.decoder = LuongDecoder(config)
         elif config.has_attention:
@@ -36,13 +37,11 @@ class Seq2Seq(nn.Module):
         if config.tie_embeddings:
             self._tie()
         elif config.tie_output:
-            self.decoder.generator = TiedOutput(
-                self.decoder.embed, self.decoder.generator.in_features
-            )
+            self.decoder.generator = TiedOutput(self.decoder.embed, config.hidden)
         elif config.output_projection:
             self.decoder.generator = nn.Sequential(
                 nn.Linear(config.hidden, config.embed, bias=False),
-                nn.Linear(config.embed, config.tgt_vocab),
+                nn.Linear(config.embed, tgt_vocab),
             )
 
     def _tie(self) -> None:
@@ -53,7 +52,7 @@ class Seq2Seq(nn.Module):
         # scale of embed^-0.5 (as fairseq shares embeddings) left 2 of 3 seeds unable to learn.
         shared = self.encoder.embed
         self.decoder.embed = shared
-        self.decoder.generator = TiedOutput(shared, self.decoder.generator.in_features)
+        self.decoder.generator = TiedOutput(shared, self.config.hidden)
         store_once(self, "encoder.embed.weight", ["decoder.embed.weight"])
 
     def encode(self, src: torch.Tensor, src_lens: torch.Tensor) -> tuple[Memory, DecoderState]:
@@ -88,7 +87,8 @@ class Seq2Seq(nn.Module):
     def output_bias(self) -> nn.Parameter:
         """The output layer's bias (V,), whichever shape the output layer has."""
         generator = self.generator
-        return generator[-1].bias if isinstance(generator, nn.Sequential) else generator.bias
+        last = generator[-1] if isinstance(generator, nn.Sequential) else generator
+        return last.get_parameter("bias")  # a Linear's, or a TiedOutput's
 
     @property
     def generator(self) -> nn.Module:

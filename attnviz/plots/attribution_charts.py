@@ -81,7 +81,7 @@ def attribution_bars(trace: Trace, att: Attribution, step: int) -> list[alt.Char
 def step_agreement(trace: Trace, att: Attribution, step: int) -> tuple[float, bool]:
     """Spearman's rho of one step's attention (``<eos>`` left out) against its attribution
     importance, and whether their argmax source words agree."""
-    weights, values = trace.weights[step : step + 1], att.values[step : step + 1]
+    weights, values = trace.picture()[step : step + 1], att.values[step : step + 1]
     return (
         float(attribution.step_correlations(weights, values)[0]),
         bool(attribution.attention_argmax_is_important(weights, values)[0]),

@@ -44,10 +44,10 @@ def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
         {
             "step": range(1, len(a.tgt_tokens) + 1),
             "output": a.tgt_tokens,
-            f"entropy {a.attention}": diagnostics.entropy(a.weights),
-            f"entropy {b.attention}": diagnostics.entropy(b.weights),
-            "JS divergence": diagnostics.js_divergence(a.weights, b.weights),
-            "same argmax": diagnostics.same_argmax(a.weights, b.weights),
+            f"entropy {a.attention}": diagnostics.entropy(a.picture()),
+            f"entropy {b.attention}": diagnostics.entropy(b.picture()),
+            "JS divergence": diagnostics.js_divergence(a.picture(), b.picture()),
+            "same argmax": diagnostics.same_argmax(a.picture(), b.picture()),
         }
     )
 
@@ -63,6 +63,8 @@ def weights_frame(trace: Trace) -> pd.DataFrame:
 
 def weights_json(trace: Trace) -> dict:
     """Everything needed to redraw a heatmap elsewhere, as JSON-ready lists."""
+    if trace.weights is None or trace.scores is None:
+        raise ValueError("a model without attention has no heatmap")
     return {
         "attention": trace.attention,
         "mode": trace.mode,

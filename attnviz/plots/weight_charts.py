@@ -19,6 +19,8 @@ QUANTITY_TICKS = 5
 def _source_frame(trace: Trace, step: int) -> pd.DataFrame:
     """One step's attention over the source words: position, source (labelled), weight and
     raw score."""
+    if trace.weights is None or trace.scores is None:
+        raise ValueError("a model without attention has no weights to chart")
     return pd.DataFrame(
         {
             "position": range(1, len(trace.src_tokens) + 1),
@@ -83,7 +85,7 @@ def coverage_chart(traces: dict[str, Trace]) -> alt.Chart:
         {"model": name, "source": label, "position": i, "coverage": c}
         for name, tr in traces.items()
         for i, (label, c) in enumerate(
-            zip(labels(tr.src_tokens), diagnostics.coverage(tr.weights), strict=True)
+            zip(labels(tr.src_tokens), diagnostics.coverage(tr.picture()), strict=True)
         )
     ]
     frame = pd.DataFrame(rows)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import torch
 from safetensors import safe_open
@@ -27,6 +27,7 @@ from ..decoding.translator import Translator
 from ..files import atomic_write
 from ..i18n import N_, Text
 from ..model.build import build_model
+from ..model.interface import DecodingModel
 from ..model.low_precision import for_decoding
 from ..model.model_config import ModelConfig
 from ..model.precision import Precision
@@ -75,7 +76,7 @@ def tensors_digest(tensors: dict[str, torch.Tensor]) -> str:
 
 
 def write_tensors(
-    path: str | Path, tensors: dict[str, torch.Tensor], meta: dict[str, object]
+    path: str | Path, tensors: dict[str, torch.Tensor], meta: Mapping[str, object]
 ) -> None:
     """Save ``tensors`` with ``meta`` (JSON-encoded values) and a digest, atomically."""
     tensors = {k: v.detach().contiguous().cpu() for k, v in tensors.items()}
@@ -98,7 +99,7 @@ def _unreadable(path, error: Exception) -> CheckpointError:
 
 def read_tensors(
     path: str | Path, check: Callable[[dict, dict], None] | None = None
-) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
+) -> tuple[dict[str, torch.Tensor], dict[str, Any]]:
     """Tensors and decoded metadata of an attnviz file; :class:`CheckpointError` if unusable.
 
     The format tag and the metadata are checked before any tensor is read, and so is
@@ -148,7 +149,7 @@ def read_tensors(
     return tensors, meta
 
 
-def _metadata(path: Path, header: dict[str, str]) -> dict[str, object]:
+def _metadata(path: Path, header: dict[str, str]) -> dict[str, Any]:
     """The decoded metadata of an attnviz file, once its format tag is checked."""
     if header.get("format") != FORMAT:
         found = header.get("format", "no attnviz format tag")
@@ -240,7 +241,7 @@ def check_model(meta: dict, shapes: dict[str, tuple]) -> None:
 
 def save(
     path: str | Path,
-    model: Seq2Seq,
+    model: DecodingModel,
     src_vocab: Vocab,
     tgt_vocab: Vocab,
     text: TextConfig,

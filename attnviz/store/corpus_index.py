@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
+import tempfile
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -111,7 +113,7 @@ def write_index(
             )
         db.commit()
         db.execute("VACUUM")
-        data_bytes = db.serialize()
+        data_bytes = _file_bytes(db)
     finally:
         db.close()
     atomic_write(path, data_bytes)
@@ -206,6 +208,21 @@ def _frequent(rows: list[tuple], source: str, data: DataConfig):
             for key, n in keys.items():
                 examples = " ".join(map(str, firsts[token, key]))
                 yield source, token, " ".join(key), n, examples
+
+
+def _file_bytes(db: sqlite3.Connection) -> bytes:
+    """The database ``db`` as the bytes of its file: ``serialize`` (Python 3.11 on), else a
+    backup into a temporary file, read back."""
+    if sys.version_info >= (3, 11):
+        return db.serialize()
+    with tempfile.TemporaryDirectory(prefix="attnviz-index-") as folder:
+        path = Path(folder) / "index.sqlite"
+        copy = sqlite3.connect(path)
+        try:
+            db.backup(copy)
+        finally:
+            copy.close()
+        return path.read_bytes()
 
 
 class CorpusIndex:

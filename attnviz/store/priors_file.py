@@ -18,7 +18,7 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from ..analysis.eflomal_priors import KINDS, Priors, check_meta, from_lines
@@ -72,7 +72,7 @@ def load_priors(path: str | Path) -> Priors:
     return priors
 
 
-def _lines(path: Path) -> Iterator[str]:
+def _lines(path: Path) -> Generator[str, None, None]:
     """The text lines of a priors file; PriorsError for what is not one, or not whole."""
     if not path.is_file():
         raise PriorsError(f"{path}: no such priors file")
@@ -88,7 +88,7 @@ def _lines(path: Path) -> Iterator[str]:
     return _read(path)
 
 
-def _read(path: Path) -> Iterator[str]:
+def _read(path: Path) -> Generator[str, None, None]:
     read = 0
     try:
         with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:

@@ -68,8 +68,10 @@ def write_step_index(path: str | Path, steps: Steps, meta: dict, dims: int = DIM
     ann = Index(ndim=len(components), metric="cos", dtype="i8", connectivity=CONNECTIVITY)
     ann.add(np.arange(len(steps.queries)), (steps.queries - mean) @ components.T)
     lengths = [len(w) for w in steps.weights]
+    image = ann.save()  # without a path, the index's bytes
+    assert image is not None
     tensors = {
-        "ann": np.frombuffer(bytes(ann.save()), dtype=np.uint8),
+        "ann": np.frombuffer(bytes(image), dtype=np.uint8),
         "mean": mean.astype(np.float32),
         "components": components.astype(np.float32),
         "pair": steps.pair.astype(np.int32),
@@ -105,7 +107,10 @@ class StepIndex:
                     )
                 tensors = {name: f.get_tensor(name) for name in f.keys()}  # noqa: SIM118
             self.meta = {k: json.loads(v) for k, v in header.items() if k != "format"}
-            self._ann = Index.restore(bytearray(tensors.pop("ann").tobytes()))
+            ann = Index.restore(bytearray(tensors.pop("ann").tobytes()))
+            if ann is None:
+                raise ValueError("its nearest-neighbour index does not read back")
+            self._ann = ann
         except StepIndexError:
             raise
         except Exception as e:  # safetensors, json and usearch raise their own types

@@ -41,7 +41,7 @@ class StepNotes:
 def attended(trace: Trace, t: int, most: int = MOST, floor: float = FLOOR) -> list[int]:
     """The source positions step ``t`` attended to most: the first, and the next ``most - 1``
     that have at least ``floor``; never ``<eos>``."""
-    row = trace.weights[t]
+    row = trace.picture()[t]
     picks = [int(j) for j in np.argsort(-row, kind="stable") if trace.src_tokens[j] != EOS]
     return [j for k, j in enumerate(picks[:most]) if k == 0 or row[j] >= floor]
 
@@ -54,6 +54,6 @@ def step_notes(lookup: Lookup, trace: Trace, t: int) -> StepNotes:
     for j in attended(trace, t):
         word = trace.src_tokens[j]
         linked = None if written == EOS else lookup.tokens([word], [written])
-        words.append(WordNote(word, float(trace.weights[t][j]), lookup.tokens([word]), linked))
+        words.append(WordNote(word, float(trace.picture()[t][j]), lookup.tokens([word]), linked))
     whole = lookup.sentence_pairs(source) if source else 0
     return StepNotes(trace.source, whole, written, tuple(words))

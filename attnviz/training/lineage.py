@@ -23,6 +23,7 @@ from ..data.vocab import SPECIALS
 from ..decoding.translator import Translator
 from ..model.model_config import ModelConfig
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from ..store.checkpoint import file_sha256
 
 # What may differ from the parent: dropout is a training setting, not a weight's shape.
@@ -82,15 +83,19 @@ def _may_change(parent: Translator, name: str, value: object) -> bool:
 
 
 def starting_weights(
-    parent: Translator, model: Seq2Seq, fresh_attention: bool, subwords: Subwords | None = None
+    parent: Translator,
+    model: Seq2Seq | Transformer,
+    fresh_attention: bool,
+    subwords: Subwords | None = None,
 ) -> dict:
     """What a child ``model`` starts from: the parent's weights (:func:`parent_weights`), with
     a row for each piece ``subwords`` (the parent's grown, ``--add-pieces``) added
     (:func:`grown_rows`), and with ``fresh_attention`` its own new weights for the attention's
     score, so that where the attention looks is learned again while the rest is kept."""
     weights = parent_weights(parent, model.config)
-    if subwords is not None and subwords is not parent.subwords:
-        weights = with_rows(weights, parent.subwords, subwords)
+    old = parent.subwords
+    if subwords is not None and old is not None and subwords is not old:
+        weights = with_rows(weights, old, subwords)
     if not fresh_attention:
         return weights
     own = model.state_dict()
@@ -156,8 +161,11 @@ def child_configs(
     split, the parent's vocabulary settings)."""
     config = parent.model.config
     if model is not None:
-        sizes = {"src_vocab": config.src_vocab, "tgt_vocab": config.tgt_vocab}
-        model = replace(model, **{k: v for k, v in sizes.items() if getattr(model, k) is None})
+        model = replace(
+            model,
+            src_vocab=config.src_vocab if model.src_vocab is None else model.src_vocab,
+            tgt_vocab=config.tgt_vocab if model.tgt_vocab is None else model.tgt_vocab,
+        )
         wrong = sorted(
             f.name
             for f in fields(ModelConfig)

@@ -165,7 +165,8 @@ class Runs:
     """The live runs of a process: one per owner, at most ``cap`` running at once."""
 
     def __init__(self, cap: int = 2, threads: int = 1):
-        self.cap, self.threads, self._lock, self._runs = cap, threads, threading.Lock(), {}
+        self.cap, self.threads, self._lock = cap, threads, threading.Lock()
+        self._runs: dict[str, Run] = {}  # owner -> their run
 
     def start(self, owner: str, settings: ToySettings) -> Run:
         """Start ``owner``'s run of ``settings`` (replacing their finished one), or raise

@@ -15,6 +15,7 @@ import torch
 from ..data.corpus import Example
 from ..data.vocab import EOS_ID, Vocab
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 
 # Added to every count: a token the training split never writes starts at about
 # log(SMOOTHING / tokens), far below the written ones but finite.
@@ -33,6 +34,8 @@ def unigram_log_shares(examples: Iterable[Example], vocab: Vocab) -> torch.Tenso
 
 
 @torch.no_grad()
-def start_at_unigram(model: Seq2Seq, examples: Iterable[Example], vocab: Vocab) -> None:
+def start_at_unigram(
+    model: Seq2Seq | Transformer, examples: Iterable[Example], vocab: Vocab
+) -> None:
     """Set ``model``'s output bias to :func:`unigram_log_shares` of ``examples``."""
     model.output_bias.copy_(unigram_log_shares(examples, vocab))

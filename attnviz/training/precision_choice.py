@@ -14,16 +14,19 @@ import torch.distributed as dist
 from ..data.corpus import Batch
 from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from ..tuning.machine import native_bf16
 from ..tuning.training_precision import probe_training, resolve_training
 from .config import TrainConfig
 from .update import optimizer, train_step
 
 
-def timed_update(model: Seq2Seq, batch: Batch, config: TrainConfig) -> Callable[[Precision], None]:
+def timed_update(
+    model: Seq2Seq | Transformer, batch: Batch, config: TrainConfig
+) -> Callable[[Precision], None]:
     """A function that makes one update of a copy of ``model`` on ``batch`` in the precision
     it is given, each precision on a copy and an optimizer of its own, made on first use."""
-    copies: dict[Precision, tuple[Seq2Seq, torch.optim.Optimizer]] = {}
+    copies: dict[Precision, tuple[Seq2Seq | Transformer, torch.optim.Optimizer]] = {}
 
     def update(precision: Precision) -> None:
         if precision not in copies:
@@ -35,7 +38,7 @@ def timed_update(model: Seq2Seq, batch: Batch, config: TrainConfig) -> Callable[
     return update
 
 
-def shape_of(model: Seq2Seq, batch: Batch) -> str:
+def shape_of(model: Seq2Seq | Transformer, batch: Batch) -> str:
     """What a training update's speed depends on besides the machine."""
     c = model.config
     return (
@@ -46,7 +49,11 @@ def shape_of(model: Seq2Seq, batch: Batch) -> str:
 
 
 def choose_precision(
-    config: TrainConfig, model: Seq2Seq, batch: Batch, device: torch.device, joined: bool
+    config: TrainConfig,
+    model: Seq2Seq | Transformer,
+    batch: Batch,
+    device: torch.device,
+    joined: bool,
 ) -> tuple[Precision, dict]:
     """``config.precision`` as this run trains (see
     :func:`~attnviz.tuning.training_precision.resolve_training`), and what the card records of

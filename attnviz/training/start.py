@@ -20,6 +20,7 @@ from ..model.build import build_model
 from ..model.model_config import ModelConfig
 from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from ..store import checkpoint
 from . import distributed, lineage
 from .config import TrainingRun
@@ -39,7 +40,7 @@ class Start:
     run: TrainingRun  # as it runs: the parent's settings taken, sizes and precision set
     p: Prepared
     teacher: Teacher | None  # the links a guided run learns from, None for a natural one
-    model: Seq2Seq
+    model: Seq2Seq | Transformer
     opt: torch.optim.Adam
     history: History
     card: dict  # the model card as it stands
@@ -61,7 +62,7 @@ def start(
     run = _resolved(run, parent)
     p, teacher = prepared(run, parent, log)
     distributed.check_same(_fingerprint(p), "the prepared corpus (file, split or vocabularies)")
-    run = replace(run, model=_sized(run.model, p))
+    run = replace(run, model=_sized(_model(run), p))
     history, offset = _history(run, p, parent)
     model = _new_model(run, p, parent, dev)
     first_batch = make_batch(p.splits["train"][: run.train.batch_size], p.src_vocab, p.tgt_vocab)
@@ -97,22 +98,29 @@ def prepared(
 
 def _new_model(
     run: TrainingRun, p: Prepared, parent: Translator | None, dev: torch.device
-) -> Seq2Seq:
+) -> Seq2Seq | Transformer:
     """The model drawn from the run's seed, its output bias at the targets' unigram
     distribution where the run asks (a parent's bias is learned)."""
     with _SEEDING:  # runs in threads (the dashboard's live runs) share torch's generator
         torch.manual_seed(run.train.seed)
-        model = build_model(run.model).to(dev)
+        model = build_model(_model(run)).to(dev)
     if run.train.output_bias == "unigram" and parent is None:
         start_at_unigram(model, p.splits["train"], p.tgt_vocab)
     return model
 
 
 def _inherit(
-    run: TrainingRun, p: Prepared, parent: Translator, model: Seq2Seq, card: dict, settings: dict
+    run: TrainingRun,
+    p: Prepared,
+    parent: Translator,
+    model: Seq2Seq | Transformer,
+    card: dict,
+    settings: dict,
 ) -> None:
     """The parent's weights into ``model``, its lineage into the card and the settings."""
     model.load_state_dict(lineage.starting_weights(parent, model, run.fresh_attention, p.subwords))
+    if run.init_from is None:
+        raise ValueError("a parent is the checkpoint that init_from names")
     card["lineage"] = lineage.lineage(parent, run.init_from)
     if run.add_pieces:  # how many pieces each side's model grew by
         card["vocab"]["added_pieces"] = {
@@ -133,13 +141,20 @@ def _resolved(run: TrainingRun, parent: Translator | None) -> TrainingRun:
     return replace(run, model=model, text=parent.text, data=data)
 
 
+def _model(run: TrainingRun) -> ModelConfig:
+    """The run's model configuration: its own, or the parent's (:func:`_resolved`)."""
+    if run.model is None:
+        raise ValueError("a run needs a model configuration, unless init_from gives it")
+    return run.model
+
+
 def _sized(model: ModelConfig, p: Prepared) -> ModelConfig:
     """``model`` with the vocabulary sizes of the prepared data (refused when it had others)."""
     sizes = {"src_vocab": len(p.src_vocab), "tgt_vocab": len(p.tgt_vocab)}
     for name, size in sizes.items():
         if getattr(model, name) not in (None, size):
             raise ValueError(f"{name} is {getattr(model, name)}, but the data gives {size}")
-    return replace(model, **sizes)
+    return replace(model, src_vocab=sizes["src_vocab"], tgt_vocab=sizes["tgt_vocab"])
 
 
 def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[History, float]:
@@ -147,7 +162,7 @@ def _history(run: TrainingRun, p: Prepared, parent: Translator | None) -> tuple[
     epoch, or a new one. Its probes: the parent's, or held-out pairs chosen here, then
     ``run.probes``."""
     history, offset = lineage.continued_history(parent) if parent else (History(), 0.0)
-    if not run.model.has_attention:
+    if not _model(run).has_attention:
         return history, offset  # curves only: no attention to record on probes
     if not history.probes:
         history.probes = choose_probes(
@@ -177,7 +192,7 @@ def _settings(p: Prepared, teacher: Teacher | None, run: TrainingRun, probes: li
     """What decides a run: everything but the number of epochs must match for --resume
     (which may extend a run)."""
     return {
-        "model": asdict(run.model),
+        "model": asdict(_model(run)),
         "text": asdict(run.text),
         "data": asdict(run.data),
         "train": {k: v for k, v in asdict(run.train).items() if k != "epochs"},

@@ -39,8 +39,10 @@ from ..data.corpus import (
 from ..data.prepare import Prepared
 from ..data.swap import swap_examples
 from ..decoding.translator import BETA, Translator
+from ..model.interface import DecodingModel
 from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from ..store import checkpoint
 from . import distributed
 from .config import TrainingRun
@@ -227,7 +229,7 @@ class Trainer:
         """This run's training time (a parent's is in the card's lineage)."""
         return round(sum(self.history.epochs["epoch_seconds"][self.offset :]), 1)
 
-    def save(self, weights: Seq2Seq) -> None:
+    def save(self, weights: DecodingModel) -> None:
         """Write ``weights`` to the run's checkpoint, with the card and the history so far."""
         self.card["history"] = self.history.to_json()
         p, run = self.p, self.run
@@ -277,11 +279,11 @@ class Trainer:
         """A Transformer's picture: the layer whose heads, averaged, align its gold probes best
         (Garg et al., 2019, found the penultimate), with every layer's and head's AER on the
         card; without gold probes, the layer it was given."""
-        probes = [p for p in self.run.probes if p.gold is not None]
-        if not probes:
+        with_gold = [(p, p.gold) for p in self.run.probes if p.gold is not None]
+        if not with_gold:
             return
-        pairs = [(p.source, p.target) for p in probes]
-        found = heads_aer(best, pairs, [p.gold for p in probes])
+        pairs = [(p.source, p.target) for p, _ in with_gold]
+        found = heads_aer(best, pairs, [gold for _, gold in with_gold])
         config = best.model.config
         layers = range(config.layers)
         mean = [found[layer, None, False].aer for layer in layers]
@@ -316,7 +318,11 @@ class Trainer:
 
 @torch.no_grad()
 def evaluate_loss(
-    model: Seq2Seq, examples: list[Example], p: Prepared, device, batch_size: int = 128
+    model: Seq2Seq | Transformer,
+    examples: list[Example],
+    p: Prepared,
+    device,
+    batch_size: int = 128,
 ) -> float:
     """Mean per-token cross-entropy over ``examples``."""
     model.eval()

@@ -9,12 +9,13 @@ from ..data.vocab import PAD_ID
 from ..model.autocast import autocast
 from ..model.precision import Precision
 from ..model.seq2seq import Seq2Seq
+from ..model.transformer import Transformer
 from .config import TrainConfig
 from .guide import guide_loss
 
 
 def batch_loss(
-    model: Seq2Seq,
+    model: Seq2Seq | Transformer,
     batch,
     label_smoothing: float = 0.0,
     precision: Precision = Precision.FP32,
@@ -35,11 +36,13 @@ def batch_loss(
         logits, batch.tgt_out[keep], reduction="sum", label_smoothing=label_smoothing
     )
     if guide_weight and batch.guide is not None:
+        if weights is None:
+            raise ValueError("guided alignment needs a model whose teacher forcing gives weights")
         loss = loss + guide_weight * guide_loss(weights, batch.guide)
     return loss
 
 
-def optimizer(model: Seq2Seq, lr: float) -> torch.optim.Adam:
+def optimizer(model: Seq2Seq | Transformer, lr: float) -> torch.optim.Adam:
     """Adam with its fused kernel: the same update in one pass over the weights instead of a
     dozen."""
     return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
@@ -51,7 +54,7 @@ def set_lr(opt: torch.optim.Optimizer, lr: float) -> None:
         group["lr"] = lr
 
 
-def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
+def train_step(model: Seq2Seq | Transformer, opt, batch, config: TrainConfig) -> float:
     """One update on ``batch``: mean token loss, backward, gradient clip, Adam. Returns the loss."""
     loss = (
         batch_loss(model, batch, config.label_smoothing, config.precision, config.guide_weight)
@@ -61,7 +64,7 @@ def train_step(model: Seq2Seq, opt, batch, config: TrainConfig) -> float:
     return loss.item()
 
 
-def update(model: Seq2Seq, opt, loss: torch.Tensor, config: TrainConfig) -> None:
+def update(model: Seq2Seq | Transformer, opt, loss: torch.Tensor, config: TrainConfig) -> None:
     """Backward from ``loss``, gradient clip, Adam."""
     opt.zero_grad(set_to_none=True)
     loss.backward()

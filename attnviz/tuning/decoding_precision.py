@@ -14,9 +14,9 @@ import functools
 import os
 
 import torch
-from torch import nn
 
 from ..model.build import build_model
+from ..model.interface import DecodingModel
 from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
 from ..model.model_config import ModelConfig
 from ..model.precision import Precision, names
@@ -94,11 +94,11 @@ def _measure(device: torch.device, machine: str) -> Probe:
 
 
 @torch.inference_mode()
-def _greedy(model: nn.Module, src: torch.Tensor, src_lens: torch.Tensor) -> None:
+def _greedy(model: DecodingModel, src: torch.Tensor, src_lens: torch.Tensor) -> None:
     """One greedy translation of ``src``, PROBE_STEPS steps, by ``model``'s own encoder and
     steps."""
     memory, state = model.encode(src, src_lens)
     y = src[:, 0]
     for _ in range(PROBE_STEPS):
         step = model.step(y, state, memory)
-        y, state = step.logits.argmax(-1), step.state
+        y, state = step.logits.argmax(-1), step.next_state()

@@ -12,6 +12,7 @@ and "auto" is fp32 without a probe.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import torch
@@ -58,7 +59,7 @@ def probe_training(
     machine = f"{machine_key(device)}; {shape}" if shape else machine_key(device)
 
     def measure() -> Probe:
-        ms = time_in_turn({p: (lambda p=p: update(p)) for p in CHOICES}, device)
+        ms = time_in_turn({p: functools.partial(update, p) for p in CHOICES}, device)
         return Probe(ms, fastest_of(ms), machine)
 
     return MEASURED.get(machine, CHOICES, measure)
