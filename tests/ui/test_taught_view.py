@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attnviz.analysis.aer import GoldPair
 from attnviz_ui.state.session_keys import Key
 
 from ..helpers import TAUGHT, heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
@@ -36,7 +37,7 @@ def test_the_natural_models_stay_the_default(app):
 def test_a_natural_model_is_shown_beside_its_taught_partner_with_eflomal_links(app):
     (en, fr, _), *_ = corpus(1, seed=31)
     source, reference = f"{en[0].upper()}{en[1:-2]}.", f"{fr[0].upper()}{fr[1:-2]}."
-    app.session_state[Key.GOLD] = (source, reference, {(0, 0)})
+    app.session_state[Key.GOLD] = GoldPair(source, reference, frozenset({(0, 0)}))
     _taught_view(app, source, reference)
     heatmaps = heatmaps_on(app)
     titles = [f["layout"]["title"]["text"] for f in heatmaps]
