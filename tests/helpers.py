@@ -167,17 +167,20 @@ SENTENCE = "The red cat sees a dog."
 TAUGHT = "zz-student"  # the taught model of tests/ui's taught_folder: a name that says nothing
 
 
-def open_dashboard(folder, monkeypatch, **environ: str) -> AppTest:
-    """The dashboard on the checkpoints in ``folder`` (and ``ATTNVIZ_*`` ``environ``), run once;
-    it decodes in fp32 unless ``environ`` pins another precision (ATTNVIZ_DECODING), so that
-    what it shows compares with fp32 decodings on every machine."""
+def open_dashboard(folder, monkeypatch, query: dict | None = None, **environ: str) -> AppTest:
+    """The dashboard on the checkpoints in ``folder`` (and ``ATTNVIZ_*`` ``environ``), opened
+    on a link with the query parameters ``query``, run once; it decodes in fp32 unless
+    ``environ`` pins another precision (ATTNVIZ_DECODING), so that what it shows compares with
+    fp32 decodings on every machine."""
     from streamlit.testing.v1 import AppTest
 
     environ.setdefault("ATTNVIZ_DECODING", "fp32")
     monkeypatch.setenv("ATTNVIZ_CHECKPOINTS", str(folder))
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
-    return AppTest.from_file(DASHBOARD, default_timeout=120).run()
+    at = AppTest.from_file(DASHBOARD, default_timeout=120)
+    at.query_params.update(query or {})
+    return at.run()
 
 
 def type_sentence(at: AppTest, sentence: str, reference: str = "") -> AppTest:
