@@ -12,16 +12,18 @@ import streamlit as st
 
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
+from attnviz_ui.pages.address_bar import address_ui, follow_link, notes_ui
 from attnviz_ui.pages.corpus_page import corpus_page_ui
+from attnviz_ui.pages.lesson_page import lesson_page_ui
 from attnviz_ui.pages.navigation import Page
 from attnviz_ui.pages.sentence_page import sentence_page_ui
 from attnviz_ui.pages.sidebar import sidebar_ui
 from attnviz_ui.pages.training_page import training_page_ui
 from attnviz_ui.serving.decoder_process import decoder
+from attnviz_ui.serving.live import session_models
 from attnviz_ui.serving.models import available
 from attnviz_ui.serving.process import freeze_heap, set_up_process
 from attnviz_ui.state.session_keys import Key
-from attnviz_ui.views.live_view import session_models
 from attnviz_ui.widgets.language import language_ui, use_language
 from attnviz_ui.widgets.page_style import SIDEBAR_PX, page_style_ui
 from attnviz_ui.widgets.replica_note import replica_note_ui
@@ -34,11 +36,15 @@ def main() -> None:
     page_style_ui()
     use_language()
     found, failed = available()
-    choice = sidebar_ui(found + session_models(), failed)
+    models = found + session_models()
+    aside = follow_link(models)  # a link's choices, before the widgets that show them
+    choice = sidebar_ui(models, failed)
     language_ui()  # last in the sidebar: the widgets above keep their places
     title, pages = st.columns([3, 2], vertical_alignment="bottom")
-    title.title(_("Watch attention translate"))
+    head = title.container(horizontal=True, vertical_alignment="center")  # the title, Share
+    head.title(_("Watch attention translate"), width="content")
     replica_note_ui()
+    notes_ui(aside)  # what the link asked for that the page cannot show
     if choice is None:
         return
     page = pages.radio(
@@ -49,12 +55,16 @@ def main() -> None:
         label_visibility="collapsed",
         key=Key.PAGE,
     )
-    if page == Page.CORPUS:
+    share = head.popover(_("Share"), icon=":material/share:", key=Key.SHARE, on_change="rerun")
+    if page == Page.LESSON:
+        lesson_page_ui(choice)
+    elif page == Page.CORPUS:
         corpus_page_ui(choice)
     elif page == Page.TRAINING:
         training_page_ui(choice)
     else:
         sentence_page_ui(choice)
+    address_ui(choice, page, share)  # the address: a link to what the page now shows
     freeze_heap()
 
 

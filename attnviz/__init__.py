@@ -6,7 +6,8 @@ trace = tr.translate("I am cold.")
 trace.text, trace.weights  # the translation and its (output x source) attention matrix
 
 The layers, each a subpackage that imports only those above it in this list (and the root's
-``options``, ``errors`` and ``i18n``):
+``options``, ``errors``, ``files`` and ``i18n``); the contracts in ``.importlinter`` hold them,
+and the suite checks them:
 
     data/       text, vocabularies, subword pieces, corpora, toy languages
     model/      attention mechanisms, the GRU encoder-decoder, autocast, low-precision weights
@@ -16,6 +17,7 @@ The layers, each a subpackage that imports only those above it in this list (and
     store/      checkpoint files and the shipped catalog
     training/   the training loop, its configuration and state, distributed runs, live runs
     plots/      chart builders and explanations for the dashboard (beside store and training)
+    handout/    a lesson's handout: static HTML pages, one per sentence
     cli/        python -m attnviz
 """
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import attnviz
 from attnviz.data.corpus import read_corpus
 from attnviz.data.text import normalize
-from attnviz.plots import heatmaps, image_export
+from attnviz.plots import heatmaps, image_export, model_notes
 
 ROOT = Path(__file__).parent.parent
 MODELS = ("bahdanau-pieces", "luong-pieces", "bahdanau-words", "luong-words")  # shipped
@@ -72,7 +72,7 @@ REORDERING = "She lives in a white house with a big garden."  # adjective after 
 
 def _shown(trace) -> str:
     """The translation, with the warning the dashboard would give (a loop, the length cap)."""
-    note = trace.warning()
+    note = model_notes.trace_warning(trace)
     return trace.text + (f" ⚠ {note}" if note else "")
 
 

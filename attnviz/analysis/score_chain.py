@@ -28,6 +28,7 @@ class ChainLink:
     score: float | None  # None where no score is kept (a head's: its weight alone)
     weight: float  # the softmax's share for the word's first piece
     head: int | None = None  # a "head" link's head of the picture layer, 0-based
+    scaled: bool = False  # the model divided this score by sqrt(H) (Trace.scaled)
 
 
 Decoding = tuple[str, Translator, Trace]  # a model's name, its translator and its trace
@@ -41,14 +42,16 @@ def score_chain(
     (``recurrent``: the Bahdanau and Luong models beside it)."""
     name, translator, trace = transformer
     t = min(t, len(trace.tgt_tokens) - 1)
-    word = int(np.argmax(trace.weights[t, : len(trace.src_tokens) - 1]))
+    word = int(np.argmax(trace.picture()[t, : len(trace.src_tokens) - 1]))
     links = []
     for model in recurrent:
         links += _recurrent_links(*model, t, word)
     own, step, piece = _on_pieces(trace, t, word)
-    heads = own.heads[step, translator.model.picture_layer]  # (N, S)
+    if own.heads is None or own.scores is None:
+        raise ValueError(f"{name} is not a Transformer, whose heads end the chain")
+    heads = own.heads[step, translator.model.config.picture_layer]  # (N, S)
     scaled = ChainLink(
-        "scaled", name, float(own.scores[step, piece]), float(own.weights[step, piece])
+        "scaled", name, float(own.scores[step, piece]), float(own.picture()[step, piece])
     )
     return word, [
         *links,
@@ -68,7 +71,8 @@ def _recurrent_links(
     own, step, piece = _on_pieces(trace, t, word)
     m = step_math(translator, own, step)
     form = "additive" if m.attention == "bahdanau" else m.attention
-    links = [ChainLink(form, model, float(m.scores[piece]), float(m.weights[piece]))]
+    score, weight = float(m.scores[piece]), float(m.weights[piece])
+    links = [ChainLink(form, model, score, weight, scaled=trace.scaled)]
     if m.attention == "general":
         dots = m.values @ m.query
         shares = np.exp(dots - dots.max())
@@ -81,6 +85,6 @@ def _recurrent_links(
 def _on_pieces(trace: Trace, t: int, word: int) -> tuple[Trace, int, int]:
     """The trace over the model's own tokens, the step that started output word ``t`` and the
     first token of source word ``word`` (the word itself where tokens are words)."""
-    if trace.pieces is None:
+    if trace.pieces is None or trace.owners is None:  # (both or neither)
         return trace, t, min(word, len(trace.src_tokens) - 1)
     return trace.pieces, piece_step(trace, t), trace.owners.src.index(word)

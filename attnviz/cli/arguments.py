@@ -16,7 +16,7 @@ from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.model_config import ModelConfig
-from ..model.precision import Precision, names
+from ..model.precision import Precision, precision_names
 from ..options import add_options, by_name, typed
 from ..training.config import TrainConfig, TrainingRun
 from ..tuning.decoding_precision import DECODING
@@ -633,7 +633,7 @@ def _precision_option(
     parser.add_argument(
         "--precision",
         type=by_name(Precision),
-        choices=names(DECODING),
+        choices=precision_names(DECODING),
         default=default,
         help=help_text,
     )

@@ -119,7 +119,7 @@ def _translate_chunk(tr, lines: list[str], first: int, args, check) -> None:
     line); refusals, warnings and the ``check`` of each translation go to stderr with their
     line numbers."""
     from ..errors import Refused
-    from ..plots.model_notes import doubts_note
+    from ..plots.model_notes import doubts_note, trace_warning
 
     ok = [i for i, s in enumerate(lines) if s.strip()]
     texts = [""] * len(lines)
@@ -141,7 +141,8 @@ def _translate_chunk(tr, lines: list[str], first: int, args, check) -> None:
             print(f"line {first + i}: {result}", file=sys.stderr)
             continue
         texts[i] = result.text
-        for note in (tr.text.language_note(lines[i]), result.warning(), doubts_note(doubt)):
+        doubted = doubts_note(doubt) if doubt is not None else None  # (None: refused)
+        for note in (tr.text.language_note(lines[i]), trace_warning(result), doubted):
             if note:
                 print(f"line {first + i}: {note}", file=sys.stderr)
     print("\n".join(texts), flush=True)
@@ -153,7 +154,7 @@ def _print_json(lines: list[str], ok: list[int], results: list, doubts: list) ->
     {"error": ...} for a refused one."""
     from ..decoding.trace_json import trace_json
     from ..errors import Refused
-    from ..plots.model_notes import doubts_note
+    from ..plots.model_notes import doubts_note, trace_warning
 
     records: list[dict | None] = [None] * len(lines)
     for i, result, doubt in zip(ok, results, doubts, strict=True):
@@ -161,7 +162,7 @@ def _print_json(lines: list[str], ok: list[int], results: list, doubts: list) ->
             records[i] = {"error": result.message}
             continue
         check = doubt.to_json() | {"note": doubts_note(doubt)}
-        records[i] = trace_json(result) | {"check": check}
+        records[i] = trace_json(result) | {"warning": trace_warning(result), "check": check}
     for record in records:
         print(json.dumps(record, ensure_ascii=False))
     sys.stdout.flush()
@@ -205,8 +206,8 @@ def _info(args) -> int:
     if tr.history is not None and tr.history.snapshots:
         h = tr.history
         card["history"] = (
-            f"{len(h.snapshots)} snapshots, epochs {h.snapshots[0]['epoch']} to "
-            f"{h.snapshots[-1]['epoch']}, of {len(h.probes)} probe sentences "
+            f"{len(h.snapshots)} snapshots, epochs {h.snapshots[0].epoch} to "
+            f"{h.snapshots[-1].epoch}, of {len(h.probes)} probe sentences "
             f"({sum(p.gold is not None for p in h.probes)} with gold alignments); "
             "--json shows them"
         )

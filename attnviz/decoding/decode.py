@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from ..data.vocab import BOS_ID, EOS_ID, PAD_ID
+from ..data.vocab import BOS_ID, EOS_ID, PAD_ID, UNK_ID
 from ..model.interface import DecodingModel, Step
 from ..model.transformer import Transformer
 
@@ -150,7 +150,7 @@ def _run(
     greedy search takes the top-1 and its log-probability from the top-k rather than making a
     third. Which sentences are done is kept in Python, from one read of the ids a step: a
     handful of tensor operations a step cost more than the ids' copy."""
-    topk = max(1, min(topk, model.config.tgt_vocab))
+    topk = max(1, min(topk, model.config.require_vocab_sizes()[1]))
     memory, state = model.encode(src, src_lens)
     B = src.size(0)
     y = torch.full((B,), BOS_ID, dtype=torch.long, device=src.device)
@@ -162,11 +162,11 @@ def _run(
         step = model.step(y, state, memory, edits.get(t) if edits else None)
         logp = next_log_probs(step.logits)  # (B, V)
         top_logp, top_i = logp.topk(topk, dim=-1)  # (B, k)
-        y = choose(t, top_i)
-        if y is None:  # the best token, whose log-probability the top-k holds
+        chosen = choose(t, top_i)
+        if chosen is None:  # the best token, whose log-probability the top-k holds
             y, y_logp = top_i[:, 0], top_logp[:, 0]
         else:
-            y_logp = logp.gather(1, y[:, None]).squeeze(1)
+            y, y_logp = chosen, logp.gather(1, chosen[:, None]).squeeze(1)
         if done_mask is not None:  # finished sentences go on with <pad>
             y = y.masked_fill(done_mask, PAD_ID)
         _record(rec, y, y_logp, top_logp, top_i, step)
@@ -179,7 +179,7 @@ def _run(
             if all(done):
                 break
             done_mask = torch.tensor(done, device=src.device)
-        state = step.state
+        state = step.next_state()
     return _unpack(rec, src_lens)
 
 
@@ -202,7 +202,7 @@ def greedy(
     P = 0 if prefix is None else prefix.size(1)
 
     def choose(t: int, top_ids: torch.Tensor) -> torch.Tensor | None:
-        return prefix[:, t] if t < P else None
+        return prefix[:, t] if prefix is not None and t < P else None
 
     return _run(model, src, src_lens, limits, choose, topk, edits)
 
@@ -227,7 +227,7 @@ def forced_at_once(
     """:func:`forced` in one pass over the whole target (B, T), for a model that computes every
     step of a known target at once (a Transformer's ``forced_steps``): the same records, each
     sentence cut at its first <eos>."""
-    topk = max(1, min(topk, model.config.tgt_vocab))
+    topk = max(1, min(topk, model.config.require_vocab_sizes()[1]))
     memory, _state = model.encode(src, src_lens)
     start = torch.full_like(tgt[:, :1], BOS_ID)
     steps = model.forced_steps(memory, torch.cat([start, tgt[:, :-1]], 1))
@@ -261,7 +261,7 @@ def beam_search(
     with these P tokens (one live hypothesis until they are written), then the search is free.
     """
     B, K = src.size(0), beam
-    V = model.config.tgt_vocab
+    _, V = model.config.require_vocab_sizes()
     topk = min(topk, V)
     dev = src.device
     memory, state = model.encode(src, src_lens)
@@ -294,7 +294,7 @@ def beam_search(
         weights = None if step.weights is None else step.weights.float()[prow].view(B, K, -1)
         length, cover, was_done = _follow(length, cover, done, parent, weights)
         done = was_done | (token == EOS_ID) | (limits <= t + 1)
-        state = step.state.select(prow)
+        state = step.next_state().select(prow)
         y = token.view(-1)
         if bool(done.all()):
             break
@@ -368,3 +368,17 @@ def _backtrack(arr: dict[str, np.ndarray], b: int, k: int, n_src: int) -> Decode
         beam_parents=arr["parents"][b, :n],
         beam_path=path[:n],
     )
+
+
+def copy_unks(out: list[str], d: Decoded, src: list[str]) -> list[int | None]:
+    """Each <unk> of ``out`` (the tokens of decoding ``d``) replaced, in place, by the source
+    token of ``src`` it attends to most, never the source <eos> (Luong et al., 2015b); returns
+    the source position each output token was copied from, or None. Without attention, none."""
+    replaced: list[int | None] = [None] * len(out)
+    if d.weights is None:
+        return replaced
+    for t, i in enumerate(d.ids):
+        if i == UNK_ID:
+            j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
+            out[t], replaced[t] = src[j], j
+    return replaced

@@ -8,25 +8,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.vocab import EOS
-from ..i18n import gettext as _
+from ..model.precision import Precision
 
 
 def repetition(
     tokens: list[str], min_repeats: int = 3, max_n: int = 6
 ) -> tuple[int, int, int] | None:
-    """The first n-gram (n <= ``max_n``) that ``tokens`` repeat ``min_repeats`` or more times
-    in a row, as (start, n, times), or None: the mark of a decoder that loops
-    ("de la source de la source de la source ...")."""
+    """The longest run of an n-gram (n <= ``max_n``) that ``tokens`` repeat ``min_repeats`` or
+    more times in a row, as (start, n, times), or None: the mark of a decoder that loops
+    ("de la source de la source de la source ..."). Longest: the most tokens covered, then
+    the most repeats (": : : :" is ":" four times, not ": :" twice), then the first."""
+    runs = []
     for start in range(len(tokens)):
-        for n in range(1, max_n + 1):
+        for n in range(1, min(max_n, len(tokens) - start) + 1):
             gram, times = tokens[start : start + n], 1
-            if len(gram) < n:
-                break
             while tokens[start + times * n : start + (times + 1) * n] == gram:
                 times += 1
             if times >= min_repeats:
-                return start, n, times
-    return None
+                runs.append((n * times, times, -start, n))
+    if not runs:
+        return None
+    _covered, times, start, n = max(runs)
+    return -start, n, times
 
 
 def ends_in_eos(tokens: Sequence[str]) -> bool:
@@ -97,10 +100,11 @@ class Trace:
     owners: Owners | None = None  # the word of this Trace that owns each token of ``pieces``
     prefix: int = 0  # how many leading output tokens were given (a prefix), not chosen
     edited: tuple[int, ...] = ()  # steps whose attention weights were replaced by an edit
+    scaled: bool = False  # the scores were divided by sqrt(H) (a scaled dot or general score)
     heads: np.ndarray | None = None  # (T, L, N, S) a Transformer's every cross-attention
     # head, layer by layer; ``weights`` is the picture drawn from them (one layer's average)
-    precision: str = "fp32"  # how the model's weights were stored when it decoded this (the
-    # words below fp32 may differ from fp32's: see attnviz.model.low_precision)
+    precision: Precision = Precision.FP32  # how the model's weights were stored when it
+    # decoded this (the words below fp32 may differ from fp32's: see attnviz.model.low_precision)
 
     @property
     def has_attention(self) -> bool:
@@ -120,34 +124,10 @@ class Trace:
         the mark of a decoder that loops; None otherwise."""
         return repetition([t for t in self.tgt_tokens if t != "<eos>"])
 
-    def warning(self) -> str | None:
-        """What a reader should know before trusting this output, or None."""
-        notes = []
-        if self.loop:
-            start, n, times = self.loop
-            gram = " ".join(self.tgt_tokens[start : start + n])
-            notes.append(
-                _("the output repeats “{gram}” {times} times in a row").format(
-                    gram=gram, times=times
-                )
-            )
-        if not self.ended and self.mode != "forced":
-            notes.append(_("the model never ended the sentence, the length limit cut it"))
-        if self.pieces is not None:  # a number copied over one a model over pieces garbled
-            notes += [
-                _("“{copied}” is copied from the source in place of “{written}”").format(
-                    copied=self.tgt_tokens[t], written=self.written(t)
-                )
-                for t, j in enumerate(self.replaced)
-                if j is not None
-            ]
-        text = _("; ").join(notes)
-        return text[:1].upper() + text[1:] + _(".") if notes else None
-
     def written(self, t: int) -> str:
         """Output token ``t`` as the model wrote it, before any copy from the source: its
         pieces joined in a view over pieces, ``<unk>`` where the source word replaced one."""
-        if self.pieces is None:
+        if self.pieces is None or self.owners is None:  # (both or neither: __post_init__)
             return "<unk>" if self.replaced[t] is not None else self.tgt_tokens[t]
         mine = zip(self.pieces.tgt_tokens, self.owners.tgt, strict=True)
         return "".join(p for p, o in mine if o == t).replace("\u2581", "")
@@ -155,8 +135,11 @@ class Trace:
     def picture(self, layer: int | None = None, head: int | None = None) -> np.ndarray:
         """The attention (T, S) to draw or align with: ``weights``, the model's one picture,
         by default; for a Transformer, decoder layer ``layer``'s heads averaged, or its head
-        ``head`` alone (0-based; a negative layer counts from the last)."""
+        ``head`` alone (0-based; a negative layer counts from the last). ValueError for a model
+        without attention, which has no picture."""
         if layer is None and head is None:
+            if self.weights is None:
+                raise ValueError("a model without attention has no attention to draw")
             return self.weights
         if self.heads is None:
             raise ValueError("only a Transformer has attention layers and heads to choose from")
@@ -181,6 +164,12 @@ class Trace:
         if self.weights is None:
             return None
         return self.weights[:-1] if self.ended else self.weights
+
+    def output_picture(self) -> np.ndarray:
+        """:attr:`output_weights`, for a reader that needs attention: ValueError for a model
+        without it."""
+        weights = self.picture()
+        return weights[:-1] if self.ended else weights
 
     def __post_init__(self):
         T, S = len(self.tgt_tokens), len(self.src_tokens)

@@ -41,5 +41,4 @@ def trace_json(trace: Trace) -> dict:
         ],
         "log_prob": float(trace.log_prob),
         "ended": trace.ended,
-        "warning": trace.warning(),
     }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-import numpy as np
 import torch
 
 from ..data.corpus import DataConfig, encode_source, pad
@@ -16,6 +16,7 @@ from ..errors import InputError, Refused
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..model.interface import DecodingModel
+from ..model.precision import Precision
 from . import decode, steer
 from .trace import BeamStep, Candidate, Trace, ends_in_eos
 from .words import copy_numbers, words_trace
@@ -59,15 +60,18 @@ class Translator:
         card: dict | None = None,
         data: DataConfig | None = None,
         subwords: Subwords | None = None,
-        precision: str = "fp32",
+        precision: Precision = Precision.FP32,
     ):
-        self.model = model.eval()
+        model.eval()
+        self.model = model
         self.src_vocab, self.tgt_vocab, self.text = src_vocab, tgt_vocab, text
         self.card = card or {}  # the model card: corpus, training, scores
         self.data = data  # how the training data was prepared, when known
         self.subwords = subwords  # sentencepiece models under the words, or None
         self.precision = precision  # how weights are stored for decoding (model.low_precision)
-        self.history = None  # the training history (attnviz.analysis.history.History), once loaded
+        # the training history, once loaded: an attnviz.analysis.history.History, of a layer
+        # this one may not import
+        self.history: Any = None
         self.engine = None  # a Transformer's greedy search in CTranslate2, made at first use
 
     @property
@@ -159,7 +163,7 @@ class Translator:
         if head is None or not 0 <= head < config.heads:
             raise InputError(
                 f"A Transformer's picture averages the {config.heads} heads of layer "
-                f"{self.model.picture_layer} (0-based), which go on reading the sentence their "
+                f"{config.picture_layer} (0-based), which go on reading the sentence their "
                 f"own way: an edit replaces one head's weights. Name it, 0 to {config.heads - 1}."
             )
         return head
@@ -240,7 +244,7 @@ class Translator:
         a batch are its numbers alone within 1e-5; one at a time below fp32, where they are
         not (int8 scales its inputs over the whole batch, and bf16's products round by the
         batch's shape), so that a sentence's words never depend on the sentences beside it."""
-        return max(1, asked) if self.precision == "fp32" else 1
+        return max(1, asked) if self.precision == Precision.FP32 else 1
 
     def _prefix(self, prefix: str | Sequence[str] | None, rows: int) -> torch.Tensor:
         """The ids (rows, P) of the pieces of ``prefix`` for each of ``rows`` sentences."""
@@ -325,14 +329,10 @@ class Translator:
         with the decoding over pieces inside. ``tgt_words``: the forced target's words."""
         src = [*self.pieces(words), EOS]
         out = self.tgt_vocab.decode(d.ids)
-        replaced = _copy_unks(out, d, src) if replace_unk else [None] * len(out)
-        out_words = out[:-1] if ends_in_eos(out) else out
-        if self.subwords:
-            out_words = self.subwords.tgt.join(out_words)[0]
-        if tgt_words is not None:  # keep the surface forms of out-of-vocabulary words
-            if not self.subwords:
-                out[: len(tgt_words)] = tgt_words
-            out_words = tgt_words
+        replaced: list[int | None] = (
+            decode.copy_unks(out, d, src) if replace_unk else [None] * len(out)
+        )
+        out_words = self._output_words(out, tgt_words)
         trace = Trace(
             source=source,
             src_tokens=src,
@@ -349,6 +349,7 @@ class Translator:
             replaced=replaced,
             mode=mode,
             attention=self.attention,
+            scaled=self.model.config.scaled,
             log_prob=d.log_prob,
             beam=self._beam(d),
             beam_path=d.beam_path or None,
@@ -361,6 +362,17 @@ class Translator:
         trace = words_trace(trace, self.subwords, words, tgt_words)
         return copy_numbers(trace, self.text.detokenize) if replace_unk and not tgt_words else trace
 
+    def _output_words(self, out: list[str], tgt_words: list[str] | None) -> list[str]:
+        """The words of the output tokens ``out``; a forced target's own words
+        (``tgt_words``), whose surface forms a whole-word model's ``out`` takes in place of
+        its ``<unk>``."""
+        if tgt_words is not None:  # keep the surface forms of out-of-vocabulary words
+            if not self.subwords:
+                out[: len(tgt_words)] = tgt_words
+            return tgt_words
+        out_words = out[:-1] if ends_in_eos(out) else out
+        return self.subwords.tgt.join(out_words)[0] if self.subwords else out_words
+
     def _candidates(self, d: decode.Decoded) -> list[list[Candidate]]:
         """The top-k tokens of each step of ``d`` with their probabilities, read out of the
         arrays in one pass each (Python ints and floats, not numpy scalars one by one)."""
@@ -372,28 +384,14 @@ class Translator:
 
     def _beam(self, d: decode.Decoded) -> list[BeamStep] | None:
         """The hypotheses beam search kept at each step of ``d``; None for the other searches."""
-        if d.beam_tokens is None:
-            return None
+        if d.beam_tokens is None or d.beam_scores is None or d.beam_parents is None:
+            return None  # (all three or none)
         steps = []
         for ids, scores, parents in zip(d.beam_tokens, d.beam_scores, d.beam_parents, strict=True):
             tokens = self.tgt_vocab.decode(ids.tolist())
             finished = [tok == PAD for tok in tokens]
             steps.append(BeamStep(tokens, scores.tolist(), parents.tolist(), finished))
         return steps
-
-
-def _copy_unks(out: list[str], d: decode.Decoded, src: list[str]) -> list[int | None]:
-    """Each <unk> of ``out`` (the tokens of decoding ``d``) replaced, in place, by the source
-    token of ``src`` it attends to most, never the source <eos> (Luong et al., 2015b); returns
-    the source position each output token was copied from, or None. Without attention, none."""
-    replaced: list[int | None] = [None] * len(out)
-    if d.weights is None:
-        return replaced
-    for t, i in enumerate(d.ids):
-        if i == UNK_ID:
-            j = int(np.argmax(d.weights[t, :-1]))  # never the source <eos>
-            out[t], replaced[t] = src[j], j
-    return replaced
 
 
 __all__ = ["MAX_SOURCE_PIECES", "MAX_SOURCE_TOKENS", "InputError", "Translator"]

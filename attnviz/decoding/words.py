@@ -136,6 +136,7 @@ def words_trace(
         replaced=[None] * n_tgt,
         mode=trace.mode,
         attention=trace.attention,
+        scaled=trace.scaled,
         log_prob=trace.log_prob,
         query=mean(trace.query),
         context=mean(trace.context),
@@ -209,7 +210,7 @@ def copy_numbers(trace: Trace, detokenize: Callable[[list[str]], str]) -> Trace:
     (``Trace.replaced`` marks both). Only whole numbers on both sides, each copied once; a
     given prefix is kept. ``detokenize`` writes the text of the new words. A model without
     attention points at no source number, and its numbers stay as it wrote them."""
-    if not trace.has_attention:
+    if trace.weights is None:  # no attention
         return trace
     out, replaced = list(trace.tgt_tokens), list(trace.replaced)
     for t in range(trace.prefix, len(out) - trace.ended):

@@ -25,6 +25,7 @@ from ..decoding.trace import Trace
 from ..decoding.trace_json import trace_json
 from ..i18n import gettext as _
 from ..model.model_config import NONE
+from ..model.precision import Precision
 from ..plots import formulas, model_notes
 from ..plots.heatmaps import HEATMAP_COLORS
 
@@ -96,9 +97,9 @@ def _model(name: str, trace: Trace) -> dict:
         "attention": _("attention: {name}").format(name=formulas.attention_label(trace.attention)),
         "translation": trace.text,
         "tokens": trace.tgt_tokens,
-        "warning": trace.warning(),
+        "warning": model_notes.trace_warning(trace),
         "no_attention": None if attends else _(formulas.NO_ATTENTION).format(name=name),
-        "parts_note": formulas.parts_note(trace.attention) if attends else None,
+        "parts_note": formulas.parts_note(trace.attention, trace.scaled) if attends else None,
     }
 
 
@@ -124,7 +125,7 @@ def _page_text() -> dict[str, str]:
 
 def _footer(models: list[tuple[str, Trace]]) -> str:
     """Which precision made each model's words (the command line's, by default)."""
-    by_precision: dict[str, list[str]] = {}
+    by_precision: dict[Precision, list[str]] = {}
     for name, trace in models:
         by_precision.setdefault(trace.precision, []).append(name)
     return " ".join(model_notes.made_by(names, p) for p, names in by_precision.items())

@@ -9,7 +9,7 @@ and a decoding step passes T = 1.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import torch
 from torch import nn
@@ -48,6 +48,8 @@ def mask_scores(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 class Attention(nn.Module):
     """Base class: ``prepare`` the keys once per sentence, then ``score`` each query."""
+
+    FORMULA: ClassVar[str]  # the score e_tj (LaTeX), written by each variant
 
     def prepare(self, values: torch.Tensor) -> torch.Tensor:
         """Keys from the encoder outputs (B, S, H) -> (B, S, A); identity unless overridden."""
@@ -108,7 +110,7 @@ class ConcatAttention(AdditiveAttention):
     halves that multiply h_t and the source state makes it the additive form, with the query
     h_t taken *after* the step."""
 
-    FORMULA = r"e_{tj} = v_a^\top \tanh(W_a[h_t;\,\bar h_j])"
+    FORMULA = r"e_{tj} = v_a^\top \tanh(W_a[h_t;\,h_j])"
 
 
 class DotAttention(Attention):
@@ -119,7 +121,7 @@ class DotAttention(Attention):
     weights early in training, where no gradient can correct a wrong choice.
     """
 
-    FORMULA = r"e_{tj} = h_t^\top \bar h_j"
+    FORMULA = r"e_{tj} = h_t^\top h_j"
 
     def __init__(self, scale: float = 1.0):
         super().__init__()
@@ -134,7 +136,7 @@ class GeneralAttention(DotAttention):
     """Luong et al. (2015), eq. (8) *general*: the score :attr:`FORMULA`. W_a times each source
     state is computed once per sentence in :meth:`prepare`."""
 
-    FORMULA = r"e_{tj} = h_t^\top W_a\,\bar h_j"
+    FORMULA = r"e_{tj} = h_t^\top W_a\,h_j"
 
     def __init__(self, query_dim: int, key_dim: int, scale: float = 1.0):
         super().__init__(scale)
@@ -164,7 +166,7 @@ def make_attention(
     raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")
 
 
-CLASSES = {
+CLASSES: dict[str, type[Attention]] = {
     "bahdanau": AdditiveAttention,
     "dot": DotAttention,
     "general": GeneralAttention,
@@ -174,7 +176,9 @@ CLASSES = {
 
 def formula(kind: str, scaled: bool = False) -> str:
     """The score formula (LaTeX) of attention ``kind``, its class's ``FORMULA``: the one place
-    each formula is written. ``scaled`` dot and general scores end in ``/ sqrt(H)``."""
+    each formula is written, every rendering of a score made from it (attnviz.plots.formulas).
+    ``scaled`` dot and general scores end in ``/ sqrt(H)``. The encoder's outputs are h_j in
+    every formula (Luong et al. write them h̄_s), as in the context c_t = sum_j alpha_tj h_j."""
     if kind not in CLASSES:
         raise ValueError(f"attention must be one of {SCORES}, not {kind!r}")
     text = CLASSES[kind].FORMULA

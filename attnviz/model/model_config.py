@@ -147,10 +147,12 @@ class ModelConfig:
                 f"{self.src_vocab} source and {self.tgt_vocab} target entries"
             )
 
-    def require_vocab_sizes(self) -> None:
-        """Refuse to build a model from a configuration without its vocabulary sizes."""
+    def require_vocab_sizes(self) -> tuple[int, int]:
+        """(src_vocab, tgt_vocab), what a model is built with: refused (ValueError) where a
+        configuration does not have them yet."""
         if self.src_vocab is None or self.tgt_vocab is None:
             raise ValueError("a model needs its vocabulary sizes: set src_vocab and tgt_vocab")
+        return self.src_vocab, self.tgt_vocab
 
     def _check_transformer(self) -> None:
         """A transformer's sizes: one for embeddings and states, heads that divide it, and a
@@ -176,3 +178,8 @@ class ModelConfig:
     def has_attention(self) -> bool:
         """False for the fixed-context model, which has no attention weights at all."""
         return self.attention != NONE
+
+    @property
+    def picture_layer(self) -> int:
+        """A Transformer's decoder layer (0-based) whose averaged heads make the one picture."""
+        return self.align_layer % self.layers

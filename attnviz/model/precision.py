@@ -27,11 +27,11 @@ class Precision(str, Enum):
         else a ValueError that names ``what`` and the allowed names."""
         if value not in allowed:
             shown = value.value if isinstance(value, Precision) else value
-            raise ValueError(f"{what} must be one of {names(allowed)}, not {shown!r}")
+            raise ValueError(f"{what} must be one of {precision_names(allowed)}, not {shown!r}")
         return cls(value)
 
 
-def names(precisions: tuple[Precision, ...]) -> tuple[str, ...]:
+def precision_names(precisions: tuple[Precision, ...]) -> tuple[str, ...]:
     """The names of ``precisions``, as a file or the command line writes them (argparse's
     choices: its messages show each choice's ``repr``)."""
     return tuple(p.value for p in precisions)

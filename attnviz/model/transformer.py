@@ -18,7 +18,7 @@ Shapes: B batch, S source length, T target length, D model size, L layers, N hea
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import torch
 import torch.nn.functional as F
@@ -47,6 +47,7 @@ class Embedding(nn.Module):
     """Token embedding scaled by sqrt(D), plus the sinusoidal position, then dropout."""
 
     MAX_POSITIONS = 1024  # longer than any input the Translator lets through
+    positions: torch.Tensor  # (MAX_POSITIONS, D) a buffer: moved with the model, not saved
 
     def __init__(self, vocab: int, size: int, dropout: float):
         super().__init__()
@@ -222,7 +223,7 @@ class TransformerEncoder(nn.Module):
     def __init__(self, config: ModelConfig):
         super().__init__()
         c = config
-        self.embedding = Embedding(c.src_vocab, c.hidden, c.dropout)
+        self.embedding = Embedding(c.require_vocab_sizes()[0], c.hidden, c.dropout)
         layer = nn.TransformerEncoderLayer(
             c.hidden, c.heads, c.ff, c.dropout, batch_first=True, norm_first=True
         )
@@ -253,14 +254,18 @@ class TransformerDecoder(nn.Module):
         super().__init__()
         c = config
         self.config = c
-        self.embedding = Embedding(c.tgt_vocab, c.hidden, c.dropout)
+        self.embedding = Embedding(c.require_vocab_sizes()[1], c.hidden, c.dropout)
         self.layers = nn.ModuleList(DecoderLayer(c) for _ in range(c.layers))
         self.norm = nn.LayerNorm(c.hidden)
-        self.generator = nn.Linear(c.hidden, c.tgt_vocab)
+        self.generator = nn.Linear(c.hidden, c.require_vocab_sizes()[1])
 
     @property
     def embed(self) -> nn.Embedding:
         return self.embedding.embed
+
+    @property
+    def stack(self) -> list[DecoderLayer]:  # the layers, as torch's ModuleList does not type them
+        return cast("list[DecoderLayer]", list(self.layers))
 
 
 class Transformer(nn.Module):
@@ -296,7 +301,7 @@ class Transformer(nn.Module):
     @property
     def picture_layer(self) -> int:
         """The decoder layer (0-based) whose averaged heads make the one picture."""
-        return self.config.align_layer % self.config.layers
+        return self.config.picture_layer
 
     @property
     def generator(self) -> nn.Module:
@@ -312,7 +317,7 @@ class Transformer(nn.Module):
         query; the state starts with an empty self-attention cache."""
         mask = padding_mask(src, src_lens)
         h = self.encoder(src, mask)  # (B, S, D)
-        kv = [layer.source_keys(h) for layer in self.decoder.layers]
+        kv = [layer.source_keys(h) for layer in self.decoder.stack]
         keys = torch.stack([k for k, _ in kv], 1)  # (B, L, N, S, d)
         values = torch.stack([v for _, v in kv], 1)
         B, L, N, _, d = keys.shape
@@ -331,7 +336,7 @@ class Transformer(nn.Module):
         picture layer's heads whose rows are not NaN (see :func:`edited_head`)."""
         x = self.decoder.embedding(y_prev[:, None], start=state.keys.size(3))  # (B, 1, D)
         new_k, new_v, heads = [], [], []
-        for i, layer in enumerate(self.decoder.layers):
+        for i, layer in enumerate(self.decoder.stack):
             edit = weights if i == self.picture_layer else None
             x, k, v, att = layer.step(
                 x,
@@ -366,7 +371,7 @@ class Transformer(nn.Module):
         N, S)), no state. An inference engine found the words; this is the model's reading."""
         x = self.decoder.embedding(tgt_in)  # (B, T, D)
         heads = []
-        for i, layer in enumerate(self.decoder.layers):
+        for i, layer in enumerate(self.decoder.stack):
             x, att = layer.forced(x, memory.keys[:, i], memory.values[:, i], memory.mask)
             heads.append(att)
         features = self.decoder.norm(x)  # (B, T, D)
@@ -375,7 +380,7 @@ class Transformer(nn.Module):
         logits = torch.stack([self.decoder.generator(f) for f in features.unbind(1)], 1)
         averaged = (shown.weights.mean(2), shown.scores.mean(2))  # (B, T, S), as step's
         every = torch.stack([a.weights for a in heads], 2)  # (B, T, L, N, S)
-        return Step(logits, (), *averaged, shown.query, shown.context, features, every)
+        return Step(logits, None, *averaged, shown.query, shown.context, features, every)
 
     def features(
         self, src: torch.Tensor, src_lens: torch.Tensor, tgt_in: torch.Tensor
@@ -385,7 +390,7 @@ class Transformer(nn.Module):
         mask = padding_mask(src, src_lens)
         h = self.encoder(src, mask)
         x = self.decoder.embedding(tgt_in)  # (B, T, D)
-        for layer in self.decoder.layers:
+        for layer in self.decoder.stack:
             keys, values = layer.source_keys(h)
             x = layer(x, keys, values, mask)
         return self.decoder.norm(x), None

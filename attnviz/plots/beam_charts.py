@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ..data.subwords import WORD_START
+from ..data.vocab import SPECIALS
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
 from .heatmaps import FONT, plain_json
@@ -11,11 +13,21 @@ from .heatmaps import FONT, plain_json
 WINNER = "winner"  # the name of the beam figure's nodes on the winning path
 
 
-def beam_figure(trace: Trace) -> go.Figure:
+def piece_label(token: str) -> str:
+    """A subword piece as a reader who asked for words reads it: a piece that starts a word
+    (``▁ch``) as it is spelled (``ch``), one that goes on with the word (``at``) after a
+    hyphen (``-at``); ``<eos>`` and whole words as they are."""
+    if token.startswith(WORD_START):
+        return token[len(WORD_START) :] or token
+    return token if token in SPECIALS else f"-{token}"
+
+
+def beam_figure(trace: Trace, marks: bool = True) -> go.Figure:
     """The beam-search tree: one column per step (numbered from 1, as the Step slider is), one
     node per kept hypothesis, edges to its parent; the winning path in red. Each node's word
     sits above it on a white label, clear of the dots and lines; its cumulative
-    log-probability is on hover."""
+    log-probability is on hover. A subword model's hypotheses are of pieces: without
+    ``marks`` (the page shows words), each is written as :func:`piece_label` writes it."""
     if not trace.beam:
         raise ValueError("this trace has no beam: translate with beam > 1")
     fig = go.Figure()
@@ -37,9 +49,10 @@ def beam_figure(trace: Trace) -> go.Figure:
             )
     fig.add_trace(_beam_nodes(trace, path, on_path=False))
     fig.add_trace(_beam_nodes(trace, path, on_path=True))
+    shown = (lambda token: token) if marks else piece_label
     label = dict(showarrow=False, yshift=17, bgcolor="rgba(255, 255, 255, 0.85)", borderpad=1)
     words = [
-        dict(x=t + 1, y=k + 1, text="·" if finished else token, font=dict(size=13), **label)
+        dict(x=t + 1, y=k + 1, text="·" if finished else shown(token), font=dict(size=13), **label)
         for t, step in enumerate(trace.beam)
         for k, (token, finished) in enumerate(zip(step.tokens, step.finished, strict=True))
     ]

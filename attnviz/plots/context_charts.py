@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
-from .heatmaps import FONT, PLAIN_JSON, heatmap, labels, unchecked_figure
+from .heatmaps import FONT, PLAIN_JSON, heatmap, labels, titled, unchecked_figure
 
 SOURCE_X, CONTEXT_X, OUTPUT_X = 0.0, 1.0, 2.0
 READ = "rgba(120, 120, 120, 0.45)"  # the encoder reading a word into c
@@ -42,7 +42,7 @@ def context_figure(
     size = trace.context.shape[1] if trace.context is not None else 0
     traces = [*_line_traces(len(src), len(out), middle, step), *_word_traces(src, out)]
     traces.append(_context_trace(middle, size))
-    return unchecked_figure(traces, _layout(title, src, out, rows))
+    return unchecked_figure(traces, _layout(titled(trace, title), src, out, rows))
 
 
 def _line_traces(sources: int, outputs: int, middle: float, step: int | None) -> list[dict]:

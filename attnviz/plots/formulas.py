@@ -1,9 +1,15 @@
 """The math beside the pictures: what one decoding step computes, as LaTeX (each score's
 formula as :func:`attnviz.model.attention.formula` reads it from its class, the weights and
 context every score feeds, or what a model without attention computes instead), and the words
-that name a score's query and say how its terms add up."""
+that name a score's query and say how its terms add up.
+
+Each score is written once, as LaTeX beside its class; where a page has no typesetting (a
+caption, a table, a handout's note) :func:`score_text` renders that same LaTeX as Unicode
+(unicodeit), so every surface shows one formula with the same symbols."""
 
 from __future__ import annotations
+
+import unicodeit
 
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -29,13 +35,23 @@ NO_ATTENTION = N_(
 )
 
 # A Transformer's cross-attention (Vaswani et al., 2017), as attnviz.model.transformer computes
-# it in each decoder layer: head h scores with its own projections of the layer's input x_t and
-# of the encoder's outputs h_j, scaled by the square root of the head's size d.
+# it in each decoder layer: head h scores with its own projections q_t = W_q x_t of the layer's
+# input and k_j = W_k h_j of the encoder's outputs, scaled by the square root of the head's
+# size d; the heads' contexts are concatenated.
+HEAD_SCORE = r"e^{(h)}_{tj} = q^{(h)}_t \cdot k^{(h)}_j \,/\, \sqrt{d}"
+HEADS_TOGETHER = r"c_t = W_o[c^{(1)}_t; \ldots; c^{(N)}_t]"
 MULTIHEAD_STEP = (
-    r"\begin{gathered}e^{(h)}_{tj} = \frac{(W^{(h)}_q x_t) \cdot (W^{(h)}_k h_j)}{\sqrt{d}}, \quad "
-    r"\alpha^{(h)}_{tj} = \frac{\exp e^{(h)}_{tj}}{\sum_k \exp e^{(h)}_{tk}} \\[6pt] "
+    r"\begin{gathered}" + HEAD_SCORE + r", \quad q^{(h)}_t = W^{(h)}_q x_t, \quad "
+    r"k^{(h)}_j = W^{(h)}_k h_j \\[6pt] "
+    r"\alpha^{(h)}_{tj} = \frac{\exp e^{(h)}_{tj}}{\sum_k \exp e^{(h)}_{tk}}, \quad "
     r"c^{(h)}_t = \sum_j \alpha^{(h)}_{tj}\, W^{(h)}_v h_j, \quad "
-    r"c_t = W_o[c^{(1)}_t; \ldots; c^{(N)}_t]\end{gathered}"
+    + HEADS_TOGETHER
+    + r"\end{gathered}"
+)
+SCALED = N_(
+    "÷ √H (H = {hidden}, the size of hₜ and hⱼ): this model's departure from Luong et al. "
+    "(2015), whose scores are not scaled. It keeps a sum of H products from growing with H, "
+    "as the Transformer's √d does."
 )
 MULTIHEAD_NUMBERS = N_(
     "{name} is a Transformer: each of its decoder layers attends with several heads, and its "
@@ -70,6 +86,46 @@ def step_formula(attention: str, scaled: bool = False) -> str:
     return rf"\begin{{gathered}}{formula(attention, scaled)} \\[6pt] {WEIGHTS}\end{{gathered}}"
 
 
+def score_text(kind: str, scaled: bool = False) -> str:
+    """The score formula of attention ``kind`` (:func:`attnviz.model.attention.formula`, or a
+    Transformer head's, :data:`HEAD_SCORE`) in Unicode, for text that is not typeset:
+    eₜⱼ = hₜᵀ Wₐ hⱼ / √H."""
+    latex = HEAD_SCORE if kind == MULTIHEAD else formula(kind, scaled)
+    text = unicodeit.replace(latex.replace(r"^\top", "^T").replace(r"\,", " "))
+    for command, plain in ((r"\tanh", "tanh"), ("√{H}", "√H"), ("√{d}", "√d")):
+        text = text.replace(command, plain)
+    return " ".join(text.split())
+
+
+def scaled_note(attention: str, scaled: bool, hidden: int) -> str | None:
+    """Beside a scaled Luong score's formula, what it departs from; None for any other."""
+    if not scaled or attention not in ("dot", "general"):
+        return None
+    return _(SCALED).format(hidden=hidden)
+
+
+CHAIN_NAMES = {
+    "bahdanau": N_("Bahdanau, additive"),
+    "concat": N_("Luong, concat"),
+    "general": N_("Luong, general"),
+    "dot": N_("Luong, dot"),
+    "read_dot": N_("the dot product, read off Luong's hₜ and hⱼ"),
+    "head": N_("one head of the Transformer"),
+    "heads": N_("its heads together"),
+}
+
+
+def chain_formulas(recurrent: list[tuple[str, bool]]) -> list[tuple[str, str]]:
+    """The chain of scores from Bahdanau to the Transformer as (name, LaTeX) lines: each of
+    the ``recurrent`` models' own score, given as (attention, scaled), then the plain dot
+    product where a general score's vectors give it, then a Transformer head's scaled dot
+    product and its heads joined: the links :mod:`attnviz.analysis.score_chain` computes."""
+    lines = [(_(CHAIN_NAMES[kind]), formula(kind, scaled)) for kind, scaled in recurrent]
+    if any(kind == "general" for kind, _scaled in recurrent):
+        lines.append((_(CHAIN_NAMES["read_dot"]), formula("dot")))
+    return [*lines, (_(CHAIN_NAMES["head"]), HEAD_SCORE), (_(CHAIN_NAMES["heads"]), HEADS_TOGETHER)]
+
+
 def attention_label(attention: str) -> str:
     """A model's attention as the page names it: its score's name, or "no attention"."""
     if attention == MULTIHEAD:
@@ -83,28 +139,29 @@ def query_name(attention: str) -> str:
     return _(query)
 
 
-PARTS = {
+PARTS = {  # how the terms of each score add up, after its formula (score_text)
     "bahdanau": N_(
-        "eₜⱼ = v · tanh(W sₜ₋₁ + U hⱼ): W sₜ₋₁ is computed once per step, "
-        "U hⱼ once per sentence (one row per source token); they add up inside tanh, and v "
-        "weighs each row of the result into one number, the score of that source token."
+        "W sₜ₋₁ is computed once per step, U hⱼ once per sentence (one row per source token); "
+        "they add up inside tanh, and v weighs each row of the result into one number, the "
+        "score of that source token."
     ),
     "concat": N_(
-        "eₜⱼ = vₐ · tanh(Wₐ[hₜ; hⱼ]): Wₐ is split into the half that multiplies hₜ "
-        "(once per step) and the half that multiplies hⱼ (once per sentence, one row per source "
-        "token); they add up inside tanh, and vₐ weighs each row into the score."
+        "Wₐ is split into the half that multiplies hₜ (once per step) and the half that "
+        "multiplies hⱼ (once per sentence, one row per source token); they add up inside tanh, "
+        "and vₐ weighs each row into the score."
     ),
     "general": N_(
-        "eₜⱼ = hₜ · Wₐ hⱼ: Wₐ hⱼ is computed once per sentence (one row per source "
-        "token); each score is the dot product of its row with hₜ."
+        "Wₐ hⱼ is computed once per sentence (one row per source token); each score is the "
+        "dot product of its row with hₜ."
     ),
     "dot": N_(
-        "eₜⱼ = hₜ · hⱼ: each score is the dot product of hₜ with that source token's "
-        "encoder output (one row per source token)."
+        "Each score is the dot product of hₜ with that source token's encoder output (one row "
+        "per source token)."
     ),
 }
 
 
-def parts_note(attention: str) -> str:
-    """How the strips of a step's score add up, in the terms of the model's formula."""
-    return _(PARTS[attention])
+def parts_note(attention: str, scaled: bool = False) -> str:
+    """The model's score formula (:func:`score_text`), then how the strips of a step's score
+    add up in its terms."""
+    return f"{score_text(attention, scaled)}: {_(PARTS[attention])}"

@@ -13,6 +13,8 @@ from plotly.subplots import make_subplots
 from ..analysis.score_chain import ChainLink
 from ..decoding.trace import Trace
 from ..i18n import gettext as _
+from ..model.model_config import MULTIHEAD
+from . import formulas
 from .heatmaps import FONT, HEATMAP_COLORS
 
 
@@ -21,7 +23,10 @@ def heads_figure(
 ) -> go.Figure:
     """Every head of ``trace`` (layers down, heads across) at ``step`` (0-based, framed in
     red); ``aer`` (layers, heads) in each title; the ``picked`` head framed in orange."""
-    layers, heads = trace.heads.shape[1:3]
+    every = trace.heads  # (T, L, N, S)
+    if every is None:
+        raise ValueError("only a Transformer has heads to draw")
+    layers, heads = every.shape[1:3]
     titles = [
         _("L{layer} H{head}").format(layer=layer + 1, head=head + 1)
         + ("" if aer is None else _(" · AER {aer:.0f}").format(aer=aer[layer, head]))
@@ -37,14 +42,14 @@ def heads_figure(
         for head in range(heads):
             fig.add_trace(
                 go.Heatmap(
-                    z=trace.heads[:, layer, head],
+                    z=every[:, layer, head],
                     zmin=0, zmax=1, colorscale=HEATMAP_COLORS, showscale=False,
                     hovertemplate=_("output %{y}, source %{x}: %{z:.2f}") + "<extra></extra>",
                 ),
                 row=layer + 1, col=head + 1,
             )  # fmt: skip
             color = "#ff7f0e" if picked == (layer, head) else None
-            frame = dict(x0=-0.5, x1=trace.heads.shape[-1] - 0.5, row=layer + 1, col=head + 1)
+            frame = dict(x0=-0.5, x1=every.shape[-1] - 0.5, row=layer + 1, col=head + 1)
             fig.add_shape(
                 type="rect", y0=step - 0.5, y1=step + 0.5, line=dict(color="#d62728", width=2),
                 **frame,
@@ -64,12 +69,13 @@ def heads_figure(
     return fig
 
 
-CHAIN_FORMS = {  # each link of the score chain, as its formula reads
-    "additive": "vᵀ tanh(W sₜ₋₁ + U hⱼ)",
-    "general": "hₜᵀ W hⱼ",
-    "dot": "hₜᵀ hⱼ",
-    "scaled": "qₜ · kⱼ / √d",
-}
+def chain_form(link: ChainLink) -> str:
+    """A link of the score chain named by its formula, as every surface writes it
+    (:func:`.formulas.score_text`); a head alone, by its number."""
+    if link.form == "head" and link.head is not None:  # (a head's link names it)
+        return _("head {head} alone (its weight)").format(head=link.head + 1)
+    kind = {"additive": "bahdanau", "scaled": MULTIHEAD}.get(link.form, link.form)
+    return formulas.score_text(kind, link.scaled)
 
 
 def chain_frame(links: list[ChainLink]) -> pd.DataFrame:
@@ -78,8 +84,7 @@ def chain_frame(links: list[ChainLink]) -> pd.DataFrame:
     and no score of its own: NaN, which a table shows as missing (None showed as "None")."""
     rows = [
         {
-            _("score"): CHAIN_FORMS.get(link.form)
-            or _("head {head} alone (its weight)").format(head=link.head + 1),
+            _("score"): chain_form(link),
             _("model"): link.model,
             "e": math.nan if link.score is None else link.score,
             "α": link.weight,

@@ -18,6 +18,7 @@ import plotly.io as pio
 from ..analysis import diagnostics
 from ..analysis.teaching import Shift
 from ..decoding.trace import Trace
+from ..i18n import N_
 from ..i18n import gettext as _
 
 FONT = dict(size=15)  # readable on a laptop and on a projector
@@ -97,6 +98,20 @@ def finite(a: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(a), a, np.nan)
 
 
+SHOWN_ROWS = 14  # rows a grid framed at a step shows at once: with its step's detail under it,
+# what a projector's 768 px holds (issue 74); the others a drag away
+
+
+def row_window(step: int, n_rows: int) -> tuple[int, int] | None:
+    """The rows (first, last), 0-based, a grid of ``n_rows`` framed at row ``step`` shows: all
+    of them (None) up to :data:`SHOWN_ROWS`, else a window that holds the step with two rows
+    after it where there are, as a player reveals rows downwards."""
+    if n_rows <= SHOWN_ROWS:
+        return None
+    first = min(max(0, step - SHOWN_ROWS + 3), n_rows - SHOWN_ROWS)
+    return first, first + SHOWN_ROWS - 1
+
+
 def matrix_figure(
     traces: list[dict],
     title: str,
@@ -107,10 +122,10 @@ def matrix_figure(
 ) -> go.Figure:
     """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
     source across the top, output down (first row on top), a height that grows with the
-    ``n_rows`` rows, upright source labels where level ones would crowd, and row ``step`` (0-based;
-    None or out of range: none) framed. Built in one go, from plain values, as validating a
-    figure piece by piece takes several times longer, and unchecked (:func:`unchecked_figure`)."""
-    framed = step is not None and 0 <= step < n_rows
+    ``n_rows`` rows, upright source labels where level ones would crowd, and row ``step``
+    (0-based; None or out of range: none) framed, in :func:`row_window`'s window of rows. Built
+    in one go, from plain values (validating a figure piece by piece takes several times
+    longer), and unchecked (:func:`unchecked_figure`)."""
     texts = [str(x) for x in traces[0].get("x", ())]
     longest = max((label_width(x) for x in texts), default=0)
     # One label per column, with its number: level where every label fits its cell, else
@@ -118,10 +133,6 @@ def matrix_figure(
     level = n_cols * (longest + 8) <= HALF_PAGE_CELLS
     tall = longest if level else max((label_width(x, UPRIGHT_FONT) for x in texts), default=0)
     top = 58 + (20 if level else tall + 8)  # the title and the axis's, then the labels
-    frame = dict(
-        type="rect", x0=-0.5, x1=n_cols - 0.5, y0=(step or 0) - 0.5, y1=(step or 0) + 0.5,
-        line=dict(color=frame_color, width=3), name=FRAME,
-    )  # fmt: skip
     layout = dict(
         template=PLAIN_JSON,
         title=dict(
@@ -143,9 +154,27 @@ def matrix_figure(
         yaxis=dict(title=dict(text=_("output")), autorange="reversed", automargin=True, dtick=1),
         plot_bgcolor="white",
     )  # fmt: skip
-    if framed:
-        layout["shapes"] = [frame]
+    if step is not None and 0 <= step < n_rows:
+        layout["shapes"] = [
+            dict(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=step - 0.5, y1=step + 0.5,
+                 line=dict(color=frame_color, width=3), name=FRAME)
+        ]  # fmt: skip
+        if window := row_window(step, n_rows):
+            _show_rows(layout, window, n_rows, top)
     return unchecked_figure(traces, layout)
+
+
+def _show_rows(layout: dict, window: tuple[int, int], n_rows: int, top: int) -> None:
+    """``layout``, of a grid of ``n_rows``, showing the rows of ``window`` alone (first and
+    last, 0-based) and saying so in the axis's title; the others a drag away."""
+    first, last = window
+    layout["height"] = 26 * (last - first + 1) + top + 62
+    title = _("output: {first}–{last} of {n}, drag for the rest").format(
+        first=first + 1, last=last + 1, n=n_rows
+    )
+    layout["yaxis"] |= dict(
+        autorange=False, range=[last + 0.5, first - 0.5], title=dict(text=title)
+    )
 
 
 def heatmap(
@@ -162,6 +191,8 @@ def heatmap(
     it are blank and their words hidden, as the decoder has not written them yet. ``gold``
     draws (source, output) token links as crosses.
     """
+    if trace.weights is None or trace.scores is None:
+        raise ValueError("a model without attention has no heatmap")
     x, y = labels(trace.src_tokens), labels(trace.tgt_tokens)
     z, scores = trace.weights, finite(trace.scores)
     if reveal and step is not None:
@@ -183,7 +214,18 @@ def heatmap(
         **weights_style(),
     )
     traces = [cells, gold_markers(x, y, gold)] if gold else [cells]
-    return matrix_figure(traces, title, len(y), len(x), step)
+    return matrix_figure(traces, titled(trace, title), len(y), len(x), step)
+
+
+FORCED = N_("forced: words given, not chosen")  # a forced decoding's picture says so
+
+
+def titled(trace: Trace, title: str) -> str:
+    """A picture's ``title``, saying on the picture itself when the words are not the model's
+    own: a decoding forced to write given words (a reference, another model's output)."""
+    if trace.mode != "forced":
+        return title
+    return f"{title} · {_(FORCED)}" if title else _(FORCED)
 
 
 def gold_markers(x: list[str], y: list[str], gold: list[tuple[int, int]]) -> dict:
@@ -229,12 +271,12 @@ def difference_heatmap(a: Trace, b: Trace, title: str = "") -> go.Figure:
     compare translations that differ)."""
     if not diagnostics.comparable(a, b):
         raise ValueError(
-            f"the translations differ ({a.weights.shape} vs {b.weights.shape} tokens); "
+            f"the translations differ ({a.picture().shape} vs {b.picture().shape} tokens); "
             "give a reference translation so both models are decoded on the same output"
         )
     x, y = labels(a.src_tokens), labels(a.tgt_tokens)
     cells = dict(
-        type="heatmap", z=a.weights - b.weights, x=x, y=y, **signed_style(_("difference"), 1.0)
+        type="heatmap", z=a.picture() - b.picture(), x=x, y=y, **signed_style(_("difference"), 1.0)
     )
     return matrix_figure([cells], title, len(y), len(x))
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..analysis.history import History, Probe
+from ..analysis.history import FIRST_EPOCH_POINTS, History, Probe
 from ..i18n import N_
 from ..i18n import gettext as _
 from .heatmaps import FONT, gold_markers, labels, matrix_figure, weights_style
@@ -48,11 +48,11 @@ def snapshot_heatmap(matrix: np.ndarray, probe: Probe, title: str = "") -> go.Fi
 def history_frame(histories: dict[str, History]) -> pd.DataFrame:
     """One row per model, snapshot and metric that has a value: model, epoch, metric, value."""
     rows = [
-        (name, s["epoch"], label, s[key])
+        (name, s.epoch, label, getattr(s, key))
         for name, history in histories.items()
         for s in history.snapshots
         for key, label in METRICS.items()
-        if s.get(key) is not None
+        if getattr(s, key) is not None
     ]
     return pd.DataFrame(rows, columns=["model", "epoch", "metric", "value"])
 
@@ -141,3 +141,22 @@ def card_loss_chart(card: dict) -> alt.Chart:
         )
     )
     return (line + best).properties(height=220)
+
+
+def snapshots_note(epochs: list[float]) -> str:
+    """What the curves show and when their snapshots were taken, as this history has them: a
+    run continued with ``--init-from`` takes its own first-epoch snapshots (2.1, 2.25, 2.5,
+    from :data:`~attnviz.analysis.history.FIRST_EPOCH_POINTS`)."""
+    note = _(
+        "Validation loss and BLEU, and the AER over every probe sentence with gold, at each of "
+        "the {n} snapshots (epochs {epochs}): at the start of a run, at 10, 25 and 50% of its "
+        "first epoch, and after each epoch. The red rule is the moment shown."
+    ).format(n=len(epochs), epochs=", ".join(f"{e:g}" for e in epochs))
+    first = FIRST_EPOCH_POINTS[0]  # a run's first snapshot within an epoch
+    continued = [round(e - first) for e in epochs if e > 1 and round(e % 1, 2) == first]
+    if continued:
+        note += " " + _(
+            "Continued runs (`--init-from`) start at epochs: {epochs}; each is a new run, with "
+            "its own first-epoch snapshots."
+        ).format(epochs=", ".join(str(e) for e in continued))
+    return note

@@ -33,7 +33,7 @@ def model_label(model: ModelScores, result: LengthResult) -> str:
     return f"{_(FIXED)} · {model.name}" if several else _(FIXED)
 
 
-def summary(result: LengthResult) -> str:
+def length_summary(result: LengthResult) -> str:
     """A caption for :func:`length_figure`: what was measured, and the longest bucket's BLEU of
     the fixed-context model against the best attention model's."""
     corpus = result.corpus
@@ -54,7 +54,7 @@ def summary(result: LengthResult) -> str:
     attention = [m for m in result.models if m.has_attention]
     if filled and fixed and attention:
         k = filled[-1]
-        best = max(attention, key=lambda m: m.buckets[k].bleu)
+        best = max(attention, key=lambda m: m.buckets[k].bleu or 0.0)  # filled: every one has
         text += " " + _(
             "At {label} words, {fixed} scores BLEU {fixed_bleu:.1f}, {best} {best_bleu:.1f}."
         ).format(

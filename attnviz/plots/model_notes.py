@@ -11,6 +11,7 @@ from ..decoding.trace import Trace
 from ..i18n import N_
 from ..i18n import gettext as _
 from ..model.model_config import NONE
+from ..model.precision import Precision
 from .markup import markdown_text
 
 
@@ -28,6 +29,30 @@ def unknown_note(trace: Trace) -> str | None:
     )
     # Each once: "<b>x</b>" named "<", ">", "<", "/", ">"
     return lead + _(", ").join(f"“{markdown_text(w)}”" for w in dict.fromkeys(unknown))
+
+
+def trace_warning(trace: Trace) -> str | None:
+    """What a reader should know before trusting ``trace``'s output, or None: a loop, an
+    output the length limit cut, a number copied from the source."""
+    notes = []
+    if trace.loop:
+        start, n, times = trace.loop
+        gram = " ".join(trace.tgt_tokens[start : start + n])
+        notes.append(
+            _("the output repeats “{gram}” {times} times in a row").format(gram=gram, times=times)
+        )
+    if not trace.ended and trace.mode != "forced":
+        notes.append(_("the model never ended the sentence, the length limit cut it"))
+    if trace.pieces is not None:  # a number copied over one a model over pieces garbled
+        notes += [
+            _("“{copied}” is copied from the source in place of “{written}”").format(
+                copied=trace.tgt_tokens[t], written=trace.written(t)
+            )
+            for t, j in enumerate(trace.replaced)
+            if j is not None
+        ]
+    text = _("; ").join(notes)
+    return text[:1].upper() + text[1:] + _(".") if notes else None
 
 
 def doubts_note(doubts: Doubts) -> str | None:
@@ -178,25 +203,35 @@ DECODED_OUTPUT_BELOW_FP32 = N_(
 )
 
 
+SPLITS = {"test": N_("test"), "valid": N_("validation")}  # a card's names of the corpus's splits
+
+
+def split_name(split: str) -> str:
+    """A split a card names (``test``), in the reader's language; any other name as it is."""
+    return _(SPLITS[split]) if split in SPLITS else split
+
+
 PRECISION_WORDS = {  # what each decoding precision stores below fp32 (model.low_precision)
-    "fp32": N_("every weight in fp32, as trained"),
-    "bf16": N_("the output layer in bf16, every other weight in fp32"),
-    "int8-output": N_("the output layer in int8, every other weight in fp32"),
-    "int8": N_("the recurrent layers and the output layer in int8: the attention moves too"),
+    Precision.FP32: N_("every weight in fp32, as trained"),
+    Precision.BF16: N_("the output layer in bf16, every other weight in fp32"),
+    Precision.INT8_OUTPUT: N_("the output layer in int8, every other weight in fp32"),
+    Precision.INT8: N_(
+        "the recurrent layers and the output layer in int8: the attention moves too"
+    ),
 }
 MADE_BY = N_("Words made by {names} with {what} ({precision}).")
 
 
-def made_by(names: list[str], precision: str) -> str:
+def made_by(names: list[str], precision: Precision) -> str:
     """Which precision made the words shown, said where they are shown (a handout's footer)."""
     return _(MADE_BY).format(
         names=", ".join(names), what=_(PRECISION_WORDS[precision]), precision=precision
     )
 
 
-def decoded(precision: str) -> str:
+def decoded(precision: Precision) -> str:
     """What the precision a page decodes in changes, in the bound language."""
-    if precision == "fp32":
+    if precision == Precision.FP32:
         return _(DECODED_FP32)
     return _(DECODED_OUTPUT_BELOW_FP32).format(precision=precision)
 
@@ -222,7 +257,7 @@ def sinks_line(sinks: dict | None) -> str:
         "on the source `<eos>` {first_eos}%, every step's {steps_eos}%; on the final punctuation "
         "{first_punct}% and {steps_punct}%"
     ).format(
-        split=sinks.get("split", "–"),
+        split=split_name(sinks.get("split", "–")),
         sentences=sinks.get("sentences", "–"),
         first_eos=sinks.get("first_eos", "–"),
         steps_eos=sinks.get("steps_eos", "–"),

@@ -38,14 +38,16 @@ def candidates_table(trace: Trace, step: int) -> Table:
 
 
 def comparison_frame(a: Trace, b: Trace) -> pd.DataFrame:
-    """Per step: each model's output word and entropy, their Jensen-Shannon divergence and
-    whether their argmax agrees (matrices of one shape: same output, e.g. forced decoding)."""
+    """Per step: each model's output word and entropy (``a``'s on the left, ``b``'s on the
+    right, whatever their attention: two models may share one), their Jensen-Shannon
+    divergence and whether their argmax agrees (matrices of one shape: same output, e.g.
+    forced decoding)."""
     return pd.DataFrame(
         {
             "step": range(1, len(a.tgt_tokens) + 1),
             "output": a.tgt_tokens,
-            f"entropy {a.attention}": diagnostics.entropy(a.picture()),
-            f"entropy {b.attention}": diagnostics.entropy(b.picture()),
+            "entropy left": diagnostics.entropy(a.picture()),
+            "entropy right": diagnostics.entropy(b.picture()),
             "JS divergence": diagnostics.js_divergence(a.picture(), b.picture()),
             "same argmax": diagnostics.same_argmax(a.picture(), b.picture()),
         }

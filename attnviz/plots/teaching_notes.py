@@ -7,6 +7,7 @@ from ..analysis.teaching import Shift
 from ..i18n import N_
 from ..i18n import gettext as _
 from .markup import markdown_text
+from .model_notes import split_name
 
 TAUGHT = N_(
     "A natural model attends wherever translating led it; its taught partner was fine-tuned "
@@ -122,7 +123,7 @@ def _sinks_note(natural: dict | None, taught: dict | None) -> str:
     return _(
         "First word on the source `<eos>` ({split} split): natural {natural}%, taught {taught}%."
     ).format(
-        split=taught.get("split", "–"),
+        split=split_name(taught.get("split", "–")),
         natural=natural.get("first_eos", "–"),
         taught=taught.get("first_eos", "–"),
     )

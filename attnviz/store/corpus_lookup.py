@@ -54,7 +54,7 @@ class Linked:
 
 
 @dataclass(frozen=True)
-class Example:
+class MarkedPair:
     """One training pair, its tokens, and which of them the answer is about."""
 
     source: str  # its tokens joined back into text
@@ -74,7 +74,7 @@ class Answer:
     pairs: int  # pairs holding the word (with a target: where the two are linked)
     links: tuple[Linked, ...]  # most frequent first (with a target: that one alone)
     unlinked: int  # pairs holding the word where eflomal links it to nothing
-    examples: tuple[Example, ...]
+    examples: tuple[MarkedPair, ...]
 
     def to_json(self) -> dict:
         out = {
@@ -105,6 +105,8 @@ class Lookup:
     def of(cls, index: CorpusIndex, translator: Translator) -> Lookup:
         """The lookup of ``translator``'s model; :class:`CorpusIndexError` when the index is
         of another corpus, split or tokenization."""
+        if translator.data is None:  # a checkpoint's always says
+            raise ValueError("the model does not record how its corpus was split")
         refusal = index.refusal(translator.card, translator.text, translator.data)
         if refusal is not None:
             raise CorpusIndexError(refusal)
@@ -132,12 +134,12 @@ class Lookup:
         joined)."""
         src, tgt = list(src), (list(tgt) if tgt is not None else None)
         word = word if word is not None else self.text.detokenize(src, "src")
-        if tgt is not None and target is None:
-            target = self.text.detokenize(tgt, "tgt")
         keys = self._keys(src)  # key -> (count, first pair ids)
         pairs = sum(n for n, _ in keys.values())
         unlinked = keys.get((), (0, []))[0]
+        links: tuple[Linked, ...]
         if tgt is not None:
+            target = target if target is not None else self.text.detokenize(tgt, "tgt")
             keys = {k: v for k, v in keys.items() if _contains(k, tgt)}
             linked = sum(n for n, _ in keys.values())
             links = (Linked(target, linked, linked / pairs),) if linked else ()
@@ -216,11 +218,11 @@ class Lookup:
         src, tgt = (second, first) if swap else (first, second)
         return src, tgt, blob_links(row[3], swap)
 
-    def _example(self, row: tuple, word: list[str]) -> Example:
+    def _example(self, row: tuple, word: list[str]) -> MarkedPair:
         src, tgt, links = self._sides(row)
         marked = {i for span in _spans(src, word) for i in span}
         linked = {j for i, j in links if i in marked}
-        return Example(
+        return MarkedPair(
             self.text.detokenize(src, "src"),
             self.text.detokenize(tgt, "tgt"),
             tuple(src),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..data.corpus import DataConfig
 from ..data.text import TextConfig
 from ..model.model_config import ModelConfig
-from ..model.precision import Precision, names
+from ..model.precision import Precision, precision_names
 from ..options import option
 from ..tuning.training_precision import TRAINING
 
@@ -59,7 +59,7 @@ class TrainConfig:
         Precision.AUTO,
         "bf16: autocast (bf16 products, fp32 weights); auto: bf16 where the hardware has "
         "it natively (AVX-512 BF16, AMX, recent GPUs), else fp32",
-        choices=names(TRAINING),
+        choices=precision_names(TRAINING),
     )
     join_fraction: float = option(
         0.3,

@@ -19,9 +19,9 @@ from ..model.build import build_model
 from ..model.interface import DecodingModel
 from ..model.low_precision import EXACT_ATTENTION, PRECISIONS, for_decoding
 from ..model.model_config import ModelConfig
-from ..model.precision import Precision, names
+from ..model.precision import Precision, precision_names
 from .machine import machine_key, native_bf16
-from .probe import Probe, ProbeCache, fastest_of, time_in_turn
+from .probe import ProbeCache, ProbeResult, fastest_of, time_in_turn
 
 DECODING = (Precision.AUTO, *PRECISIONS)
 PROBE_STEPS = 12  # decoding steps of one timed translation
@@ -43,8 +43,8 @@ def resolve_decoding(precision: Precision, device: torch.device | str = "cpu") -
     if pinned:
         if pinned not in EXACT_ATTENTION:
             raise ValueError(
-                f"ATTNVIZ_DECODING must be one of {names(EXACT_ATTENTION)} (the precisions that "
-                f"keep the attention the trained model's own), not {pinned!r}"
+                f"ATTNVIZ_DECODING must be one of {precision_names(EXACT_ATTENTION)} (the "
+                f"precisions that keep the attention the trained model's own), not {pinned!r}"
             )
         return Precision(pinned)
     return probe_decoding(device).fastest_among(EXACT_ATTENTION)
@@ -61,7 +61,7 @@ def decoding_choices(device: torch.device | str = "cpu") -> tuple[Precision, ...
     return (Precision.FP32, Precision.BF16) if native_bf16(device) else (Precision.FP32,)
 
 
-def probe_decoding(device: torch.device | str = "cpu") -> Probe:
+def probe_decoding(device: torch.device | str = "cpu") -> ProbeResult:
     """How fast each precision ``device`` can decode in (:func:`decoding_choices`) runs a
     model of the shipped size here, and the fastest: measured once per process and machine.
 
@@ -76,7 +76,7 @@ def probe_decoding(device: torch.device | str = "cpu") -> Probe:
     return MEASURED.get(machine, decoding_choices(device), lambda: _measure(device, machine))
 
 
-def _measure(device: torch.device, machine: str) -> Probe:
+def _measure(device: torch.device, machine: str) -> ProbeResult:
     """Time the precisions of :func:`decoding_choices` (see :func:`probe_decoding`)."""
     config = ModelConfig(
         8000, 8000, "general", embed=192, hidden=384, layers=1, dropout=0.0, scaled=True,
@@ -90,7 +90,7 @@ def _measure(device: torch.device, machine: str) -> Probe:
     src_lens = torch.tensor([PROBE_STEPS])
     runs = {p: functools.partial(_greedy, model, src, src_lens) for p, model in models.items()}
     ms = time_in_turn(runs, device)
-    return Probe(ms, fastest_of(ms), machine)
+    return ProbeResult(ms, fastest_of(ms), machine)
 
 
 @torch.inference_mode()

@@ -28,7 +28,7 @@ PROBE_MARGIN = 0.1
 
 
 @dataclass(frozen=True)
-class Probe:
+class ProbeResult:
     """What a probe measured on one device."""
 
     ms: dict[Precision, float]  # precision -> milliseconds of the probe's timed work
@@ -87,7 +87,7 @@ class ProbeCache:
 
     def __init__(self, name: str):
         self.name = name  # the file's name, without .json
-        self._probes: dict[str, Probe] = {}  # machine -> its probe, in this process
+        self._probes: dict[str, ProbeResult] = {}  # machine -> its probe, in this process
         self._lock = threading.Lock()
 
     def file(self) -> Path:
@@ -95,8 +95,8 @@ class ProbeCache:
         return Path(base) / "attnviz" / f"{self.name}.json"
 
     def get(
-        self, machine: str, choices: tuple[Precision, ...], measure: Callable[[], Probe]
-    ) -> Probe:
+        self, machine: str, choices: tuple[Precision, ...], measure: Callable[[], ProbeResult]
+    ) -> ProbeResult:
         """``machine``'s probe: this process's, else the file's where it timed every one of
         ``choices``, else what ``measure()`` returns, added to the file."""
         with self._lock:
@@ -108,19 +108,19 @@ class ProbeCache:
                 self._probes[machine] = probe
             return self._probes[machine]
 
-    def _read(self, machine: str, choices: tuple[Precision, ...]) -> Probe | None:
+    def _read(self, machine: str, choices: tuple[Precision, ...]) -> ProbeResult | None:
         """The machine's measurement from the file, where it timed every one of ``choices``
         (one written before a precision was added is measured again)."""
         try:
             entry = json.loads(self.file().read_text())[machine]
             ms = {Precision(k): float(v) for k, v in entry["ms"].items()}
-            probe = Probe(ms, Precision(entry["fastest"]), machine)
+            probe = ProbeResult(ms, Precision(entry["fastest"]), machine)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         complete = set(choices) <= set(probe.ms)
         return probe if complete and probe.fastest in choices else None
 
-    def _write(self, probe: Probe) -> None:
+    def _write(self, probe: ProbeResult) -> None:
         """Add ``probe`` to the file, atomically; a file that cannot be written only means the
         next process measures again."""
         path = self.file()

@@ -19,7 +19,7 @@ import torch
 
 from ..model.precision import Precision
 from .machine import machine_key, native_bf16
-from .probe import Probe, ProbeCache, fastest_of, time_in_turn
+from .probe import ProbeCache, ProbeResult, fastest_of, time_in_turn
 
 TRAINING = (Precision.AUTO, Precision.FP32, Precision.BF16)
 CHOICES = (Precision.FP32, Precision.BF16)  # what "auto" chooses between
@@ -47,7 +47,7 @@ def resolve_training(
 
 def probe_training(
     device: torch.device | str, update: Callable[[Precision], object], shape: str
-) -> Probe:
+) -> ProbeResult:
     """How long ``update("fp32")`` and ``update("bf16")`` take on ``device``, and the faster
     (bf16 only where it saves a tenth of fp32's time: see
     :func:`~attnviz.tuning.probe.fastest_of`): measured once per process and once per machine
@@ -58,8 +58,8 @@ def probe_training(
     device = torch.device(device)
     machine = f"{machine_key(device)}; {shape}" if shape else machine_key(device)
 
-    def measure() -> Probe:
+    def measure() -> ProbeResult:
         ms = time_in_turn({p: functools.partial(update, p) for p in CHOICES}, device)
-        return Probe(ms, fastest_of(ms), machine)
+        return ProbeResult(ms, fastest_of(ms), machine)
 
     return MEASURED.get(machine, CHOICES, measure)

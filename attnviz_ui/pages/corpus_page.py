@@ -11,7 +11,7 @@ from attnviz.analysis.compare_models import Item, SentenceScore
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import length_charts, teaching_notes
-from attnviz.store.catalog import Checkpoint
+from attnviz.store.catalog import Checkpoint, Direction
 
 from ..serving.corpus import corpus_files, held_out_sentences, parsed_items, upload_text
 from ..serving.models import Choice, scores_of
@@ -31,6 +31,34 @@ GOLD_HELP = N_(
     "Optional: one alignment per sentence, between its words and its first reference's "
     "(Pharaoh `i-j` sure / `i?j` possible, 0-based; or HLT-NAACL 2003 `sentid e f [S|P]`)."
 )
+
+
+# What the Paste box opens on, by direction: the format shown by example, each sentence with its
+# reference (tab-separated), ready to run.
+PASTE_EXAMPLES = {
+    "en-fr": [
+        ("I am cold.", "J'ai froid."),
+        ("Where is the station?", "Où est la gare ?"),
+        ("He bought a red car.", "Il a acheté une voiture rouge."),
+    ],
+    "zh-en": [
+        ("我爱你。", "I love you."),
+        ("汤姆有三个孩子。", "Tom has three children."),
+        ("你叫什么名字？", "What's your name?"),
+    ],
+    "en-zh": [
+        ("I love you.", "我爱你。"),
+        ("Tom has three children.", "汤姆有三个孩子。"),
+        ("How much is this book?", "这本书多少钱？"),
+    ],
+}
+
+
+def paste_example(direction: Direction) -> str:
+    """The Paste box's first text for ``direction``: sentence<TAB>reference lines; empty for a
+    direction without examples."""
+    pairs = PASTE_EXAMPLES.get(f"{direction.source}-{direction.target}", [])
+    return "\n".join(f"{source}\t{reference}" for source, reference in pairs)
 
 
 def held_out_ui(left: Checkpoint, files: list[str]) -> list[Item]:
@@ -55,8 +83,9 @@ def _upload_text(upload, what: str) -> str:
     return upload_text(upload.getvalue(), what)
 
 
-def typed_ui(upload: bool) -> list[Item]:
-    """Sentences and gold alignments pasted, or uploaded as files."""
+def typed_ui(upload: bool, direction: Direction) -> list[Item]:
+    """Sentences and gold alignments pasted (the box opens on examples of ``direction``), or
+    uploaded as files; their format said under them."""
     if upload:
         text_file = st.file_uploader(_("Sentences"), type=["txt", "tsv"], help=_(SENTENCES_HELP))
         gold_file = st.file_uploader(
@@ -65,7 +94,8 @@ def typed_ui(upload: bool) -> list[Item]:
         text = _upload_text(text_file, "the sentences file")
         gold = _upload_text(gold_file, "the gold file")
     else:
-        text = st.text_area(_("Sentences"), help=_(SENTENCES_HELP), height=150)
+        text = st.text_area(_("Sentences"), paste_example(direction), height=150)
+        st.caption(_(SENTENCES_HELP))
         gold = st.text_area(_("Gold alignments"), help=_(GOLD_HELP), height=100)
     return parsed_items(text, gold)
 
@@ -106,7 +136,7 @@ def corpus_page_ui(choice: Choice) -> None:
         if source == SOURCES[2]:
             items = held_out_ui(choice.left, files)
         else:
-            items = typed_ui(source == SOURCES[1])
+            items = typed_ui(source == SOURCES[1], choice.direction)
     except (ValueError, OSError) as e:
         st.error(_("Could not read the sentences: {error}").format(error=e))
         return

@@ -12,6 +12,7 @@ class Page(StrEnum):
     """The dashboard's pages, in the order the page switch shows them."""
 
     SENTENCE = N_("One sentence")
+    LESSON = N_("Lesson")
     CORPUS = N_("A corpus")
     TRAINING = N_("Training")
 
@@ -27,7 +28,3 @@ class View(StrEnum):
     BEAM = N_("Beam search")
     CARDS = N_("Model cards")
     EXPORT = N_("Export")
-
-
-# The views that follow the step slider.
-STEPPING = (View.STEPS, View.COMPARE, View.TRANSFORMER)

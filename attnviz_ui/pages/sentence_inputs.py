@@ -10,9 +10,11 @@ from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.store.catalog import Direction
 
+from ..serving.models import Choice
 from ..state import playback
 from ..state.session_keys import Key
-from ..views.walk_through import is_taught, taught_reference
+from ..views.walk_through import is_taught
+from ..widgets.mirror import mirror
 
 OWN = N_("(type your own)")
 
@@ -63,7 +65,7 @@ def _example() -> None:
     state = st.session_state
     example = state[Key.EXAMPLE]
     state[Key.SENTENCE] = "" if example == OWN else example
-    state[Key.REFERENCE] = taught_reference(example)  # the notes' walk-through, forced
+    state[Key.REFERENCE] = ""  # the models' own translations first (the notes': one click)
     _new_sentence(example != OWN)
 
 
@@ -84,15 +86,16 @@ def _open_on(examples: list[str]) -> None:
     """Show the first example, finished (no examples: an empty box)."""
     state = st.session_state
     state[Key.EXAMPLE] = examples[0] if examples else OWN
-    first = (examples or [""])[0]
-    state[Key.SENTENCE], state[Key.REFERENCE] = first, taught_reference(first)
+    state[Key.SENTENCE], state[Key.REFERENCE] = (examples or [""])[0], ""
     _new_sentence(example=True)
 
 
-def inputs_ui(direction: Direction) -> tuple[str, str]:
+def inputs_ui(choice: Choice) -> tuple[str, str]:
     """The sentence and the reference translation typed ("" for none); the examples are those
-    of ``direction``'s source language, and switching the direction opens on its first."""
+    of the direction's source language, and switching the direction opens on its first. The
+    direction is chosen here too, where the sentence is typed, with the sidebar closed."""
     state = st.session_state
+    direction = choice.direction
     examples = examples_of(direction)
     if Key.NEXT_REFERENCE in state:  # asked for by a button of the compare view
         state[Key.REFERENCE] = state.pop(Key.NEXT_REFERENCE)
@@ -104,22 +107,30 @@ def inputs_ui(direction: Direction) -> tuple[str, str]:
         if shown_for is not None or Key.SENTENCE not in state:
             _open_on(examples)
     # One row, so that the pictures below start higher up the screen.
-    cols = st.columns([2, 3, 3])
+    cols = st.columns([2, 2, 3, 3])
     cols[0].selectbox(
+        _("Direction"),
+        choice.directions or [direction],
+        format_func=keeping_language(str),
+        key=Key.PAGE_DIRECTION,
+        on_change=mirror(Key.DIRECTION, Key.PAGE_DIRECTION),
+        disabled=len(choice.directions) < 2,  # shown all the same: what the models translate
+    )
+    cols[1].selectbox(
         _("Examples"),
         [OWN, *examples],
         format_func=keeping_language(lambda e: _(e) if e == OWN else e),
         key=Key.EXAMPLE,
         on_change=_example,
     )
-    sentence = cols[1].text_input(
+    sentence = cols[2].text_input(
         _("{language} sentence").format(language=language_name(direction.source)),
         placeholder=_("e.g. {example}").format(example=examples[-1]) if examples else "",
         key=Key.SENTENCE,
         on_change=_new_sentence,
         args=(False,),
     )
-    reference = cols[2].text_input(
+    reference = cols[3].text_input(
         _("Reference translation (optional)"),
         placeholder=_("{language}; both models are then force-decoded on it").format(
             language=language_name(direction.target)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from attnviz.errors import Refused
@@ -9,22 +11,22 @@ from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
 from attnviz.plots import model_notes
 
-from ..serving.models import Choice, Side, translate, translator_of
+from ..serving.models import Choice, Side, description_of, side_of, translate
 from ..state.session_keys import Key
 from ..views.beam_view import beam_view_ui
 from ..views.cards_view import cards_view_ui
 from ..views.export_view import export_view_ui
 from ..views.taught_view import taught_view_ui
-from ..views.walk_through import walk_through_ui
+from ..views.walk_through import taught_offer_ui, walk_through_ui
 from ..views.why_view import why_view_ui
-from .navigation import STEPPING, View
+from .navigation import View
 from .sentence_inputs import MAX_CHARS, inputs_ui
-from .stepping import notes_ui, pieces_ui, stepping_ui
+from .stepping import STEPPING_VIEWS, notes_ui, pieces_ui, stepping_ui
 
 
 def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | None:
     """Both models' decodings, or None after showing why a model refused the sentence."""
-    if note := translator_of(choice.left).text.language_note(sentence):
+    if note := description_of(choice.left).text.language_note(sentence):
         st.warning(note + _(" Choose the direction in the sidebar."), icon="🔤")
     sides = []
     for checkpoint in (choice.left, choice.right):
@@ -32,7 +34,7 @@ def decode_ui(choice: Choice, sentence: str, reference: str) -> list[Side] | Non
         if isinstance(trace, Refused):
             st.warning(f"{checkpoint.name}: {trace.message}")
             return None
-        sides.append(Side(checkpoint, translator_of(checkpoint), trace))
+        sides.append(side_of(checkpoint, trace))
     return sides
 
 
@@ -44,26 +46,47 @@ def shown_sides(sides: list[Side]) -> list[Side]:
     return sides
 
 
-def view_ui(view: View, sides: list[Side], beam: int) -> None:
-    """One of the views that do not step."""
-    shown = [(side.name, side.trace) for side in sides]
-    if view == View.BEAM:
-        beam_view_ui(shown, beam)
-    elif view == View.CARDS:
-        cards_view_ui([(s.name, s.translator) for s in sides])
-    else:
-        export_view_ui(shown)
+def _why_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
+    why_view_ui(choice, sentence)
+
+
+def _taught_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
+    taught_view_ui(choice, sentence, reference)
+
+
+def _beam_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
+    beam_view_ui([(side.name, side.trace) for side in sides], choice.beam)
+
+
+def _cards_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
+    cards_view_ui([(side.name, side.description) for side in sides])
+
+
+def _export_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
+    export_view_ui([(side.name, side.trace) for side in sides])
+
+
+# What each view that does not follow the step slider draws, given the page's choice, both
+# sides, the sentence and the reference. The views that step are stepping.STEPPING_VIEWS.
+STILL_VIEWS: dict[View, Callable[[Choice, list[Side], str, str], None]] = {
+    View.WHY: _why_ui,
+    View.TAUGHT: _taught_ui,
+    View.BEAM: _beam_ui,
+    View.CARDS: _cards_ui,
+    View.EXPORT: _export_ui,
+}
 
 
 def sentence_page_ui(choice: Choice) -> None:
     """The sentence in, both models' decodings out, one view at a time."""
-    sentence, reference = inputs_ui(choice.direction)
+    sentence, reference = inputs_ui(choice)
     if not sentence.strip():
         st.info(_("Type a sentence or pick an example to start."))
         return
     if max(len(sentence), len(reference)) > MAX_CHARS:
         st.warning(_("A box holds at most {n:,} characters.").format(n=MAX_CHARS))
         return
+    taught_offer_ui(sentence, reference)
     sides = decode_ui(choice, sentence, reference)
     if sides is None:
         return
@@ -84,17 +107,12 @@ def sentence_page_ui(choice: Choice) -> None:
         stepping_ui(view, choice, sides, over_words)
         walk_through_ui(choice, sides, sentence, reference)
         return
-    if view in (View.COMPARE, View.TRANSFORMER):
+    if view in STEPPING_VIEWS:
         slots = [col.container() for col in st.columns(len(sides))]
         stepping_ui(view, choice, sides, over_words)
     else:
         pieces_ui()
         slots = [col.container() for col in st.columns(len(sides))]
-    if view == View.WHY:
-        why_view_ui(choice, sentence)
-    elif view == View.TAUGHT:
-        taught_view_ui(choice, sentence, reference)
-    elif view not in STEPPING:
-        view_ui(view, sides, choice.beam)
+        STILL_VIEWS[view](choice, sides, sentence, reference)
     walk_through_ui(choice, sides, sentence, reference)
     notes_ui(slots, choice, over_words)

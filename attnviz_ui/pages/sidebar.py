@@ -17,6 +17,7 @@ from attnviz.store.catalog import (
 
 from ..serving.models import Choice, checkpoint_folder, direction_of
 from ..state.session_keys import Key
+from ..views.beam_view import SEARCHES
 
 # Each claim of what the models do well is measured: the counts are of hand-judged outputs in
 # benchmarks/quality/check_note/labelled.tsv.
@@ -68,15 +69,15 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
     found = groups[direction]
     names = [c.name for c in found]
     wanted = opening(direction)
-    left = st.sidebar.selectbox(_("Left model"), names, default_index(names, wanted[0], 0))
-    right = st.sidebar.selectbox(_("Right model"), names, default_index(names, wanted[1], 1))
+    left = _model_ui(_("Left model"), names, Key.LEFT_MODEL, default_index(names, wanted[0], 0))
+    right = _model_ui(_("Right model"), names, Key.RIGHT_MODEL, default_index(names, wanted[1], 1))
     if caption := CAPTIONS.get(direction):
         st.sidebar.caption(_(caption))
     if any(name.startswith("encdec") for name in names):
         st.sidebar.caption(_(FIXED))
     search = st.sidebar.radio(
         _("Search"),
-        [N_("greedy"), N_("beam")],
+        SEARCHES,
         format_func=keeping_language(_),
         horizontal=True,
         key=Key.SEARCH,
@@ -89,8 +90,18 @@ def sidebar_ui(found: list[Checkpoint], failed: dict[str, str]) -> Choice | None
         )
     )
     return Choice(
-        found[names.index(left)], found[names.index(right)], beam, direction, tuple(found)
-    )
+        found[names.index(left)], found[names.index(right)], beam, direction, tuple(found),
+        tuple(groups),
+    )  # fmt: skip
+
+
+def _model_ui(label: str, names: list[str], key: Key, opening: int) -> str:
+    """A column's model among ``names``: the one chosen (or a link's), else ``opening``'s
+    (a new direction's own models)."""
+    state = st.session_state
+    if state.get(key) not in names:
+        state[key] = names[opening]
+    return st.sidebar.selectbox(label, names, key=key)
 
 
 def direction_ui(directions: list[Direction]) -> Direction:

@@ -4,19 +4,19 @@ step change, each model's notes under its heatmap, and the switch between words 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from attnviz.analysis.align import gold_to_draw
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots import model_notes
 
 from ..serving.aligner import alignments_of, doubts_of
-from ..serving.models import Choice, Side
+from ..serving.models import Choice, Side, gold_of
 from ..state import playback
 from ..state.playback import Playback
 from ..state.session_keys import Key
@@ -35,7 +35,9 @@ from ..views.step_view import (
 )
 from ..views.transformer_view import transformer_view_ui
 from ..views.what_if_view import WhatIf, what_if_choice_ui, what_if_ui
+from ..widgets.follow_step import follow_step_ui
 from ..widgets.language import bind_language
+from .address_bar import step_shown_ui
 from .navigation import View
 
 PLAY_SECONDS = 0.8
@@ -71,7 +73,7 @@ def notes_ui(slots: list[DeltaGenerator], choice: Choice, sides: list[Side]) -> 
     then delays no picture, which matters most when a class keeps the server busy."""
     found = doubts_of([choice.left, choice.right], [side.trace for side in sides])
     for slot, side, doubt in zip(slots, sides, found, strict=True):
-        notes = [side.trace.warning(), model_notes.doubts_note(doubt)]
+        notes = [model_notes.trace_warning(side.trace), model_notes.doubts_note(doubt)]
         if text := " ".join(n for n in notes if n):
             slot.warning(text, icon="🔎")
 
@@ -182,12 +184,8 @@ def _stepping(
 ) -> None:
     bind_language()  # a step change reruns this fragment alone
     step = step_ui(steps)
-    if view == View.STEPS:
-        _steps_ui(choice, sides, over_words, step, switches)
-    elif view == View.TRANSFORMER:
-        transformer_view_ui(choice, sides, step, st.session_state[Key.SENTENCE])
-    else:
-        compare_view_ui([(side.name, side.trace) for side in sides], step)
+    step_shown_ui(step, steps)  # the address follows the step
+    STEPPING_VIEWS[view](choice, sides, over_words, step, switches)
     state = st.session_state
     playing = state[Key.PLAYING]
     done = playback.after_run(Playback(state[Key.STEP], playing), steps)[0]
@@ -203,9 +201,11 @@ def _steps_ui(
     (on ``over_words``) under its heatmap, once both heatmaps are sent."""
     state = st.session_state
     gold, sentence, reference = state.get(Key.GOLD), state[Key.SENTENCE], state[Key.REFERENCE]
+    # A what-if asked for, first: its controls and result right under the button that asked
+    what_if_ui(switches.what_if, choice, sides, step, sentence)
     cols = st.columns(2)
     aligned = _eflomal_ui(sides) if switches.eflomal else None
-    golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
+    golds = [gold_of(s, gold, sentence, reference) for s in sides]
     shown = [
         column(side, step, switches.reveal, links, list(aligned[k].symmetric) if aligned else None)
         for k, (side, links) in enumerate(zip(sides, golds, strict=True))
@@ -223,16 +223,38 @@ def _steps_ui(
     for col, side, c in zip(cols, sides, shown, strict=True):
         with col:
             step_detail_ui(side, c)
+    if state.get(Key.PLAYING):
+        follow_step_ui(step)
     if aligned:
-        aligner_view.agreement_ui(sides, [choice.left, choice.right], aligned, golds)
+        aligner_view.agreement_ui(sides, aligned, golds)
     if switches.numbers:
         for col, side, c in zip(cols, sides, shown, strict=True):
             with col:
                 numbers_ui(side, c.step)
-    what_if_ui(switches.what_if, choice, sides, step, sentence)
     if switches.attributed:
         attribution_view_ui(choice, sides, step)
     corpus_view_ui(choice, sides, step)
+
+
+def _compare_ui(
+    choice: Choice, sides: list[Side], over_words: list[Side], step: int, switches: StepSwitches
+) -> None:
+    compare_view_ui([(side.name, side.trace) for side in sides], step)
+
+
+def _transformer_ui(
+    choice: Choice, sides: list[Side], over_words: list[Side], step: int, switches: StepSwitches
+) -> None:
+    transformer_view_ui(choice, sides, step, st.session_state[Key.SENTENCE])
+
+
+# What each view that follows the step slider draws at a step, given the page's choice, both
+# sides (as the pictures show them, and as words), the step (0-based) and the switches.
+STEPPING_VIEWS: dict[View, Callable[[Choice, list[Side], list[Side], int, StepSwitches], None]] = {
+    View.STEPS: _steps_ui,
+    View.COMPARE: _compare_ui,
+    View.TRANSFORMER: _transformer_ui,
+}
 
 
 def _eflomal_ui(sides: list[Side]):

@@ -12,7 +12,7 @@ from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import history_charts
 
-from ..serving.models import Choice, translator_of
+from ..serving.models import Choice, history_of
 from ..state import playback
 from ..state.playback import Playback
 from ..state.session_keys import Key, element_key
@@ -54,7 +54,7 @@ def histories_ui(choice: Choice) -> dict[str, History]:
     """The chosen models' histories, by name; a word for each model without one."""
     kept = {}
     for checkpoint in dict.fromkeys((choice.left, choice.right)):
-        history = translator_of(checkpoint).history
+        history = history_of(checkpoint)
         if history is None or not history.snapshots:
             st.info(_(OLDER).format(name=checkpoint.name))
         else:
@@ -118,7 +118,7 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
         return
     s = history.at(epoch)
     snap, matrix = history.snapshots[s], history.matrices(s)[j]
-    title = f"{name} · " + _("epoch {epoch:g}").format(epoch=snap["epoch"])
+    title = f"{name} · " + _("epoch {epoch:g}").format(epoch=snap.epoch)
     if probe.gold is not None:
         title += f" · AER {probe_aer(matrix, probe.gold):.0f}%"
     st.plotly_chart(
@@ -148,25 +148,8 @@ def history_ui(histories: dict[str, History]) -> list[float]:
     st.caption(_(READING) + " " + _(GOLD if probes[k].gold is not None else NO_GOLD))
     curves = history_charts.curves_chart(history_charts.history_frame(histories), epoch)
     vega_charts(curves, key=Key.TRAINING_CURVES, side=True)
-    st.caption(snapshots_note(epochs))
+    st.caption(history_charts.snapshots_note(epochs))
     return epochs
-
-
-def snapshots_note(epochs: list[float]) -> str:
-    """What the curves show and when their snapshots were taken, as this history has them: a
-    run continued with ``--init-from`` takes its own first-epoch snapshots (2.1, 2.25, 2.5)."""
-    note = _(
-        "Validation loss and BLEU, and the AER over every probe sentence with gold, at each of "
-        "the {n} snapshots (epochs {epochs}): at the start of a run, at 10, 25 and 50% of its "
-        "first epoch, and after each epoch. The red rule is the moment shown."
-    ).format(n=len(epochs), epochs=", ".join(f"{e:g}" for e in epochs))
-    continued = [round(e - 0.1) for e in epochs if e > 1 and round(e % 1, 2) == 0.1]
-    if continued:
-        note += " " + _(
-            "Continued runs (`--init-from`) start at epochs: {epochs}; each is a new run, with "
-            "its own first-epoch snapshots."
-        ).format(epochs=", ".join(str(e) for e in continued))
-    return note
 
 
 def training_page_ui(choice: Choice) -> None:

@@ -4,6 +4,7 @@ keeps caches and sets the process up.
 Every cached load is a ``functools.lru_cache`` of the process, shared by every session; a load
 from a file is keyed by the file's version (:func:`.models.file_version`). Decodings run in the
 server's decoding processes (:mod:`.decoder_process`). The views and pages receive what they
-draw as plain values (Traces, Refused, cards, figures). Imports ``attnviz`` and streamlit's
-session state only through :mod:`..widgets.language` (the session's language).
+draw as plain values (Traces, Refused, cards, figures). Imports ``attnviz``, the builders,
+and streamlit's session state only through the widgets that name the session
+(:mod:`..widgets.language`: its language; :mod:`..widgets.session`: its key).
 """

@@ -32,4 +32,4 @@ def _curve(
     result = read_result(path) if version else None
     if result is None or not is_current(result, [c.path for c in models]):
         return None
-    return length_charts.length_figure(result), length_charts.summary(result)
+    return length_charts.length_figure(result), length_charts.length_summary(result)

@@ -11,9 +11,15 @@ from typing import NamedTuple
 
 import attnviz
 from attnviz.analysis import compare_models
+from attnviz.analysis.aer import GoldPair
+from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.compare_models import Item, SentenceScore
+from attnviz.analysis.history import History
+from attnviz.data.corpus import DataConfig
+from attnviz.data.text import TextConfig
 from attnviz.errors import Refused
 from attnviz.i18n import shown
+from attnviz.model.model_config import ModelConfig
 from attnviz.store.catalog import Checkpoint, Direction, checkpoints
 from attnviz.tuning.decoding_precision import resolve_decoding
 
@@ -46,13 +52,26 @@ class Choice(NamedTuple):
     beam: int  # 1: greedy search
     direction: Direction = Direction("en", "fr")  # what both models read and write
     models: tuple[Checkpoint, ...] = ()  # every model of the direction, left and right among them
+    directions: tuple[Direction, ...] = ()  # every direction the checkpoints translate in
+
+
+class Description(NamedTuple):
+    """What a model is, as plain values for the views: its configuration (attention, sizes,
+    heads, picture layer, scaling), its tokenization, its training data and its card. Built
+    from the model's file without its weights (:func:`description_of`)."""
+
+    config: ModelConfig
+    text: TextConfig
+    data: DataConfig
+    card: dict
+    precision: str  # what the page decodes it in
 
 
 class Side(NamedTuple):
     """One column of the page: a model, what it is, and its decoding of the sentence."""
 
     checkpoint: Checkpoint
-    translator: attnviz.Translator  # described: its weights are in the decoding processes
+    description: Description
     trace: attnviz.Trace
 
     @property
@@ -81,6 +100,33 @@ def translator_of(checkpoint: Checkpoint) -> attnviz.Translator:
     vocabularies, tokenizers and history, without its weights (the decoding processes hold
     them); raises its CheckpointError. To run the model here, :func:`running_translator_of`."""
     return descriptions(page_precision()).get(checkpoint)
+
+
+def description_of(checkpoint: Checkpoint) -> Description:
+    """What ``checkpoint``'s model is, for a view to draw; raises its CheckpointError."""
+    described = translator_of(checkpoint)
+    return Description(
+        described.model.config, described.text, described.data, described.card,
+        described.precision,
+    )  # fmt: skip
+
+
+def history_of(checkpoint: Checkpoint) -> History | None:
+    """What ``checkpoint``'s training recorded; None for a file saved before attnviz kept it."""
+    return translator_of(checkpoint).history
+
+
+def side_of(checkpoint: Checkpoint, trace: attnviz.Trace) -> Side:
+    """A column of the page: ``checkpoint``'s model and its ``trace``."""
+    return Side(checkpoint, description_of(checkpoint), trace)
+
+
+def gold_of(
+    side: Side, gold: GoldPair | None, sentence: str, reference: str
+) -> list[tuple[int, int]] | None:
+    """The links of the gold alignment ``gold`` to draw on ``side``'s decoding of ``sentence``
+    on ``reference``; None where they do not apply (see attnviz.analysis.align.gold_to_draw)."""
+    return gold_to_draw(translator_of(side.checkpoint), side.trace, gold, sentence, reference)
 
 
 def running_translator_of(

@@ -13,9 +13,22 @@ class Key(StrEnum):
 
     # The dashboard and its sidebar
     PAGE = "page"  # the page switch: a Page
+    LESSON_STEP = "lesson_step"  # the Lesson page's step, 1-based (pages.lesson_page)
+    LESSON_BACK = "lesson_back"  # its Back button
+    LESSON_NEXT = "lesson_next"  # its Next button
+    LESSON_AT = "lesson_at"  # the decoding step its Bahdanau and Luong screens share, 1-based
+    LESSON_LENGTH = "lesson_length"  # its fixed-context screen: how many sentences joined
     DIRECTION = "direction"  # the sidebar: which languages the models translate between
     LANGUAGE = "language"  # the sidebar: the interface's language (attnviz_ui.widgets.language)
     SEARCH = "search"  # the sidebar: greedy or beam search
+    PAGE_DIRECTION = "page_direction"  # the direction again, beside the sentence (widgets.mirror)
+    PAGE_SEARCH = "page_search"  # the search again, in the beam view (widgets.mirror)
+    LEFT_MODEL = "left_model"  # the sidebar: the left column's model, by name
+    RIGHT_MODEL = "right_model"  # the sidebar: the right column's model, by name
+    SHARE = "share"  # the Share popover beside the page switch (open or closed)
+    ADDRESS = "address"  # the query parameters the page last wrote (pages.address_bar)
+    LINK_STEP = "link_step"  # the step a link asked for, checked once the steps are known
+    SHOWN_STEP = "shown_step"  # the step the stepping fragment showed this run, for the address
     RESTARTED = "restarted"  # whether this session replaced one a stopped replica held
 
     # The one-sentence page: the sentence and its view
@@ -25,7 +38,8 @@ class Key(StrEnum):
     SENTENCE = "sentence"  # the sentence box
     REFERENCE = "reference"  # the reference box ("" for none)
     NEXT_REFERENCE = "next_reference"  # set by the compare view's buttons, put in the box next run
-    GOLD = "gold"  # (source, reference, gold links) of a sentence opened from the corpus page
+    TAUGHT_FORCE = "taught_force"  # the button that forces an example to the notes' wording
+    GOLD = "gold"  # the GoldPair of a sentence opened from the corpus page
     PIECES = "pieces"  # "Show subword pieces"
 
     # The one-sentence page: stepping (attnviz_ui.state.playback says how these move)
@@ -53,7 +67,7 @@ class Key(StrEnum):
     WHAT_IF_WORD = "what_if_word"  # another word: the word picked from the list
     WHAT_IF_TYPED = "what_if_typed"  # another word: the word typed
     WHAT_IF_MODEL = "what_if_model"  # attention elsewhere: the model edited (0, 1)
-    WHAT_IF_EDIT = "what_if_edit"  # attention elsewhere: the edit, a steer.Edit
+    WHAT_IF_EDIT = "what_if_edit"  # attention elsewhere: the edit, a what_if.Edit
     WHAT_IF_SOURCE = "what_if_source"  # attention elsewhere: the source word, 0-based
     WHAT_IF_HEAD = "what_if_head"  # attention elsewhere: a Transformer's head edited, 0-based
 

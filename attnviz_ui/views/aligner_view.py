@@ -7,15 +7,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from attnviz.analysis.aer import Gold, score
-from attnviz.analysis.align import trace_links
 from attnviz.analysis.compare_models import SentenceScore
-from attnviz.analysis.eflomal_aligner import Alignment, aer_against
+from attnviz.analysis.eflomal_aligner import Alignment
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.store.catalog import Checkpoint
 
+from ..builders.eflomal_agreement import eflomal_agreement
 from ..serving.aligner import eflomal_aers, priors_mismatch
 from ..serving.models import Side
 from ..state.session_keys import Key
@@ -51,40 +49,33 @@ def switch_ui() -> bool:
     return st.toggle(_(SWITCH), key=Key.EFLOMAL_ON, help=_(SWITCH_HELP))
 
 
-def agreement_ui(
-    sides: list[Side], checkpoints: list[Checkpoint], alignments: list[Alignment], gold: list
-) -> None:
-    """Per model (of the checkpoint beside its side): whether its corpus is the priors', and its
-    attention against eflomal's links; with gold links (``gold[k]``, or None), eflomal's AER and
-    the attention's beside it."""
+def agreement_ui(sides: list[Side], alignments: list[Alignment], gold: list) -> None:
+    """Per model: whether its corpus is the priors', and its attention against eflomal's
+    links; with gold links (``gold[k]``, or None), eflomal's AER and the attention's beside
+    it."""
     cols = st.columns(len(sides))
-    for col, side, c, a, g in zip(cols, sides, checkpoints, alignments, gold, strict=True):
-        if why := priors_mismatch(c):
+    for col, side, a, g in zip(cols, sides, alignments, gold, strict=True):
+        if why := priors_mismatch(side.checkpoint):
             col.warning(
                 _("{name}: eflomal's priors may not fit this model: {why}.").format(
                     name=side.name, why=why
                 )
             )
-        if not side.trace.has_attention:
+        aers = eflomal_agreement(side.trace, a, g)
+        if aers is None:
             col.caption(
                 _("{name}: no attention to set beside eflomal's links.").format(name=side.name)
             )
             continue
-        attention = set(trace_links(side.trace))
         col.metric(
-            _("{name}: attention vs eflomal (AER)").format(name=side.name),
-            f"{aer_against(a, attention).aer:.0f}",
+            _("{name}: attention vs eflomal (AER)").format(name=side.name), f"{aers.attention:.0f}"
         )
-        if g is not None:
-            reference = Gold(set(g), set(g))
+        if aers.gold is not None:
             col.caption(
                 _(
                     "Against the gold links: attention AER {attention:.0f}, "
                     "eflomal AER {eflomal:.0f}"
-                ).format(
-                    attention=score([reference], [attention]).aer,
-                    eflomal=score([reference], [set(a.symmetric)]).aer,
-                )
+                ).format(attention=aers.gold[0], eflomal=aers.gold[1])
             )
     st.caption(_(AGREEMENT) + _(" Gold AERs count every gold link drawn as sure."))
 

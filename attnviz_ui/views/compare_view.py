@@ -109,7 +109,8 @@ def _difference_ui(left: str, a: Trace, right: str, b: Trace) -> None:
 def _headers(frame, a: Trace, b: Trace):
     """The comparison table with its headers in the reader's language."""
     names = [_("step"), _("output")]
-    names += [_("entropy {attention}").format(attention=t.attention) for t in (a, b)]
+    shown = [a.attention, b.attention] if a.attention != b.attention else [_("left"), _("right")]
+    names += [_("entropy {attention}").format(attention=name) for name in shown]
     names += [_("JS divergence"), _("same argmax")]
     return frame.set_axis(names, axis=1)
 

@@ -46,10 +46,10 @@ def _side_ui(side: Side, step: int, checkpoint: Checkpoint) -> None:
             _("{name} attends to no word: the corpus is asked about none.").format(name=side.name)
         )
         return
-    st.html(notes_html(notes, side.translator.text))
+    st.html(notes_html(notes, side.description.text))
     st.markdown("**" + _("The nearest training steps") + "**", help=_(NEAREST))
     nearest = nearest_of(checkpoint, trace, t)
     if isinstance(nearest, Refused):
         st.caption(nearest.message)
         return
-    st.html(neighbours_html(nearest.steps, nearest.pairs, side.translator.text))
+    st.html(neighbours_html(nearest.steps, nearest.pairs, side.description.text))

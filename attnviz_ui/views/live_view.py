@@ -3,8 +3,6 @@ probe's heatmap redrawn as the model learns; the model is then the session's to 
 
 from __future__ import annotations
 
-import uuid
-
 import streamlit as st
 
 from attnviz.analysis.history import probe_aer
@@ -14,28 +12,15 @@ from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
 from attnviz.model.attention import SCORES
 from attnviz.plots import history_charts
-from attnviz.store.catalog import Checkpoint
 from attnviz.training.live import Run, ToySettings
 
 from ..serving.live import live_run, start_live_run
 from ..state.session_keys import Key
 from ..widgets.language import bind_language
+from ..widgets.session import session_owner
 from ..widgets.vega import vega_charts
 
 REFRESH_SECONDS = 1.0
-
-
-def owner() -> str:
-    """This session's key among the server's live runs."""
-    return st.session_state.setdefault(Key.LIVE_OWNER, uuid.uuid4().hex)
-
-
-def session_models() -> list[Checkpoint]:
-    """The model this session trained live, once its run has ended well."""
-    run = live_run(owner())
-    if run is None or run.card is None:
-        return []
-    return [Checkpoint.at(run.checkpoint, run.settings.name)]
 
 
 def settings_ui() -> ToySettings | None:
@@ -73,7 +58,7 @@ def progress_ui(run: Run) -> None:
     snap = history.snapshots[-1]
     state = _("trained") if run.card else _("stopped") if run.stop.is_set() else _("training")
     text = _("{name}: {state}, epoch {epoch:g} of {epochs} · AER {aer:.0f}%").format(
-        name=s.name, state=state, epoch=snap["epoch"], epochs=s.epochs, aer=snap["aer"]
+        name=s.name, state=state, epoch=snap.epoch, epochs=s.epochs, aer=snap.aer
     )
     st.progress(run.fraction, text=text)
     probes = history.probes
@@ -84,14 +69,14 @@ def progress_ui(run: Run) -> None:
         key=Key.LIVE_PROBE,
     )
     matrix = history.matrices(len(history.snapshots) - 1)[k]
-    title = _("epoch {epoch:g}").format(epoch=snap["epoch"])
+    title = _("epoch {epoch:g}").format(epoch=snap.epoch)
     title += f" · AER {probe_aer(matrix, probes[k].gold):.0f}%"
     # A toy sentence is short: its heatmap takes half the page, the three curves a row under it.
     st.columns(2)[0].plotly_chart(
         history_charts.snapshot_heatmap(matrix, probes[k], title), key=Key.LIVE_HEATMAP
     )
     frame = history_charts.history_frame({s.name: history})
-    curves = history_charts.curves_chart(frame, snap["epoch"])
+    curves = history_charts.curves_chart(frame, snap.epoch)
     vega_charts(curves, key=Key.LIVE_CURVES, side=True)
 
 
@@ -107,10 +92,10 @@ def live_view_ui() -> None:
     )
     settings = settings_ui()
     if settings is not None:
-        started = start_live_run(owner(), settings)
+        started = start_live_run(session_owner(), settings)
         if isinstance(started, Refused):
             st.warning(started.message)
-    run = live_run(owner())
+    run = live_run(session_owner())
     if run is None:
         return
     if run.running and st.button(_("Stop"), key=Key.LIVE_STOP):

@@ -49,17 +49,20 @@ def model_header_ui(s: Side) -> None:
     label = formulas.attention_label(trace.attention)
     name = markdown_text(s.name)
     line = f"**{name}**" if s.name == trace.attention else f"**{name}** · {label}"
+    precision = str(trace.precision).replace("-", "\u2011")  # int8‑output on one line
     cols[0].markdown(
-        f"{line} · `{trace.precision}`", help=_(model_notes.PRECISION_WORDS[trace.precision])
+        f"{line} · `{precision}`", help=_(model_notes.PRECISION_WORDS[trace.precision])
     )
     with cols[1].popover(_("Formula"), use_container_width=True):
         st.latex(formula_latex(s))
+        if note := formulas.scaled_note(trace.attention, trace.scaled, s.description.config.hidden):
+            st.caption(note)
 
 
 def formula_latex(s: Side) -> str:
     """The model's score formula and the softmax and context, as one LaTeX block; for a model
     without attention, what its steps compute instead."""
-    return formulas.step_formula(s.trace.attention, s.translator.model.config.scaled)
+    return formulas.step_formula(s.trace.attention, s.trace.scaled)
 
 
 class Column(NamedTuple):
@@ -107,7 +110,7 @@ def column(
         step=t,
         heatmap=fig,
         output=shaded_tokens(trace.tgt_tokens[shown], trace.probs[shown]),
-        detail=render("step_detail", heading=heading, candidates=candidates, **looked),
+        detail=render("step_detail", step=t, heading=heading, candidates=candidates, **looked),
     )
 
 
@@ -218,7 +221,7 @@ def numbers_ui(s: Side, t: int) -> None:
     )
     title = _("The score: query {query}").format(query=query)
     st.plotly_chart(step_charts.strips(step_charts.query_strips(m), title))
-    st.caption(formulas.parts_note(s.trace.attention) + scale)
+    st.caption(formulas.parts_note(s.trace.attention, s.trace.scaled) + scale)
     st.plotly_chart(step_charts.strips(step_charts.output_strips(m), _("From cₜ to the output")))
     st.dataframe(step_charts.next_word_frame(m).style.format(precision=3), hide_index=True)
     st.caption(_(NUMBERS))

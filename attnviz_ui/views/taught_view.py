@@ -13,7 +13,6 @@ import os
 
 import streamlit as st
 
-from attnviz.analysis.align import gold_to_draw
 from attnviz.analysis.teaching import Shift
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
@@ -23,7 +22,7 @@ from attnviz.plots.markup import markdown_text
 from attnviz.store.catalog import Checkpoint, Teaching, parent_digest
 
 from ..serving.aligner import alignments_of
-from ..serving.models import Choice, Side, translate, translator_of
+from ..serving.models import Choice, Side, description_of, gold_of, side_of, translate
 from ..serving.teaching import shift_of, teaching_of
 from ..state.session_keys import Key, element_key
 from . import aligner_view
@@ -103,7 +102,7 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
     chosen = model_choice_ui(choice)
     pair = teaching_of(chosen)
     if pair is None:
-        taught = parent_digest(translator_of(chosen).card) is not None
+        taught = parent_digest(description_of(chosen).card) is not None
         st.info(teaching_notes.no_partner_note(chosen.name, taught))
         if not taught:
             with st.expander(_("For whoever installs attnviz: making a taught partner")):
@@ -116,19 +115,19 @@ def taught_view_ui(choice: Choice, sentence: str, reference: str) -> None:
         return
     st.caption(output_note(pair, shift, sentence, reference, choice.beam))
     sides = [
-        Side(pair.natural, translator_of(pair.natural), shift.natural),
-        Side(pair.taught, translator_of(pair.taught), shift.taught),
+        side_of(pair.natural, shift.natural),
+        side_of(pair.taught, shift.taught),
     ]
     eflomal = alignments_of([side.trace for side in sides])
     if isinstance(eflomal, Refused):
         st.warning(eflomal.message)
         eflomal = None
     gold = st.session_state.get(Key.GOLD)
-    golds = [gold_to_draw(s.translator, s.trace, gold, sentence, reference) for s in sides]
+    golds = [gold_of(s, gold, sentence, reference) for s in sides]
     heatmaps_ui(sides, eflomal, golds)
     difference_ui(pair, shift, eflomal)
     if eflomal is not None:
-        aligner_view.agreement_ui(sides, [pair.natural, pair.taught], eflomal, golds)
+        aligner_view.agreement_ui(sides, eflomal, golds)
     st.markdown(
-        teaching_notes.teaching_note(sides[0].translator.card, sides[1].translator.card, shift)
+        teaching_notes.teaching_note(sides[0].description.card, sides[1].description.card, shift)
     )

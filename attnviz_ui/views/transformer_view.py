@@ -14,11 +14,13 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
+from attnviz.model.attention import SCORES
+from attnviz.plots import formulas
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import chain_frame, heads_figure
 
 from ..serving.aligner import alignments_of
-from ..serving.models import Choice, Side, translate, translator_of
+from ..serving.models import Choice, Side, description_of, side_of, translate
 from ..serving.replays import chain_of_scores
 from ..state.session_keys import Key, element_key
 
@@ -38,17 +40,11 @@ CHAIN_STEP = N_(
     "is read off Luong's own vectors hₜ and hⱼ without its W: no shipped model scores so. Each "
     "head keeps its own weights; the picture is their average."
 )
-CHAIN_LATEX = (
-    r"\begin{aligned}&v^\top \tanh(W s_{t-1} + U h_j) &&\text{Bahdanau}\\"
-    r"&h_t^\top W_a h_j,\quad h_t^\top h_j &&\text{Luong}\\"
-    r"&q_t \cdot k_j / \sqrt{d} &&\text{scaled}\\"
-    r"&W_o[\mathrm{head}_1;\ldots;\mathrm{head}_N] &&\text{multi-head}\end{aligned}"
-)
 
 
 def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> None:
     """The view at ``step`` (0-based): ``sides`` are the Bahdanau and Luong columns."""
-    found = [c for c in choice.models if translator_of(c).model.config.model == "transformer"]
+    found = [c for c in choice.models if description_of(c).config.model == "transformer"]
     if not found:
         st.info(_(NO_TRANSFORMER).format(direction=choice.direction))
         return
@@ -59,10 +55,10 @@ def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: 
         return
     shown = [(s.name, s.trace) for s in sides] + [(checkpoint.name, trace)]
     for k, (col, (name, t)) in enumerate(zip(st.columns(3), shown, strict=True)):
-        title = _("{name}: alignment").format(name=name)
-        picture = attention_picture(t, step=min(step, len(t.tgt_tokens) - 1), title=title)
+        # the name alone: a third of the page at 1024 px holds no more on one line
+        picture = attention_picture(t, step=min(step, len(t.tgt_tokens) - 1), title=name)
         col.plotly_chart(picture, key=element_key("transformer-side", k))
-    transformer = Side(checkpoint, translator_of(checkpoint), trace)
+    transformer = side_of(checkpoint, trace)
     _chain_ui(sides, transformer, step)
     figures = _heads(transformer)
     _heads_ui(checkpoint.name, trace, min(step, len(trace.tgt_tokens) - 1), figures)
@@ -71,7 +67,9 @@ def transformer_view_ui(choice: Choice, sides: list[Side], step: int, sentence: 
 def _chain_ui(sides: list[Side], transformer: Side, step: int) -> None:
     """The chain of scores, then this step's numbers on the word the Transformer looks at."""
     st.markdown(_(CHAIN))
-    st.latex(CHAIN_LATEX)
+    scores = [(s.trace.attention, s.trace.scaled) for s in sides if s.trace.attention in SCORES]
+    lines = formulas.chain_formulas(scores)
+    st.markdown("\n".join(f"- {name}: ${latex}$" for name, latex in lines))
     word, links = chain_of_scores(
         [(s.checkpoint, s.trace) for s in sides],
         (transformer.checkpoint, transformer.trace),

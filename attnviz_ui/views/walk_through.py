@@ -1,5 +1,6 @@
 """The lecture notes' walk-through as taught: an example that the notes translate their own way
-opens forced to that translation, beside what each model writes on its own, and says why the
+opens on the models' own translations, with the notes' wording one click away; forced to it,
+the page says so above the pictures, shows what each model writes on its own, and says why the
 two differ with the corpus's own pairs as evidence."""
 
 from __future__ import annotations
@@ -13,10 +14,19 @@ from attnviz.i18n import gettext as _
 from attnviz.plots.markup import markdown_text
 
 from ..serving.models import Choice, Side, translate
+from ..state.session_keys import Key
 
 # The notes' translation of an example the page offers, where the models write another.
 TAUGHT = {"我爱吃苹果。": "I love to eat apples."}
 WATCHED = {"我爱吃苹果。": ("eat", "apples")}  # the words the notes walk through
+OFFER = N_(
+    "These are the models' own translations. The lecture notes translate this sentence "
+    "“{taught}”: force both models to write it to see where they look while they do."
+)
+FORCED = N_(
+    "Forced: both pictures show the lecture notes' “{taught}”, not the models' own "
+    "translations. Below the pictures: what each model writes on its own, and why."
+)
 WHY = {
     "我爱吃苹果。": N_(
         "Tatoeba, which the models learned from, translates 爱吃 as “love(s)”: 我父亲爱吃比萨。 "
@@ -37,6 +47,33 @@ def taught_reference(sentence: str) -> str:
 def is_taught(reference: str) -> bool:
     """Whether ``reference`` is one the page filled in for an example, not one typed."""
     return reference in TAUGHT.values()
+
+
+def taught_offer_ui(sentence: str, reference: str) -> None:
+    """Above the pictures, for an example the notes translate their own way: their wording,
+    one click from forcing both models to it; once forced, that the pictures are forced, one
+    click from the models' own translations again."""
+    taught = taught_reference(sentence)
+    if not taught:
+        return
+    forced = reference.strip() == taught
+    cols = st.columns([3, 1], vertical_alignment="center")
+    if forced:
+        cols[0].info(_(FORCED).format(taught=taught), icon="📌")
+    else:
+        cols[0].caption(_(OFFER).format(taught=taught))
+    cols[1].button(
+        _("The models' own") if forced else _("Force the notes' wording"),
+        key=Key.TAUGHT_FORCE,
+        on_click=_set_reference,
+        args=("" if forced else taught,),
+        use_container_width=True,
+    )
+
+
+def _set_reference(reference: str) -> None:
+    """Before the run a button starts: the reference box holds ``reference``."""
+    st.session_state[Key.REFERENCE] = reference
 
 
 def walk_through_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:

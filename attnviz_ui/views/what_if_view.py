@@ -9,7 +9,6 @@ import streamlit as st
 
 from attnviz.analysis.heads import best_picture_head
 from attnviz.data.text import language_name
-from attnviz.decoding import steer
 from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_, keeping_language
@@ -18,7 +17,8 @@ from attnviz.plots import formulas, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
 
-from ..serving.models import Checkpoint, Choice, Side, steered, translator_of
+from ..builders import what_if
+from ..serving.models import Checkpoint, Choice, Side, description_of, steered
 from ..state.session_keys import Key, element_key
 
 
@@ -31,9 +31,9 @@ class WhatIf(StrEnum):
 
 
 EDITS = {  # the label of each attention edit
-    steer.Edit.ALL_ON: N_("All on one source word"),
-    steer.Edit.WITHOUT: N_("Remove one source word"),
-    steer.Edit.OTHER: N_("The other model's attention"),
+    what_if.Edit.ALL_ON: N_("All on one source word"),
+    what_if.Edit.WITHOUT: N_("Remove one source word"),
+    what_if.Edit.OTHER: N_("The other model's attention"),
 }
 WORD = N_(
     "Pick a word for this step: both models are made to write the chosen model's output up "
@@ -83,7 +83,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     base = _model_ui(_("Continue the output of"), sides, Key.WHAT_IF_BASE)
     trace = sides[base].trace
     own = trace.tgt_tokens[min(step, len(trace.tgt_tokens) - 1)]
-    words = steer.words_offered(trace, step)
+    words = what_if.words_offered(trace, step)
     cols = st.columns([2, 2])
     picked = cols[0].selectbox(
         _("Instead of “{own}”, write").format(own=own), words, key=Key.WHAT_IF_WORD
@@ -95,7 +95,7 @@ def _word_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -> Non
     word = typed.strip() or picked
     if not word:
         return
-    prefix = steer.word_prefix(trace, step, word)
+    prefix = what_if.word_prefix(trace, step, word)
     st.markdown(_("Prefix: **{prefix}**").format(prefix=markdown_text(" ".join(prefix))))
     outcomes = [steered(_checkpoint(choice, k), sentence, choice.beam, prefix) for k in range(2)]
     _outcomes_ui(sides, outcomes, len(prefix) - 1, word)
@@ -111,12 +111,12 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
     own = _greedy(choice, k, sentence, side)
     t = min(step, len(own.tgt_tokens) - 1)
     cols = st.columns(2)
-    edits = steer.edits_offered(side.trace, other.trace, step)
+    edits = what_if.edits_offered(side.trace, other.trace, step)
     how = cols[0].selectbox(
         _("Edit"), edits, format_func=keeping_language(lambda e: _(EDITS[e])), key=Key.WHAT_IF_EDIT
     )
     source, words = 0, own.src_tokens
-    if how != steer.Edit.OTHER:
+    if how != what_if.Edit.OTHER:
         source = cols[1].selectbox(
             _("Source word"),
             range(len(words)),
@@ -124,7 +124,7 @@ def _attention_ui(choice: Choice, sides: list[Side], step: int, sentence: str) -
             key=Key.WHAT_IF_SOURCE,
         )
     head = _head_ui(_checkpoint(choice, k)) if side.trace.heads is not None else None
-    edit = (*steer.attention_edit(own, step, how, source, other.trace), head)
+    edit = (*what_if.attention_edit(own, step, how, source, other.trace), head)
     edited = steered(_checkpoint(choice, k), sentence, 1, None, edit)
     if isinstance(edited, Refused):
         st.warning(edited.message)
@@ -160,8 +160,8 @@ def _greedy(choice: Choice, k: int, sentence: str, side: Side) -> Trace:
 def _head_ui(checkpoint: Checkpoint) -> int:
     """The head of a Transformer's picture layer that the edit replaces (0-based); the one
     that aligned best on its card's gold pairs comes first."""
-    model = translator_of(checkpoint)
-    layer, heads = model.model.picture_layer, model.model.config.heads
+    model = description_of(checkpoint)
+    layer, heads = model.config.picture_layer, model.config.heads
     st.caption(_(HEAD).format(heads=heads, layer=layer + 1))
     return st.selectbox(
         _("Head"),

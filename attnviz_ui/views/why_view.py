@@ -15,12 +15,13 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.plots import formulas
+from attnviz.plots import formulas, model_notes
 from attnviz.store.catalog import Checkpoint, opening
 
+from ..builders.why import why_conclusion
 from ..serving.aligner import lost_of, priors_mismatch
 from ..serving.by_length import length_curve
-from ..serving.models import Choice, checkpoint_folder, translate, translator_of
+from ..serving.models import Choice, checkpoint_folder, description_of, translate
 from ..state.session_keys import Key, element_key
 from ..widgets.html_widgets import shaded_tokens
 from ..widgets.templates import render
@@ -79,7 +80,7 @@ def fixed_and_attention(choice: Choice) -> tuple[Checkpoint | None, list[Checkpo
     models = list(choice.models) or [choice.left, choice.right]
 
     def attends(c: Checkpoint) -> bool:
-        return translator_of(c).model.config.has_attention
+        return description_of(c).config.has_attention
 
     fixed = next((c for c in models if not attends(c)), None)
     wanted = [name for names in opening(choice.direction) for name in names]
@@ -107,7 +108,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     if fixed is None:
         st.info(_(NO_FIXED).format(folder=checkpoint_folder()))
         return
-    size = translator_of(fixed).model.config.hidden
+    size = description_of(fixed).config.hidden
     st.markdown(_(INTRO).format(fixed=f"**{fixed.name}**", size=size))
     source = choice.direction.source
     cols = st.columns([3, 2])
@@ -129,7 +130,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     models = [fixed, *attending]
     traces = {c.name: translate(c, text, choice.beam, "") for c in models}
     lost = _lost_ui(models, traces)
-    cols[1].metric(_("Source words"), len(translator_of(fixed).text.words(text, "src")))
+    cols[1].metric(_("Source words"), len(description_of(fixed).text.words(text, "src")))
     for c, col in zip(models, st.columns(len(models)), strict=True):
         with col:
             _model_ui(c, traces[c.name], lost.get(c.name))
@@ -155,15 +156,17 @@ def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> di
 
 
 def _model_ui(c: Checkpoint, trace: Trace | Refused, lost: list[bool] | None) -> None:
-    tr = translator_of(c)
-    st.markdown(f"**{c.name}** · {formulas.attention_label(tr.model.config.attention)}")
+    model = description_of(c)
+    st.markdown(f"**{c.name}** · {formulas.attention_label(model.config.attention)}")
     if isinstance(trace, Refused):
         st.warning(trace.message)
         return
     st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
+    if warning := model_notes.trace_warning(trace):
+        st.warning(warning, icon="🔁" if trace.loop else "✂️")
     if lost is not None:
         st.html(struck_source(trace, lost))
-        words = sum(lost_words.content_mask(trace.src_tokens[:-1], tr.text.src_lang))
+        words = sum(lost_words.content_mask(trace.src_tokens[:-1], model.text.src_lang))
         st.caption(
             _("{lost} of {words} source content words lost").format(lost=sum(lost), words=words)
         )
@@ -175,17 +178,10 @@ def _story_ui(fixed: str, size: int, traces: dict, lost: dict[str, list[bool]]) 
     """The explanation with this sentence's numbers."""
     if not lost:
         return
-    counts = ", ".join(
-        _("{name} {lost}").format(name=name, lost=sum(flags)) for name, flags in lost.items()
-    )
+    looping = [name for name, trace in traces.items() if isinstance(trace, Trace) and trace.loop]
+    counts = {name: sum(flags) for name, flags in lost.items()}
     st.caption(_(LOST))
-    st.markdown(
-        _(
-            "On this input, source words lost: {counts}. Every word of the input had to pass "
-            "through the {size} numbers of {fixed}'s c; the attention models read each word "
-            "again when they need it."
-        ).format(counts=counts, size=size, fixed=fixed)
-    )
+    st.markdown(why_conclusion(fixed, size, counts, looping))
 
 
 def _curve_ui(models: list[Checkpoint], path: Path) -> None:

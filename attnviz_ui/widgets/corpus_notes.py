@@ -13,7 +13,7 @@ from attnviz.data.text import TextConfig
 from attnviz.data.vocab import EOS
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
-from attnviz.store.corpus_lookup import Example
+from attnviz.store.corpus_lookup import MarkedPair
 from attnviz.store.step_index import Neighbour
 from attnviz.store.step_notes import StepNotes, WordNote
 
@@ -109,12 +109,12 @@ def _word_lines(note: WordNote, written: str) -> list[str]:
     return lines
 
 
-def example_html(example: Example, text: TextConfig) -> str:
+def example_html(example: MarkedPair, text: TextConfig) -> str:
     """One example pair, source → target, the word asked about and its links marked."""
     return render("example", example=_pair(example, text))
 
 
-def _pair(example: Example, text: TextConfig) -> dict:
+def _pair(example: MarkedPair, text: TextConfig) -> dict:
     """An example pair as ``marked.html``'s ``pair`` draws it."""
     return {
         "src": _side(example.src_tokens, example.src_marked, text.src_lang),

@@ -13,6 +13,8 @@ from attnviz.data.subwords import Pieces, Subwords
 from attnviz.decoding import steer
 from attnviz.decoding.trace import Owners
 from attnviz.decoding.words import words_attention
+from attnviz.plots.model_notes import trace_warning
+from attnviz_ui.builders import what_if
 
 from ..handmade import hand_trace
 from ..synthetic import corpus
@@ -157,7 +159,7 @@ def test_attribution_steering_and_alignment_read_the_owners_the_trace_carries(tr
     assert attribute(tr, trace, "erasure").values.shape == (len(trace.tgt_tokens), 7)
     assert steer.piece_step(trace, 1) == trace.owners.tgt.index(1)
     assert steer.source_owner(trace) == list(trace.owners.src)
-    steer.attention_edit(trace, 1, steer.Edit.WITHOUT, source=2)
+    what_if.attention_edit(trace, 1, what_if.Edit.WITHOUT, source=2)
     wt = align.forced_words(tr, source, target)
     assert wt.trace is forced.pieces
     assert (wt.src_owner, wt.tgt_owner) == (owned["src"], owned["tgt"])
@@ -198,7 +200,7 @@ def test_a_number_the_model_garbled_is_copied_from_the_source_it_attends_to():
     copied = copy_numbers(trace, " ".join)
     assert copied.tgt_tokens == ["en", "2003", "avec", "14", "<eos>"]
     assert copied.text == "en 2003 avec 14" and copied.replaced == [None, 1, None, None, None]
-    assert copied.written(1) == "203" and "in place of “203”" in copied.warning()
+    assert copied.written(1) == "203" and "in place of “203”" in trace_warning(copied)
     assert copy_numbers(copied, " ".join) is copied  # nothing left to copy
     # a number the source does not have, or a word, is the model's own
     elsewhere = hand_trace(

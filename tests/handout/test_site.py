@@ -14,6 +14,7 @@ from attnviz import i18n
 from attnviz.cli.main import main
 from attnviz.decoding.trace_json import trace_json
 from attnviz.handout.page import PLOTLY
+from attnviz.plots.model_notes import trace_warning
 from attnviz.store.checkpoint import load
 
 from ..helpers import fresh_python
@@ -56,6 +57,7 @@ def test_each_page_holds_the_numbers_translate_prints(handout, capsys, monkeypat
             assert main(["translate", str(path), "--json", "--precision", "fp32"]) == 0
             printed = json.loads(capsys.readouterr().out)
             assert "flagged" in printed.pop("check")  # the command line adds its check note
+            assert printed.pop("warning") == trace_warning(trace)  # and its warning
             assert printed == model["trace"]
 
 

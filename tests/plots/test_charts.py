@@ -88,8 +88,8 @@ def test_weights_exports_keep_the_matrix_and_labels(trace):
 
 
 def test_comparison_frame_per_step(trace):
-    frame = tables.comparison_frame(trace, trace)
-    assert len(frame) == len(trace.tgt_tokens)
+    frame = tables.comparison_frame(trace, trace)  # one attention on both sides: two columns
+    assert len(frame) == len(trace.tgt_tokens) and frame.shape[1] == 6
     np.testing.assert_allclose(frame["JS divergence"], 0, atol=1e-12)
     assert frame["same argmax"].all()
 
@@ -101,6 +101,15 @@ def test_the_beam_figure_marks_the_winning_path(trace):
     assert beam_charts.beam_winner(fig.to_plotly_json()) == beam_charts.beam_winner(fig)  # as sent
     with pytest.raises(ValueError, match="beam"):
         beam_charts.beam_figure(trace)
+
+
+def test_a_beam_of_pieces_reads_as_words_when_the_page_shows_words():
+    assert [beam_charts.piece_label(p) for p in ("▁ch", "at", "<eos>", "▁")] == [
+        "ch",
+        "-at",
+        "<eos>",
+        "▁",
+    ]
 
 
 def test_a_card_has_a_curve_only_with_validation_losses():
@@ -146,3 +155,26 @@ def test_the_chain_table_shows_a_heads_missing_score_as_missing_not_as_none():
         assert frame["e"].dtype == float and frame["e"].isna().tolist()[-2:] == [True, True]
         shown = frame.style.format(precision=3, na_rep="–").to_html()  # as the view draws it
         assert "None" not in shown and "–" in shown
+
+
+def test_the_snapshot_caption_names_the_snapshots_the_history_has():
+    continued = [0.0, 0.1, 0.25, 0.5, 1, 2.0, 2.1, 2.25, 2.5, 3, 4, 5, 6.0, 6.1, 6.25, 6.5, 7, 8]
+    note = history_charts.snapshots_note(continued)
+    assert "18 snapshots" in note and "2.25" in note and "start at epochs: 2, 6;" in note
+    assert "start at epochs" not in history_charts.snapshots_note([0.0, 0.1, 0.25, 0.5, 1, 2])
+
+
+def test_a_long_grid_framed_at_a_step_shows_a_window_of_rows_that_holds_it():
+    from attnviz.plots.heatmaps import SHOWN_ROWS, row_window
+
+    assert row_window(3, SHOWN_ROWS) is None  # short enough: every row
+    for n, step in [(30, 0), (30, 12), (30, 20), (30, 29), (15, 14)]:
+        first, last = row_window(step, n)
+        assert last - first + 1 == SHOWN_ROWS and 0 <= first <= step <= last < n
+        assert last >= min(step + 2, n - 1)  # the rows just after it, where there are
+    long = hand_trace(np.full((30, 3), 1 / 3), ["a", "b", "<eos>"], [f"w{k}" for k in range(30)])
+    layout = heatmaps.heatmap(long, step=20).to_plotly_json()["layout"]
+    first, last = row_window(20, 30)
+    assert layout["yaxis"]["range"] == [last + 0.5, first - 0.5]
+    assert f"{first + 1}–{last + 1} of 30" in layout["yaxis"]["title"]["text"]
+    assert "range" not in heatmaps.heatmap(long).to_plotly_json()["layout"]["yaxis"]  # export

@@ -10,7 +10,7 @@ from attnviz.plots.length_charts import (
     FIXED_COLOR,
     bleu_by_length_bars,
     length_figure,
-    summary,
+    length_summary,
 )
 
 from ..length_results import hand_length_result
@@ -68,7 +68,7 @@ def test_several_fixed_context_models_keep_their_names():
 
 
 def test_the_summary_names_the_inputs_and_the_longest_bucket():
-    text = summary(hand_length_result({"encdec": "none", "luong": "general"}))
+    text = length_summary(hand_length_result({"encdec": "none", "luong": "general"}))
     assert text.startswith("120 inputs from 2340 test sentences of fra.txt")
     assert text.endswith(f"At 61+ words, {FIXED} scores BLEU 4.0, luong 34.0.")
 

@@ -16,7 +16,7 @@ from attnviz.tuning.decoding_precision import (
     resolve_decoding,
 )
 from attnviz.tuning.machine import machine_key
-from attnviz.tuning.probe import Probe, fastest_of
+from attnviz.tuning.probe import ProbeResult, fastest_of
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def machine(tmp_path, monkeypatch):
 def fake_measure(ms: dict[str, float], calls: list[str]):
     def measure(device, machine):
         calls.append(machine)
-        return Probe(ms, fastest_of(ms), machine)
+        return ProbeResult(ms, fastest_of(ms), machine)
 
     return measure
 
@@ -43,7 +43,7 @@ def test_auto_takes_the_fastest_precision_that_keeps_the_attention_on_every_surf
     monkeypatch.setattr(precision, "_measure", fake_measure(ms, calls := []))
     assert resolve_decoding("auto") == "int8-output"  # int8, faster, moves the attention
     assert resolve_decoding("int8") == "int8"  # ... and is used where it is named
-    probe = Probe({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m")
+    probe = ProbeResult({"fp32": 10.0, "bf16": 9.5, "int8": 3.0}, "int8", "m")
     assert probe.fastest_among(EXACT_ATTENTION) == "fp32"
     monkeypatch.setenv("ATTNVIZ_DECODING", "bf16")
     assert resolve_decoding("auto") == "bf16" and len(calls) == 1

@@ -77,6 +77,7 @@ def test_a_state_reached_by_clicking_opens_the_same_from_its_link_in_a_fresh_bro
         _until(page, "sentence", SENTENCE, lambda: (box.fill(SENTENCE), box.press("Enter")))
         view = page.get_by_test_id("stMain").get_by_text("Bahdanau vs Luong", exact=True)
         _until(page, "view", "compare", view.click)
+        _idle(page)  # the step view's slider, replaced by the compare view's, gone
         slider = page.get_by_test_id("stMain").get_by_role("slider")
         # The slider alone reruns (a fragment), not the page: the address follows it all the same
         _until(page, "step", "1", lambda: (slider.focus(), slider.press("Home")))

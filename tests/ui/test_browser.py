@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from attnviz.plots.heatmaps import EFLOMAL_COLOR
+from attnviz.plots.heatmaps import EFLOMAL_COLOR, FORCED
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import CHROMIUM, TAUGHT
@@ -186,8 +186,9 @@ def test_natural_vs_taught_draws_both_models_their_difference_and_eflomal(taught
         box.press("Enter")
         page.wait_for_function(TAUGHT_DRAWN, arg="The", timeout=90_000)
         natural, taught, difference = page.evaluate(HEATMAPS)
+        forced = f" · {FORCED}"  # both are force-decoded on one output, and say so
         assert [natural["title"], taught["title"], difference["title"]] == [
-            "bahdanau (natural)", f"{TAUGHT} (taught)", f"{TAUGHT} minus bahdanau"
+            f"bahdanau (natural){forced}", f"{TAUGHT} (taught){forced}", f"{TAUGHT} minus bahdanau"
         ]  # fmt: skip
         words = [*TOY_SENTENCE[:-1].split(), ".", "<eos>"]
         typed = [f"{i}:{w}" for i, w in enumerate(words, 1)]

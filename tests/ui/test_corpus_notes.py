@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnviz.store.corpus_lookup import Example, Lookup
+from attnviz.store.corpus_lookup import Lookup, MarkedPair
 from attnviz.store.step_index import Neighbour
 from attnviz.store.step_notes import attended, step_notes
 from attnviz_ui.widgets.corpus_notes import example_html, neighbours_html, notes_html
@@ -89,7 +89,7 @@ def test_a_script_and_an_ampersand_in_a_word_come_out_as_text(lookup):
     assert script not in html and f"The sentence “{escaped} &amp;”" in html
     assert f"<b>“{escaped}” (attention 0.60)</b>" in html
     assert "<b>“&amp;” (attention 0.40)</b>" in html
-    example = Example("", "", [script, "&"], ["&", script], (0,), (1,))
+    example = MarkedPair("", "", [script, "&"], ["&", script], (0,), (1,))
     marked = f"<mark>{escaped}</mark> &amp; → &amp; <mark>{escaped}</mark>"
     assert example_html(example, TEXT) == marked
     near = Neighbour(pair=0, step=1, distance=0.5, weights=np.array([0.5, 0.5, 0.0]))

@@ -108,6 +108,16 @@ def test_a_reference_aligns_both_models_on_it_and_compares_cell_by_cell(app):
     assert len(comparison) == 8 and comparison["JS divergence"].between(0, 1).all()
 
 
+def test_one_model_on_both_sides_compares_with_itself(app):
+    app.sidebar.selectbox(key=Key.RIGHT_MODEL).set_value("bahdanau").run()
+    type_sentence(app, SENTENCE, "Le chat rouge voit un chien.")
+    app.radio(key=Key.VIEW).set_value("Bahdanau vs Luong").run()
+    assert not app.exception, app.exception
+    comparison = next(d.value for d in app.dataframe if "JS divergence" in d.value.columns)
+    assert list(comparison.columns[2:4]) == ["entropy left", "entropy right"]
+    assert (comparison["JS divergence"] == 0).all() and comparison["same argmax"].all()
+
+
 @pytest.mark.parametrize(
     "text, expected",
     [

@@ -80,12 +80,19 @@ def test_every_view_works_on_the_chinese_sentence(app):
     assert sum("Translates Chinese → English" in m.value for m in app.markdown) == 2  # the cards
 
 
-def test_the_walk_through_opens_forced_to_the_notes_translation_beside_the_models_own(app):
-    # Issue 51: 我爱吃苹果。 opens on the notes' "I love to eat apples.", forced through both
-    # models, with what each writes on its own and where "eat" and "apples" look.
+def test_the_walk_through_opens_on_the_models_own_and_forces_the_notes_wording_on_a_click(app):
+    # Issue 74: 我爱吃苹果。 opens on what the models write themselves; one click forces both
+    # to the notes' "I love to eat apples.", said above the pictures and on each heatmap, with
+    # what each writes on its own and where "eat" and "apples" look (issue 51).
     _switch(app, ZH_EN)
+    assert app.text_input(key=Key.REFERENCE).value == ""
+    assert all("forced" not in f["layout"]["title"]["text"] for f in heatmaps_on(app))
+    assert any("I love to eat apples." in c.value for c in app.caption)
+    app.button(key=Key.TAUGHT_FORCE).click().run()
     assert app.text_input(key=Key.REFERENCE).value == "I love to eat apples."
+    assert any(i.value.startswith("Forced: both pictures") for i in app.info)
     heatmaps = heatmaps_on(app)
+    assert all("forced: words given, not chosen" in f["layout"]["title"]["text"] for f in heatmaps)
     assert [f["data"][0]["y"][:5] for f in heatmaps] == [
         ["1:I", "2:love", "3:to", "4:eat", "5:apples"]
     ] * 2
@@ -94,6 +101,9 @@ def test_the_walk_through_opens_forced_to_the_notes_translation_beside_the_model
         assert f"**{name}** writes" in note
     assert "“eat” looks most at" in note and "“apples” looks most at" in note
     assert "我父亲爱吃比萨。" in note
+    app.button(key=Key.TAUGHT_FORCE).click().run()  # back to the models' own
+    assert app.text_input(key=Key.REFERENCE).value == ""
+    app.button(key=Key.TAUGHT_FORCE).click().run()
     app.text_input(key=Key.SENTENCE).input("我爱你。").run()  # drops the filled-in reference
     assert app.text_input(key=Key.REFERENCE).value == ""
     assert not any("lecture notes'" in i.value for i in app.info)

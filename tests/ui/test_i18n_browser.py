@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = "The red cat sees a dog."
 VIEWS = {  # each view's switch, and a text that shows it is drawn
     "Bahdanau 对比 Luong": "覆盖度：每个源词收到的注意力总和",
-    "束搜索": "在侧边栏选择束搜索",
+    "束搜索": "选择束搜索，就能看到它保留的各个假设",
     "模型卡片": "完整卡片",
     "导出": "权重 CSV",
     "自然模型对比引导对齐模型": "没有配对的引导对齐模型",

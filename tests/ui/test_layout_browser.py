@@ -29,6 +29,7 @@ CHINESE = "我爱吃苹果。"
 BOX = {"en": ("English sentence", "Chinese sentence"), "zh": ("英语句子", "中文句子")}
 DIRECTION = {"en": "Chinese → English", "zh": "中文 → 英语"}
 PAGES = {"en": ("A corpus", "Training"), "zh": ("语料", "训练")}
+WHAT_IF = {"en": "What if…", "zh": "假如…"}
 
 # Each visible chart, table and picture whose right edge passes the viewport's or its
 # element's: [what, left, right, the element's right].
@@ -282,3 +283,73 @@ def test_both_grids_are_large_and_start_on_the_first_screen(server, size, lang):
             found += [f"{where}: “{a}” and “{b}” overlap" for a, b in page.evaluate(OVERLAPS)]
         browser.close()
     assert not found, "\n".join(found)
+
+
+# During Play, the step as a class sees it at 1024×768: the left grid's framed row, and under it
+# the step's detail (its "Step N: writing …" line and the weights as bars), each between the
+# header Streamlit draws over the page and the bottom of the window.
+IN_VIEW = """() => {
+  const frame = document.querySelector('.st-key-heatmap-0 .shapelayer path');
+  const detail = document.querySelector('.attnviz-step');
+  if (!frame || !detail) return null;
+  const bars = detail.querySelector('.attnviz-bars') || detail;
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect();
+  const main = document.querySelector('[data-testid="stMain"]');
+  return {step: Number(detail.dataset.step), header: header.bottom, view: window.innerHeight,
+          row: [frame.getBoundingClientRect().top, frame.getBoundingClientRect().bottom],
+          heading: detail.querySelector('b').getBoundingClientRect().top,
+          bars: bars.getBoundingClientRect().bottom, scrolled: main.scrollTop};
+}"""
+
+
+def _next_step(page, after: int) -> dict:
+    """The step in view once the page has moved past step ``after`` and stopped scrolling."""
+    seen = None
+    for _ in range(100):
+        page.wait_for_timeout(100)
+        now = page.evaluate(IN_VIEW)
+        if now and now["step"] > after and now == seen:  # drawn, followed, and still
+            return now
+        seen = now
+    raise AssertionError(f"the step view did not move past step {after + 1}: {seen}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, lang):
+    found = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        _type(page, BOX[lang][0], TWELVE)
+        page.locator(f".st-key-{Key.PLAY} button").click()
+        step = -1
+        while step < 8:  # the first steps, and those of a grid's lower half
+            shown = _next_step(page, step)
+            step = shown["step"]
+            where = f"{lang}, step {step + 1}"
+            top, bottom = shown["row"]
+            if top < shown["header"] - 1 or bottom > shown["view"]:
+                found.append(f"{where}: the framed row at {top:.0f}–{bottom:.0f} px: {shown}")
+            if shown["heading"] < shown["header"] or shown["bars"] > shown["view"]:
+                found.append(f"{where}: the step's detail out of view: {shown}")
+        browser.close()
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        _type(page, BOX[lang][0], TWELVE)
+        page.get_by_test_id("stMain").get_by_role("button", name=WHAT_IF[lang]).click()
+        page.locator(f".st-key-{Key.WHAT_IF}").click()
+        page.get_by_role("option").nth(1).click()  # another word here
+        _idle(page)
+        page.keyboard.press("Escape")
+        control = page.locator(f".st-key-{Key.WHAT_IF_WORD}")
+        box = control.bounding_box()
+        assert box and box["y"] + box["height"] <= 768, f"What if…'s choice at {box}"
+        browser.close()

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from attnviz.analysis.aer import GoldPair
+from attnviz.plots.heatmaps import FORCED
 from attnviz_ui.state.session_keys import Key
 
 from ..helpers import TAUGHT, heatmaps_on, open_dashboard, plotly_array, plotly_figures, run_corpus
@@ -41,7 +42,7 @@ def test_a_natural_model_is_shown_beside_its_taught_partner_with_eflomal_links(a
     _taught_view(app, source, reference)
     heatmaps = heatmaps_on(app)
     titles = [f["layout"]["title"]["text"] for f in heatmaps]
-    assert titles == ["bahdanau (natural)", f"{TAUGHT} (taught)"]
+    assert titles == [f"bahdanau (natural) · {FORCED}", f"{TAUGHT} (taught) · {FORCED}"]
     for fig in heatmaps:
         assert fig["data"][0]["y"][-1].endswith("<eos>")  # both on the reference
         assert any(d.get("name") == "eflomal link" and d["x"] for d in fig["data"])
@@ -66,7 +67,7 @@ def test_a_taught_model_finds_its_natural_parent(app):
     app.sidebar.selectbox[0].set_value(TAUGHT).run()
     _taught_view(app, "The red cat sees a dog.")
     titles = [f["layout"]["title"]["text"] for f in heatmaps_on(app)]
-    assert titles == ["bahdanau (natural)", f"{TAUGHT} (taught)"]
+    assert titles == [f"bahdanau (natural) · {FORCED}", f"{TAUGHT} (taught) · {FORCED}"]
 
 
 def test_a_model_without_a_taught_partner_says_so_in_plain_words_the_command_set_apart(app):

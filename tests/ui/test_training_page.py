@@ -40,7 +40,7 @@ def test_the_slider_shows_the_matrix_of_the_chosen_snapshot(checkpoints, monkeyp
     k = 3
     at.selectbox(key=Key.PROBE).set_value(k).run()
     shown = {}
-    for epoch in (0.0, 0.25, history.snapshots[-1]["epoch"]):
+    for epoch in (0.0, 0.25, history.snapshots[-1].epoch):
         at.select_slider(key=Key.MOMENT).set_value(epoch).run()
         assert not at.exception, at.exception
         left = heatmaps_on(at)[0]
@@ -98,12 +98,3 @@ def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, m
     assert not at.exception, at.exception
     rows = heatmaps_on(at)[0]["data"][0]["y"]
     assert [r.split(":", 1)[1] for r in rows[:3]] == ["le", "chat", "rouge"]
-
-
-def test_the_snapshot_caption_names_the_snapshots_the_history_has():
-    from attnviz_ui.pages.training_page import snapshots_note
-
-    continued = [0.0, 0.1, 0.25, 0.5, 1, 2.0, 2.1, 2.25, 2.5, 3, 4, 5, 6.0, 6.1, 6.25, 6.5, 7, 8]
-    note = snapshots_note(continued)
-    assert "18 snapshots" in note and "2.25" in note and "start at epochs: 2, 6;" in note
-    assert "start at epochs" not in snapshots_note([0.0, 0.1, 0.25, 0.5, 1, 2])

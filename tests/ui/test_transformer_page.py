@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from attnviz.model.model_config import MULTIHEAD
+from attnviz.plots.formulas import score_text
 from attnviz_ui.pages.navigation import View
 from attnviz_ui.state.session_keys import Key
 from attnviz_ui.views.what_if_view import WhatIf
@@ -57,7 +59,9 @@ def test_to_the_transformer_draws_every_head_and_a_picked_one_large(
     # the chain of scores with this step's numbers: Luong's general and dot, the Transformer's
     # scaled score and each head of its picture layer
     (chain,) = [d.value for d in at.dataframe if "α" in d.value.columns]
-    assert {"hₜᵀ W hⱼ", "hₜᵀ hⱼ", "qₜ · kⱼ / √d"} <= set(chain.iloc[:, 0])
+    forms = set(chain.iloc[:, 0])  # each written as every surface writes it
+    assert {score_text("dot"), score_text(MULTIHEAD)} <= forms
+    assert forms & {score_text("general", scaled) for scaled in (False, True)}
     assert chain["α"].between(0, 1).all()
     assert len(chain) == 2 * 2 + 1 + 2  # two Luong sides (general, dot), scaled, two heads
 

@@ -1,0 +1,205 @@
+"""The Lesson page: the lecture notes' path from the fixed context to the Transformer, one screen
+per step (attnviz_ui.builders.lesson), each with its words, one live picture of the class's
+sentence from the shipped models, one thing to try, and Back and Next. The sentence is the one
+page's sentence, typed in the same boxes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from attnviz.analysis.heads import heads_on_sentence
+from attnviz.decoding.steer import piece_step
+from attnviz.decoding.trace import Trace
+from attnviz.errors import Refused
+from attnviz.i18n import gettext as _
+from attnviz.plots import formulas, heatmaps, step_charts
+from attnviz.plots.context_charts import attention_picture
+from attnviz.plots.heads_charts import heads_figure
+
+from ..builders.eflomal_agreement import eflomal_agreement
+from ..builders.lesson import NAMES, STEPS, notes_table
+from ..serving.aligner import alignments_of
+from ..serving.lesson import score_times_here
+from ..serving.models import Checkpoint, Choice, description_of, translate
+from ..serving.replays import step_numbers
+from ..state.session_keys import Key, element_key
+from ..views.why_view import FURTHER, fixed_and_attention, grown_input
+from ..widgets.html_widgets import shaded_tokens
+from .sentence_inputs import inputs_ui
+
+
+def lesson_page_ui(choice: Choice) -> None:
+    """The sentence boxes, then the lesson's current step."""
+    sentence, reference = inputs_ui(choice)
+    k = _step_ui()
+    step = STEPS[k]
+    words, picture = st.columns([2, 3])
+    with words:
+        st.markdown(f"#### {k + 1}. {_(step.title)}")
+        if not sentence.strip():
+            st.info(_("Type a sentence or pick an example to start."))
+            return
+        text_slot = st.empty()
+        beside = st.container()  # the step's formula and numbers, under its words
+        st.caption(_("Try this: {what}").format(what=_(step.to_try)))
+    with picture:
+        said = DRAWN[k](choice, sentence, reference.strip(), beside)
+    text_slot.markdown(_(step.text).format(**said))
+
+
+def _step_ui() -> int:
+    """Back, the step's place in the lesson, and Next; the step shown, 0-based."""
+    state = st.session_state
+    k = min(max(int(state.get(Key.LESSON_STEP, 1)), 1), len(STEPS)) - 1
+    state[Key.LESSON_STEP] = k + 1
+    back, where, ahead = st.columns([1, 4, 1], vertical_alignment="center")
+    back.button(
+        _("Back"), icon="⬅️", disabled=k == 0, on_click=_go, args=(k,), key=Key.LESSON_BACK,
+        use_container_width=True,
+    )  # fmt: skip
+    where.progress((k + 1) / len(STEPS), text=_("Step {k} of {n}").format(k=k + 1, n=len(STEPS)))
+    ahead.button(
+        _("Next"), icon="➡️", disabled=k == len(STEPS) - 1, on_click=_go, args=(k + 2,),
+        key=Key.LESSON_NEXT, use_container_width=True,
+    )  # fmt: skip
+    return k
+
+
+def _go(step: int) -> None:
+    st.session_state[Key.LESSON_STEP] = step
+
+
+def _model(choice: Choice, attention: str) -> Checkpoint | None:
+    """The direction's model of ``attention`` ("bahdanau", "luong" for any Luong score,
+    "transformer"), the sidebar's first."""
+
+    def kind(c: Checkpoint) -> str:
+        config = description_of(c).config
+        if config.model == "transformer":
+            return "transformer"
+        return "luong" if config.is_luong else config.attention
+
+    ranked = dict.fromkeys([choice.left, choice.right, *choice.models])
+    return next((c for c in ranked if kind(c) == attention), None)
+
+
+def _trace(checkpoint: Checkpoint | None, sentence: str, reference: str) -> Trace | None:
+    """``checkpoint``'s greedy decoding of ``sentence`` (forced on ``reference``), or None
+    after saying why there is none."""
+    if checkpoint is None:
+        st.info(_("No such model translates this direction among the checkpoints here."))
+        return None
+    trace = translate(checkpoint, sentence, 1, reference)
+    if isinstance(trace, Refused):
+        st.warning(f"{checkpoint.name}: {trace.message}")
+        return None
+    return trace
+
+
+def _at() -> int:
+    """The decoding step the lesson's steps 2 and 3 share, 0-based."""
+    return int(st.session_state.get(Key.LESSON_AT, 1)) - 1
+
+
+def _step_slider(trace: Trace) -> int:
+    """The step slider shared by Bahdanau's and Luong's screens; the step, 0-based."""
+    steps = len(trace.tgt_tokens)
+    if steps == 1:
+        return 0
+    state = st.session_state
+    state[Key.LESSON_AT] = min(max(_at() + 1, 1), steps)
+    return st.slider(_("Step"), 1, steps, key=Key.LESSON_AT) - 1
+
+
+def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict:
+    fixed, _attending = fixed_and_attention(choice)
+    if fixed is None:
+        st.info(_("No model without attention translates this direction here."))
+        return {"fixed": "–", "size": "–"}
+    source = choice.direction.source
+    further = FURTHER.get(source, [])
+    count = st.slider(_("Sentences joined"), 1, 1 + len(further), 1, key=Key.LESSON_LENGTH)
+    trace = _trace(fixed, grown_input(sentence, further, count, source), "")
+    if trace is not None:
+        st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
+        st.plotly_chart(attention_picture(trace, title=fixed.name), key=element_key("lesson", 1))
+    return {"fixed": f"**{fixed.name}**", "size": description_of(fixed).config.hidden}
+
+
+def _scored(attention: str, k: int):
+    def draw(choice: Choice, sentence: str, reference: str, beside) -> dict:
+        checkpoint = _model(choice, attention)
+        trace = _trace(checkpoint, sentence, reference)
+        if trace is None or checkpoint is None:
+            return {}
+        t = min(_step_slider(trace), len(trace.tgt_tokens) - 1)
+        st.plotly_chart(
+            attention_picture(trace, step=t, title=checkpoint.name), key=element_key("lesson", k)
+        )
+        beside.latex(formulas.step_formula(trace.attention, trace.scaled))
+        own = trace.pieces or trace
+        numbers = step_numbers(checkpoint, own, piece_step(trace, t))
+        frame = step_charts.terms_frame(numbers).style.format(precision=3)
+        beside.dataframe(frame, hide_index=True, height=150)
+        return {}
+
+    return draw
+
+
+def _table(choice: Choice, sentence: str, reference: str, beside) -> dict:
+    found = [_model(choice, name) for name in NAMES]
+    traces = [_trace(c, sentence, reference) for c in found]
+    if None in traces or None in found:
+        return {}
+    bahdanau, luong = traces
+    configs = tuple(description_of(c).config for c in found)
+    times = score_times_here(configs[0].hidden, len(bahdanau.src_tokens))
+    rows = notes_table(bahdanau, luong, configs, times)
+    header = ["", found[0].name, found[1].name, _("evidence")]
+    st.table({name: column for name, column in zip(header, zip(*rows, strict=True), strict=True)})
+    return {}
+
+
+def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict:
+    checkpoint = _model(choice, "luong") or choice.left
+    trace = _trace(checkpoint, sentence, reference)
+    if trace is None:
+        return {}
+    aligned = alignments_of([trace])
+    figure = attention_picture(trace, title=checkpoint.name)
+    if isinstance(aligned, Refused):
+        st.caption(aligned.message)
+    else:
+        figure = heatmaps.with_eflomal(figure, list(aligned[0].symmetric))
+        found = eflomal_agreement(trace, aligned[0], None)
+        if found is not None:
+            beside.metric(_("attention vs eflomal (AER)"), f"{found.attention:.0f}")
+    st.plotly_chart(figure, key=element_key("lesson", 5))
+    return {}
+
+
+def _transformer(choice: Choice, sentence: str, reference: str, beside) -> dict:
+    trace = _trace(_model(choice, "transformer"), sentence, reference)
+    if trace is None or trace.heads is None:
+        return {}
+    beside.latex(formulas.HEAD_SCORE)
+    beside.latex(formulas.HEADS_TOGETHER)
+    aligned = alignments_of([trace])
+    figures = (
+        None if isinstance(aligned, Refused) else heads_on_sentence(trace, aligned[0].symmetric)
+    )
+    best = figures.best if figures else None
+    t = len(trace.tgt_tokens) - 1
+    aer = figures.aer if figures else None
+    st.plotly_chart(heads_figure(trace, t, aer, best), key=element_key("lesson", 6))
+    if best is not None:
+        beside.caption(
+            _("Head {head} of layer {layer} aligns best with eflomal here (AER {aer:.0f}).").format(
+                head=best[1] + 1, layer=best[0] + 1, aer=figures.aer[best]
+            )
+        )
+    return {}
+
+
+# What each step draws beside its words, returning the values its words name.
+DRAWN = (_fixed, _scored("bahdanau", 2), _scored("luong", 3), _table, _alignment, _transformer)

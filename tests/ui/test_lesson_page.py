@@ -1,0 +1,57 @@
+"""The Lesson page: the notes' path one step a screen, Back and Next, each step's picture drawn
+from the models and sentence at hand, and the notes' table with its evidence."""
+
+from __future__ import annotations
+
+from attnviz_ui.builders.lesson import STEPS
+from attnviz_ui.pages.navigation import Page
+from attnviz_ui.state.session_keys import Key
+
+from ..helpers import plotly_figures
+
+
+def _lesson(app):
+    app.radio(key=Key.PAGE).set_value(Page.LESSON).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_next_and_back_walk_the_notes_path_and_stop_at_its_ends(app):
+    at = _lesson(app)
+    assert at.button(key=Key.LESSON_BACK).disabled and at.session_state[Key.LESSON_STEP] == 1
+    for step in range(2, len(STEPS) + 1):
+        at.button(key=Key.LESSON_NEXT).click().run()
+        assert not at.exception, at.exception
+        assert at.session_state[Key.LESSON_STEP] == step
+    assert at.session_state[Key.LESSON_STEP] == len(STEPS) == 6
+    assert at.button(key=Key.LESSON_NEXT).disabled
+    at.button(key=Key.LESSON_BACK).click().run()
+    assert at.session_state[Key.LESSON_STEP] == len(STEPS) - 1
+
+
+def test_bahdanau_and_luong_share_a_step_and_show_its_numbers(app):
+    at = _lesson(app)
+    at.button(key=Key.LESSON_NEXT).click().run()  # 2. Bahdanau
+    at.slider(key=Key.LESSON_AT).set_value(2).run()
+    assert not at.exception, at.exception
+    (heatmap,) = plotly_figures(at, "heatmap")
+    assert heatmap["layout"]["shapes"][0]["y0"] == 0.5  # row 2 framed
+    assert any("score e" in d.value.columns for d in at.dataframe)
+    at.button(key=Key.LESSON_NEXT).click().run()  # 3. Luong, on the same step
+    assert at.slider(key=Key.LESSON_AT).value == 2
+    assert any("h_t" in latex.value for latex in at.latex)
+
+
+def test_the_notes_table_gives_every_row_its_evidence(app):
+    at = _lesson(app)
+    at.session_state[Key.LESSON_STEP] = 4
+    at.run()
+    assert not at.exception, at.exception
+    (table,) = at.table
+    rows = table.value
+    assert list(rows.iloc[:, 0]) == [
+        "name", "computation", "speed, per step (this machine)", "where the score acts",
+        "sharpness (mean entropy)", "sizes it needs",
+    ]  # fmt: skip
+    assert rows.iloc[:, 3].str.len().gt(10).all()  # each row with its evidence
+    assert "µs" in rows.iloc[2, 1] and "times as long" in rows.iloc[2, 3]
