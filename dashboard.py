@@ -12,7 +12,7 @@ import streamlit as st
 
 from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
-from attnviz_ui.pages.address_bar import address_ui, follow_link, notes_ui
+from attnviz_ui.pages.address_bar import address_ui, follow_link, set_aside_ui
 from attnviz_ui.pages.corpus_page import corpus_page_ui
 from attnviz_ui.pages.lesson_page import lesson_page_ui
 from attnviz_ui.pages.navigation import Page
@@ -44,7 +44,7 @@ def main() -> None:
     head = title.container(horizontal=True, vertical_alignment="center")  # the title, Share
     head.title(_("Watch attention translate"), width="content")
     replica_note_ui()
-    notes_ui(aside)  # what the link asked for that the page cannot show
+    set_aside_ui(aside)  # what the link asked for that the page cannot show
     if choice is None:
         return
     page = pages.radio(

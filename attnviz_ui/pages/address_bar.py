@@ -3,7 +3,7 @@ the address changes), one note for each value it set aside, the address kept in 
 choices on every run, and the Share button that shows it. :mod:`..state.address` reads and
 writes the query parameters; this module moves them to and from the session state.
 
-A run of the dashboard calls :func:`follow_link` before any widget is drawn, :func:`notes_ui`
+A run of the dashboard calls :func:`follow_link` before any widget is drawn, :func:`set_aside_ui`
 under the title, and :func:`address_ui` once the page is drawn; the stepping fragment, which
 reruns alone on a step change, calls :func:`step_shown_ui`.
 """
@@ -77,7 +77,7 @@ def follow_link(models: list[Checkpoint]) -> tuple[SetAside, ...]:
         return ()
     known = vocabulary(models)
     current = state.get(Key.DIRECTION)
-    link, aside = address.read(asked, known, current)
+    link, aside = address.read_link(asked, known, current)
     _apply(link, link.direction or current or next(iter(known.models), None))
     return aside
 
@@ -135,7 +135,7 @@ def note_ui(aside: SetAside) -> None:
     )
 
 
-def notes_ui(aside: tuple[SetAside, ...]) -> None:
+def set_aside_ui(aside: tuple[SetAside, ...]) -> None:
     """A line for each value set aside, in the run that opened the link."""
     for each in aside:
         note_ui(each)

@@ -96,18 +96,13 @@ def _trace(checkpoint: Checkpoint | None, sentence: str, reference: str) -> Trac
     return trace
 
 
-def _at() -> int:
-    """The decoding step the lesson's steps 2 and 3 share, 0-based."""
-    return int(st.session_state.get(Key.LESSON_AT, 1)) - 1
-
-
 def _step_slider(trace: Trace) -> int:
     """The step slider shared by Bahdanau's and Luong's screens; the step, 0-based."""
     steps = len(trace.tgt_tokens)
     if steps == 1:
         return 0
-    state = st.session_state
-    state[Key.LESSON_AT] = min(max(_at() + 1, 1), steps)
+    state = st.session_state  # the step kept from the other screen, or a link's, in range
+    state[Key.LESSON_AT] = min(max(int(state.get(Key.LESSON_AT, 1)), 1), steps)
     return st.slider(_("Step"), 1, steps, key=Key.LESSON_AT) - 1
 
 

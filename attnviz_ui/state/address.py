@@ -2,7 +2,7 @@
 
 A link reads ``?page=sentence&direction=zh-en&left=bahdanau-zh-en&right=luong-zh-en
 &sentence=我爱吃苹果。&view=steps&step=3&lang=zh`` (:class:`Param` names each parameter).
-:func:`read` turns the parameters into a :class:`Link`, what they ask for, and the values it
+:func:`read_link` turns the parameters into a :class:`Link`, what they ask for, and the values it
 set aside, each with why (:class:`SetAside`): a value the page cannot use never stops the rest
 of the link. :func:`params_of` writes a Link, and reading what it wrote gives the Link back.
 
@@ -142,7 +142,7 @@ def _text(value: str, max_chars: int) -> str | Reason:
     return value
 
 
-def read(
+def read_link(
     params: Mapping[str, str], vocabulary: Vocabulary[P, V], current: Direction | None = None
 ) -> tuple[Link[P, V], tuple[SetAside, ...]]:
     """What ``params`` (a link's query parameters, one value each) ask for, and the values set

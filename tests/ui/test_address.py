@@ -19,7 +19,7 @@ from attnviz_ui.state.address import (
     excerpt,
     params_of,
     past_the_end,
-    read,
+    read_link,
     url_of,
 )
 
@@ -72,7 +72,7 @@ def test_the_names_of_pages_and_views_are_the_issues_and_name_every_member():
     ],
 )
 def test_a_link_written_then_read_is_the_same_link_with_nothing_set_aside(link):
-    assert read(params_of(link, HERE), HERE) == (link, ())
+    assert read_link(params_of(link, HERE), HERE) == (link, ())
 
 
 def test_a_link_reads_as_the_issue_spells_it():
@@ -89,7 +89,7 @@ def test_a_link_reads_as_the_issue_spells_it():
 
 
 def test_an_empty_value_asks_nothing_and_a_parameter_not_ours_is_left_alone():
-    link, aside = read({"sentence": "", "view": "", "embed": "true", "utm": "x"}, HERE)
+    link, aside = read_link({"sentence": "", "view": "", "embed": "true", "utm": "x"}, HERE)
     assert link == Link() and aside == ()
 
 
@@ -121,7 +121,7 @@ def test_a_value_the_page_cannot_use_is_set_aside_with_its_reason_and_the_rest_o
     param, value, why, detail
 ):
     params = {**params_of(EVERYTHING, HERE), param: value}
-    link, aside = read(params, HERE, current=ZH_EN)  # models of the page's direction kept
+    link, aside = read_link(params, HERE, current=ZH_EN)  # models of the page's direction kept
     assert aside == (SetAside(Param(param), value, why, detail),)
     assert getattr(link, Param(param).name.lower()) is None
     kept = {p: v for p, v in params.items() if p != param}
@@ -129,18 +129,21 @@ def test_a_value_the_page_cannot_use_is_set_aside_with_its_reason_and_the_rest_o
 
 
 def test_a_model_is_checked_against_the_direction_the_page_will_show():
-    assert read({"left": "luong-zh-en"}, HERE, current=ZH_EN)[0].left == "luong-zh-en"
-    assert read({"left": "luong-zh-en"}, HERE)[1][0].why == Why.UNKNOWN  # English → French
-    link, aside = read({"direction": "xx-yy", "left": "luong-pieces"}, HERE, current=ZH_EN)
+    assert read_link({"left": "luong-zh-en"}, HERE, current=ZH_EN)[0].left == "luong-zh-en"
+    assert read_link({"left": "luong-zh-en"}, HERE)[1][0].why == Why.UNKNOWN  # English → French
+    link, aside = read_link({"direction": "xx-yy", "left": "luong-pieces"}, HERE, current=ZH_EN)
     assert link.left is None and [a.param for a in aside] == [Param.DIRECTION, Param.LEFT]
 
 
 def test_a_sentence_with_angle_brackets_that_are_not_markup_is_kept():
-    assert read({"sentence": "3 < 5 and 7 > 4"}, HERE) == (Link(sentence="3 < 5 and 7 > 4"), ())
+    assert read_link({"sentence": "3 < 5 and 7 > 4"}, HERE) == (
+        Link(sentence="3 < 5 and 7 > 4"),
+        (),
+    )
 
 
 def test_a_step_past_the_end_is_known_once_the_sentence_is_decoded():
-    assert read({"step": "999"}, HERE)[0].step == 999
+    assert read_link({"step": "999"}, HERE)[0].step == 999
     assert past_the_end(999, 7) == (Why.PAST_THE_END, "7")
     assert past_the_end(7, 7) is None
 
