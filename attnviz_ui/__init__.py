@@ -8,7 +8,7 @@ nothing outside this package and it imports streamlit):
     serving/   everything the page loads and runs: the only part that opens a file, calls a
                model, keeps a cache or sets the process (tests/ui/test_serving_boundary.py)
     builders/  what a view draws, built as plain values with no streamlit (what-ifs, eflomal's
-               agreement, Why attention's conclusion, the lesson's words and table)
+               agreement, Why attention's conclusion)
     widgets/   HTML (from templates) and Vega widgets, the page's style, the language switch
     state/     session-state keys, the play button's state machine and the address (no streamlit)
 

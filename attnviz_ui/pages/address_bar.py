@@ -16,9 +16,9 @@ import streamlit as st
 
 from attnviz.i18n import INTERFACE_LANGUAGES
 from attnviz.i18n import gettext as _
+from attnviz.plots.lesson_notes import STEPS as LESSON_STEPS
 from attnviz.store.catalog import Checkpoint, Direction, by_direction
 
-from ..builders.lesson import STEPS as LESSON_STEPS
 from ..serving.models import Choice, direction_of
 from ..state import address
 from ..state.address import Link, Param, SetAside, Vocabulary

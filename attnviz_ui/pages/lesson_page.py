@@ -1,5 +1,5 @@
 """The Lesson page: the lecture notes' path from the fixed context to the Transformer, one screen
-per step (attnviz_ui.builders.lesson), each with its words, one live picture of the class's
+per step (attnviz.plots.lesson_notes), each with its words, one live picture of the class's
 sentence from the shipped models, one thing to try, and Back and Next. The sentence is the one
 page's sentence, typed in the same boxes."""
 
@@ -15,9 +15,9 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, heatmaps, step_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import heads_figure
+from attnviz.plots.lesson_notes import NAMES, STEPS, notes_table
 
 from ..builders.eflomal_agreement import eflomal_agreement
-from ..builders.lesson import NAMES, STEPS, notes_table
 from ..serving.aligner import alignments_of
 from ..serving.lesson import score_times_here
 from ..serving.models import Checkpoint, Choice, description_of, translate

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from attnviz.plots.lesson_notes import STEPS as LESSON_STEPS
 from attnviz.store.catalog import Direction
-from attnviz_ui.builders.lesson import STEPS as LESSON_STEPS
 from attnviz_ui.pages.navigation import Page, View
 from attnviz_ui.state.session_keys import Key
 

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from attnviz import i18n
 from attnviz.i18n import INTERFACE_LANGUAGES, catalog_path
-from attnviz_ui.builders.lesson import STEPS
+from attnviz.plots.lesson_notes import STEPS
 from attnviz_ui.pages.navigation import Page, View
 from attnviz_ui.state.session_keys import Key
 from attnviz_ui.views.what_if_view import WhatIf

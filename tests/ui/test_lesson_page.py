@@ -3,7 +3,7 @@ from the models and sentence at hand, and the notes' table with its evidence."""
 
 from __future__ import annotations
 
-from attnviz_ui.builders.lesson import STEPS
+from attnviz.plots.lesson_notes import STEPS
 from attnviz_ui.pages.navigation import Page
 from attnviz_ui.state.session_keys import Key
 

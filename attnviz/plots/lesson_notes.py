@@ -1,6 +1,7 @@
-"""The Lesson page's words and evidence: the lecture notes' path from the fixed context to the
-Transformer, one step per screen (:data:`STEPS`), and the notes' table of Bahdanau against
-Luong with each row's evidence from the class's sentence and this machine (:func:`notes_table`)."""
+"""A lesson's words and evidence, for the dashboard's Lesson page and a lesson handout alike: the
+lecture notes' path from the fixed context to the Transformer, one step per screen
+(:data:`STEPS`), and the notes' table of Bahdanau against Luong with each row's evidence from
+the class's sentence and this machine (:func:`notes_table`)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from attnviz.analysis import diagnostics
-from attnviz.analysis.score_speed import ScoreTime
-from attnviz.decoding.trace import Trace
-from attnviz.i18n import N_
-from attnviz.i18n import gettext as _
-from attnviz.model.model_config import ModelConfig
-from attnviz.plots import formulas
+from ..analysis import diagnostics
+from ..analysis.score_speed import ScoreTime
+from ..decoding.trace import Trace
+from ..i18n import N_
+from ..i18n import gettext as _
+from ..model.model_config import ModelConfig
+from . import formulas
 
 
 class LessonStep(NamedTuple):
