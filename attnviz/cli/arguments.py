@@ -269,13 +269,29 @@ def _handout_command(sub) -> None:
         description="Translate each line of SENTENCES with every model and write a static site "
         "to --out: index.html, one page per sentence (both models' heatmaps, a step slider "
         "that moves both, the candidates and the step's numbers) and the plotly.min.js they "
-        "share. It opens from file:// with no network, from a zip, or from any static host.",
+        "share. It opens from file:// with no network, from a zip, or from any static host. "
+        "With --lesson, the dashboard's Lesson too, on the first sentence.",
     )
     h.add_argument("sentences", help="a text file, one sentence per line (blank lines skipped)")
     h.add_argument("--models", nargs="+", required=True, help="checkpoints, one column each")
     h.add_argument("--out", required=True, help="the folder to write")
     h.add_argument("--lang", default="en", choices=["en", "zh"], help="the pages' language")
     h.add_argument("--zip", default=None, help="also write the folder zipped to this file")
+    h.add_argument(
+        "--lesson",
+        action="store_true",
+        help="also write the dashboard's Lesson, its six steps as pages beside the sentence "
+        "pages (lesson-1.html, ...), on the FIRST sentence of SENTENCES, decoded greedily. "
+        "Each step takes its model from --models by its configuration: one without attention "
+        "(--attention none), a Bahdanau, a Luong (any score) and a Transformer; a step whose "
+        "model is not given says so",
+    )
+    h.add_argument(
+        "--priors",
+        default=PRIORS,
+        help="with --lesson: eflomal's priors from the models' corpus, as `attnviz priors` "
+        "writes them, for the alignment steps (without them, those steps say so)",
+    )
     h.add_argument("--beam", type=int, default=1, help="beam width (1: greedy)")
     _beam_options(h)
     _precision_option(h)

@@ -7,9 +7,10 @@ The page is HTML with its style, its script (``page.js``) and its data inlined; 
 them; a page downloaded alone carries it inlined.
 
 The HTML comes from Jinja2 templates (``templates/``: ``base.html`` holds the one <head>,
-``sentence.html`` and ``index.html`` extend it) with autoescape on, so every word from a
-sentence, a model's name or a catalog is escaped where it is written; this module gives them
-plain values, in the bound language.
+``sentence.html``, ``lesson.html`` and ``index.html`` extend it) with autoescape on, so every
+word from a sentence, a model's name or a catalog is escaped where it is written; this module
+gives them plain values, in the bound language. A lesson's page (:func:`lesson_page`) draws its
+one figure with ``lesson.js``.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from markupsafe import Markup
 from ..decoding.trace import Trace
 from ..decoding.trace_json import trace_json
 from ..i18n import gettext as _
-from ..model.model_config import NONE
+from ..model.model_config import MULTIHEAD, NONE
 from ..model.precision import Precision
 from ..plots import formulas, model_notes
 from ..plots.heatmaps import HEATMAP_COLORS
+from .lesson import Lesson
 
 HERE = Path(__file__).parent
 PLOTLY = "plotly.min.js"  # the file name of the shared script, beside the pages
@@ -99,8 +101,16 @@ def _model(name: str, trace: Trace) -> dict:
         "tokens": trace.tgt_tokens,
         "warning": model_notes.trace_warning(trace),
         "no_attention": None if attends else _(formulas.NO_ATTENTION).format(name=name),
-        "parts_note": formulas.parts_note(trace.attention, trace.scaled) if attends else None,
+        "parts_note": _parts_note(trace) if attends else None,
     }
+
+
+def _parts_note(trace: Trace) -> str:
+    """How the model's score is computed: a Transformer's, one head's scaled dot product (its
+    heatmap averages the heads of a layer); a recurrent model's, its terms."""
+    if trace.attention == MULTIHEAD:
+        return formulas.score_text(MULTIHEAD)
+    return formulas.parts_note(trace.attention, trace.scaled)
 
 
 def _page_text() -> dict[str, str]:
@@ -169,9 +179,13 @@ def sentence_page(
     )
 
 
-def index_page(entries: list[tuple[str, str, list[tuple[str, str]]]], language: str) -> str:
+def index_page(
+    entries: list[tuple[str, str, list[tuple[str, str]]]],
+    language: str,
+    lesson: list[tuple[str, str]] | None = None,
+) -> str:
     """The index of a site: for each page (file name, sentence, [(model, translation)]), a link
-    and what each model wrote."""
+    and what each model wrote; with ``lesson`` (file name, title), a link to each of its steps."""
     pages = [
         {"file": file_name, "sentence": sentence, "translations": translations}
         for file_name, sentence, translations in entries
@@ -189,5 +203,38 @@ def index_page(entries: list[tuple[str, str, list[tuple[str, str]]]], language: 
             style=_verbatim(_asset("page.css")),
             note=note,
             pages=pages,
+            lesson=lesson,
+            lesson_title=_("The lesson, step by step"),
+        )
+    )
+
+
+def lesson_page(lesson: Lesson, k: int, language: str, links: Links) -> str:
+    """The page of the lesson's step ``k`` (0-based): its words, its picture (drawn by
+    ``lesson.js`` with the ``plotly.min.js`` beside it, or the notes' table), its formula and
+    numbers, the thing to try, and the links to the steps before and after it."""
+    page = lesson.pages[k]
+    text = {
+        "all_sentences": _("All sentences"),
+        "back": _("Back"),
+        "next": _("Next step"),  # not "Next", which the sentence pages read as the next sentence
+        "where": _("Step {k} of {n}").format(k=page.step, n=len(lesson.pages)),
+        "sentence": _("The class’s sentence: {sentence}").format(sentence=lesson.sentence),
+        "to_try": _("Try this: {what}").format(what=page.to_try),
+    }
+    return (
+        _templates()
+        .get_template("lesson.html")
+        .render(
+            language=language,
+            title=f"{page.step}. {page.title}",
+            style=_verbatim(_asset("page.css")),
+            links=links,
+            text=text,
+            page=page,
+            footer=_footer(list(lesson.decoded)),
+            data={"figure": page.figure},
+            plotly_file=PLOTLY,
+            script=_verbatim(_asset("lesson.js")),
         )
     )

@@ -1,6 +1,6 @@
 """Handout pages in real Chromium, opened from file:// with the network off: the heatmaps draw
-the Traces' tokens and weights, the slider moves both models' frames, bars and numbers, and no
-request leaves the folder.
+the Traces' tokens and weights, the slider moves both models' frames, bars and numbers, the
+lesson's pages draw their pictures, and no request leaves the folder.
 
 Needs Debian's ``chromium`` and Playwright for Python (``scripts/install-test-deps.sh``)."""
 
@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from attnviz.cli.main import main
+from attnviz.plots.heatmaps import labels
 from attnviz.store.checkpoint import load
 
 from ..helpers import CHROMIUM, tool_missing
@@ -96,3 +98,32 @@ def test_a_page_from_file_draws_the_traces_and_steps_both_models(handout, offlin
         min(last, len(traces[1].tgt_tokens) - 1)).get_attribute("class")  # fmt: skip
     assert all(u.startswith("file://") for u in requests)
     assert {u.rsplit("/", 1)[1] for u in requests} == {f"sentence-0{number}.html", "plotly.min.js"}
+
+
+PICTURE = (  # what a lesson page's picture draws: its first trace's labels, weights and cells
+    "() => { const g = document.getElementById('picture'); return g && {"
+    "x: g.data[0].x, z: Array.from(g._fullData[0].z, r => Array.from(r)),"
+    "cells: g.querySelectorAll('.heatmaplayer image').length}; }"
+)
+
+
+def test_the_lesson_s_pages_draw_their_pictures_offline(handout, offline_page, tmp_path):
+    _, checkpoints = handout
+    (tmp_path / "lesson.txt").write_text(SENTENCES[0] + "\n")
+    argv = ["handout", str(tmp_path / "lesson.txt"), "--out", str(tmp_path / "site"), "--lesson",
+            "--precision", "fp32", "--priors", str(tmp_path / "none"),
+            "--models", *map(str, checkpoints.values())]  # fmt: skip
+    assert main(argv) == 0
+    page, requests = offline_page
+    requests.clear()
+    traces = {n: load(p, precision="fp32").translate(SENTENCES[0]) for n, p in checkpoints.items()}
+    drawn = {}
+    for k in range(1, 7):
+        page.goto((tmp_path / "site" / f"lesson-{k}.html").as_uri())
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        drawn[k] = page.evaluate(PICTURE)
+    assert drawn[1] is None and drawn[4] is None and drawn[6] is None  # no model, or a table
+    for k, name in ((2, "bahdanau"), (3, "dot"), (5, "dot")):
+        assert drawn[k]["x"] == labels(traces[name].src_tokens) and drawn[k]["cells"] == 1
+        np.testing.assert_allclose(drawn[k]["z"], traces[name].weights, atol=1e-6)
+    assert all(u.startswith("file://") for u in requests)
