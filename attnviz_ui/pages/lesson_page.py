@@ -59,7 +59,7 @@ def _step_ui() -> int:
     )  # fmt: skip
     where.progress((k + 1) / len(STEPS), text=_("Step {k} of {n}").format(k=k + 1, n=len(STEPS)))
     ahead.button(
-        _("Next"), icon="➡️", disabled=k == len(STEPS) - 1, on_click=_go, args=(k + 2,),
+        _("Next step"), icon="➡️", disabled=k == len(STEPS) - 1, on_click=_go, args=(k + 2,),
         key=Key.LESSON_NEXT, use_container_width=True,
     )  # fmt: skip
     return k

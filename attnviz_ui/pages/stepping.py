@@ -190,7 +190,7 @@ def _stepping(
     playing = state[Key.PLAYING]
     done = playback.after_run(Playback(state[Key.STEP], playing), steps)[0]
     if playing and not done.playing:  # the last step: stop, and the fragment's timer with it
-        state[Key.PLAYING] = False
+        state[Key.PLAYING], state[Key.PLAYED] = False, True
         st.rerun()
 
 
@@ -223,7 +223,7 @@ def _steps_ui(
     for col, side, c in zip(cols, sides, shown, strict=True):
         with col:
             step_detail_ui(side, c)
-    if state.get(Key.PLAYING):
+    if state.get(Key.PLAYING) or state.pop(Key.PLAYED, False):  # and the page drawn after it
         follow_step_ui(step)
     if aligned:
         aligner_view.agreement_ui(sides, aligned, golds)

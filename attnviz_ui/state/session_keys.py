@@ -45,6 +45,7 @@ class Key(StrEnum):
     # The one-sentence page: stepping (attnviz_ui.state.playback says how these move)
     STEP = "step"  # the step slider, 1-based
     PLAYING = "playing"  # whether Play is on
+    PLAYED = "played"  # Play stopped on the last step: the page drawn after it follows it too
     RESTART = "restart"  # Play pressed on the last step: start again from step 1
     TO_LAST = "to_last"  # show the next sentence finished (an example)
     PLAY = "play"  # the Play / Pause button

@@ -10,7 +10,9 @@ import streamlit as st
 # Our own constant code, with the step number as its one value. The page's main block scrolls
 # (Streamlit's stMain); each step's run replaces this element, which runs it again once the
 # step's detail is drawn (its data-step), with the heatmap's frame at the new row. It scrolls
-# as little as keeps both in view, never so far that the framed row goes under the header.
+# as little as keeps both in view, never so far that the framed row goes under the header;
+# and again for a moment after, each time the page's height changes (the notes under each
+# grid come once both grids are sent).
 FOLLOW = """<script data-step="{step}">
 (() => {{
   const doc = window.document, main = doc.querySelector('[data-testid="stMain"]');
@@ -27,7 +29,13 @@ FOLLOW = """<script data-step="{step}">
     let by = bottom > room ? bottom - room + 8 : 0;
     if (top - by < above) by = top - above;
     if (Math.abs(by) > 2) main.scrollBy({{top: by, behavior: "instant"}});
+    if (!watched) {{  // what the run writes later (a note above the detail) moves it again
+      watched = new ResizeObserver(() => requestAnimationFrame(follow));
+      watched.observe(main.firstElementChild);
+      setTimeout(() => watched.disconnect(), 1500);
+    }}
   }};
+  let watched = null;
   requestAnimationFrame(follow);
 }})();
 </script>"""

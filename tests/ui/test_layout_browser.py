@@ -304,11 +304,12 @@ IN_VIEW = """() => {
 
 def _next_step(page, after: int) -> dict:
     """The step in view once the page has moved past step ``after`` and stopped scrolling."""
-    seen = None
-    for _ in range(100):
+    seen, still = None, 0
+    for _ in range(150):
         page.wait_for_timeout(100)
         now = page.evaluate(IN_VIEW)
-        if now and now["step"] > after and now == seen:  # drawn, followed, and still
+        still = still + 1 if now == seen else 0
+        if now and now["step"] > after and still >= 4:  # drawn, followed, and still 0.4 s
             return now
         seen = now
     raise AssertionError(f"the step view did not move past step {after + 1}: {seen}")
