@@ -354,3 +354,51 @@ def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
         box = control.bounding_box()
         assert box and box["y"] + box["height"] <= 768, f"What if…'s choice at {box}"
         browser.close()
+
+
+# Each Lesson screen as a class sees it at 1024×768: the step's title and words whole, and its
+# picture (a chart, the notes' table, or the line saying which model is missing) starting on
+# the first screen with at least 200 px of it there.
+LESSON_SCREEN = """() => {
+  const row = [...document.querySelectorAll('[data-testid="stHorizontalBlock"]')]
+    .find(block => block.querySelector('h4'));  // the step's title heads its words' column
+  if (!row) return null;
+  const [words, picture] = row.querySelectorAll(':scope > [data-testid="stColumn"]');
+  const shown = picture && picture.querySelector(
+    '.js-plotly-plot, [data-testid="stTable"], [data-testid="stAlert"]');
+  const text = words && [...words.querySelectorAll('[data-testid="stMarkdownContainer"]')].pop();
+  if (!shown || !text) return null;
+  return {view: window.innerHeight, text: text.getBoundingClientRect().bottom,
+          picture: shown.getBoundingClientRect().top, words: text.innerText.length};
+}"""
+NEXT = {"en": "Next step", "zh": "下一步"}
+LESSON = {"en": "Lesson", "zh": "课程"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang):
+    found = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        page.get_by_label(BOX[lang][0]).wait_for(timeout=90_000)
+        page.get_by_test_id("stMain").get_by_text(LESSON[lang], exact=True).click()
+        _idle(page)
+        for step in range(1, 7):
+            screen = None
+            for _ in range(50):  # a chart is drawn a moment after the run that sent it
+                if screen := page.evaluate(LESSON_SCREEN):
+                    break
+                page.wait_for_timeout(200)
+            if screen is None:
+                found.append(f"{lang}, step {step}: no words or no picture")
+            elif screen["text"] > screen["view"] or screen["picture"] > screen["view"] - 200:
+                found.append(f"{lang}, step {step}: not on the first screen: {screen}")
+            if page.get_by_test_id("stException").count():
+                found.append(f"{lang}, step {step}: a traceback")
+            if step < 6:
+                page.get_by_role("button", name=NEXT[lang]).click()
+                _idle(page)
+        browser.close()
+    assert not found, "\n".join(found)
