@@ -51,7 +51,8 @@ def step_math(translator, trace: Trace, t: int, topk: int = 5) -> StepMath:
         fed = torch.tensor([[BOS_ID, *translator.written_ids(trace)[:t]]], device=dev).T  # (t+1, 1)
         memory, state = model.encode(src, src_lens)
         for k, y in enumerate(fed):
-            edit = torch.from_numpy(trace.picture()[k]).to(dev)[None] if k in trace.edited else None
+            # a copy: a Trace's arrays are read-only, and torch wants to own what it wraps
+            edit = torch.tensor(trace.picture()[k], device=dev)[None] if k in trace.edited else None
             step = model.step(y, state, memory, edit)
             state = step.state
         att = model.decoder.attention
