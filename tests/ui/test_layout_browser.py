@@ -13,6 +13,7 @@ tests/ui/conftest.py; skipped without Chromium and Playwright, as tests/ui/test_
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -207,6 +208,17 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
     return found
 
 
+@contextlib.contextmanager
+def _opened(server: str, lang: str, width: int, height: int):
+    """The dashboard in a fresh Chromium page of ``width`` × ``height``, in ``lang``."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}")
+        yield page
+        browser.close()
+
+
 @pytest.fixture(scope="module")
 def server(chromium, two_directions, tmp_path_factory):
     yield from serve(two_directions, tmp_path_factory.mktemp("logs"))
@@ -216,10 +228,7 @@ def server(chromium, two_directions, tmp_path_factory):
 @pytest.mark.parametrize("width", [1024, 1400, 1920])
 def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(server, width, lang):
     words = {w.lower() for w in WORD.findall(ENGLISH + " I love to eat apples")}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": width, "height": 1000}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
+    with _opened(server, lang, width, 1000) as page:
         english_box, chinese_box = BOX[lang]
         _type(page, english_box, ENGLISH)
         found = _walk_views(page, f"{width}/{lang}/English", lang, words)
@@ -242,7 +251,6 @@ def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(serve
         main.get_by_role("radiogroup").first.get_by_text(training, exact=True).click()
         _idle(page)
         found += _problems(page, f"{width}/{lang}/training", lang, words)
-        browser.close()
     assert not found, "\n".join(found)
 
 
@@ -258,10 +266,7 @@ READABLE = {12: 20, 20: 14}  # words -> the narrowest cell a class can read, px
 def test_both_grids_are_large_and_start_on_the_first_screen(server, size, lang):
     width, height = size
     found = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
+    with _opened(server, lang, width, height) as page:
         english_box, chinese_box = BOX[lang]
         sentences = [(english_box, TWELVE, 12), (english_box, TWENTY, 20)]
         for box, sentence, words in [*sentences, (chinese_box, CHINESE_LONG, 20)]:
@@ -281,7 +286,6 @@ def test_both_grids_are_large_and_start_on_the_first_screen(server, size, lang):
                 f"{where}: a grid starts at {g['top']:.0f} px" for g in grids if g["top"] > height
             ]
             found += [f"{where}: “{a}” and “{b}” overlap" for a, b in page.evaluate(OVERLAPS)]
-        browser.close()
     assert not found, "\n".join(found)
 
 
@@ -318,10 +322,7 @@ def _next_step(page, after: int) -> dict:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, lang):
     found = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
+    with _opened(server, lang, 1024, 768) as page:
         _type(page, BOX[lang][0], TWELVE)
         page.locator(f".st-key-{Key.PLAY} button").click()
         step = -1
@@ -334,16 +335,12 @@ def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, la
                 found.append(f"{where}: the framed row at {top:.0f}–{bottom:.0f} px: {shown}")
             if shown["heading"] < shown["header"] or shown["bars"] > shown["view"]:
                 found.append(f"{where}: the step's detail out of view: {shown}")
-        browser.close()
     assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
+    with _opened(server, lang, 1024, 768) as page:
         _type(page, BOX[lang][0], TWELVE)
         page.get_by_test_id("stMain").get_by_role("button", name=WHAT_IF[lang]).click()
         page.locator(f".st-key-{Key.WHAT_IF}").click()
@@ -353,7 +350,6 @@ def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
         control = page.locator(f".st-key-{Key.WHAT_IF_WORD}")
         box = control.bounding_box()
         assert box and box["y"] + box["height"] <= 768, f"What if…'s choice at {box}"
-        browser.close()
 
 
 # Each Lesson screen as a class sees it at 1024×768: the step's title and words whole, and its
@@ -378,10 +374,7 @@ LESSON = {"en": "Lesson", "zh": "课程"}
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang):
     found = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1024, "height": 768}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
+    with _opened(server, lang, 1024, 768) as page:
         page.get_by_label(BOX[lang][0]).wait_for(timeout=90_000)
         page.get_by_test_id("stMain").get_by_text(LESSON[lang], exact=True).click()
         _idle(page)
@@ -400,5 +393,4 @@ def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang
             if step < 6:
                 page.get_by_role("button", name=NEXT[lang]).click()
                 _idle(page)
-        browser.close()
     assert not found, "\n".join(found)
