@@ -32,16 +32,14 @@ from ..decoding.translator import Translator
 from ..errors import Refused
 from ..i18n import N_
 from ..i18n import gettext as _
-from ..model.model_config import ModelConfig
 from ..plots import formulas
 from ..plots.context_charts import attention_picture
 from ..plots.heads_charts import heads_figure
 from ..plots.heatmaps import with_eflomal
-from ..plots.lesson_notes import NAMES, STEPS, notes_table
+from ..plots.lesson_notes import NAMES, STEPS, lesson_role, notes_table
 from ..plots.step_charts import terms_frame
 from ..store.priors_file import PriorsError, load_priors
 
-ROLES = ("fixed", "bahdanau", "luong", "transformer")  # the models a lesson picks
 ALIGNED = ("luong", "bahdanau", "transformer")  # step 5's model: the first of these given
 MISSING = {  # a step whose model was not given says so, in one line
     "fixed": N_("This step needs a model without attention (attention “none”); none was given."),
@@ -91,18 +89,9 @@ class _Class:
     """What every step draws from: the picked models, their decodings, and eflomal (or why
     there is none)."""
 
-    models: dict[str, tuple[str, Translator]]  # by role (ROLES): (name, translator)
+    models: dict[str, tuple[str, Translator]]  # by role (lesson_notes.ROLES): (name, translator)
     traces: dict[str, Trace | Refused]  # by role: the greedy decoding of the sentence
     aligner: EflomalAligner | str
-
-
-def lesson_role(config: ModelConfig) -> str:
-    """A model's role in the lesson, one of :data:`ROLES`."""
-    if config.model == "transformer":
-        return "transformer"
-    if not config.has_attention:
-        return "fixed"
-    return "luong" if config.is_luong else "bahdanau"
 
 
 def pick_models(models: Sequence[tuple[str, Translator]]) -> dict[str, tuple[str, Translator]]:

@@ -99,6 +99,7 @@ STEPS = (
         N_("Look for a head that watches the end of the sentence, and one that aligns."),
     ),
 )
+ROLES = ("fixed", "bahdanau", "luong", "transformer")  # the models a lesson picks
 NAMES = ("bahdanau", "luong")  # the table's two columns
 
 ROW_NAMES = {
@@ -119,6 +120,15 @@ class Row(NamedTuple):
     bahdanau: str
     luong: str
     evidence: str
+
+
+def lesson_role(config: ModelConfig) -> str:
+    """A model's role in the lesson, one of :data:`ROLES`."""
+    if config.model == "transformer":
+        return "transformer"
+    if not config.has_attention:
+        return "fixed"
+    return "luong" if config.is_luong else "bahdanau"
 
 
 def looked_at(trace: Trace) -> list[int]:

@@ -15,7 +15,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, heatmaps, step_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import heads_figure
-from attnviz.plots.lesson_notes import NAMES, STEPS, notes_table
+from attnviz.plots.lesson_notes import NAMES, STEPS, lesson_role, notes_table
 
 from ..builders.eflomal_agreement import eflomal_agreement
 from ..serving.aligner import alignments_of
@@ -69,18 +69,11 @@ def _go(step: int) -> None:
     st.session_state[Key.LESSON_STEP] = step
 
 
-def _model(choice: Choice, attention: str) -> Checkpoint | None:
-    """The direction's model of ``attention`` ("bahdanau", "luong" for any Luong score,
-    "transformer"), the sidebar's first."""
-
-    def kind(c: Checkpoint) -> str:
-        config = description_of(c).config
-        if config.model == "transformer":
-            return "transformer"
-        return "luong" if config.is_luong else config.attention
-
+def _model(choice: Choice, role: str) -> Checkpoint | None:
+    """The direction's model of ``role`` in the lesson (:func:`lesson_role`), the sidebar's
+    first."""
     ranked = dict.fromkeys([choice.left, choice.right, *choice.models])
-    return next((c for c in ranked if kind(c) == attention), None)
+    return next((c for c in ranked if lesson_role(description_of(c).config) == role), None)
 
 
 def _trace(checkpoint: Checkpoint | None, sentence: str, reference: str) -> Trace | None:
