@@ -35,7 +35,6 @@ from .eflomal_aligner import EflomalAligner
 from .lost_words import TrainingPairs, lost_or_unknown
 
 UNSURE = 0.675  # geometric mean probability of the output pieces under which to doubt
-UNSEEN = 1  # a source word in fewer training pairs than this was never seen
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ def doubts(
     unseen: tuple[str, ...] = ()
     if corpus is not None:
         words = dict.fromkeys(w for w in source if _countable(w))
-        unseen = tuple(w for w in words if corpus.pairs_with(w) < UNSEEN)
+        unseen = tuple(w for w in words if not corpus.seen(w))
     own = (trace.pieces or trace).src_tokens[:-1]
     return Doubts(
         confidence=confidence(trace),

@@ -117,8 +117,8 @@ class TrainingPairs(Protocol):
     """What the model's training pairs say of a sentence's words
     (:class:`attnviz.store.corpus_lookup.Lookup` says it)."""
 
-    def pairs_with(self, word: str) -> int:
-        """In how many training pairs ``word`` occurs."""
+    def seen(self, word: str) -> bool:
+        """Whether ``word`` occurs in a training pair."""
 
     def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
         """Whether the training pairs translate ``words`` with words of ``output``."""

@@ -336,6 +336,13 @@ class CorpusIndex:
             found = {row[0]: row for row in self._db.execute(sql, tuple(ids))}
         return [found[i] for i in ids if i in found]
 
+    def is_frequent(self, source: str, token: str) -> bool:
+        """Whether ``token`` is in the ``frequent`` table: in :data:`FREQUENT` training pairs
+        or more (one row read, where :meth:`frequent` reads and sorts every key's)."""
+        sql = "SELECT 1 FROM frequent WHERE source = ? AND token = ? LIMIT 1"
+        with self._lock:
+            return self._db.execute(sql, (source, token)).fetchone() is not None
+
     def frequent(self, source: str, token: str) -> list[tuple[tuple, int, list[int]]]:
         """``(key, count, first pair ids)`` of every key of ``token`` in the ``frequent``
         table, most frequent first; empty when the token has fewer than :data:`FREQUENT`

@@ -96,7 +96,7 @@ class Lookup:
 
     def __init__(self, index: CorpusIndex, text: TextConfig, data: DataConfig):
         self.index, self.text, self.data = index, text, data
-        self._pairs_with = functools.lru_cache(maxsize=4096)(self._count)
+        self._seen = functools.lru_cache(maxsize=4096)(self._in_a_pair)
         self.source, self.target = source_column(data)
         # The counts made when the index was built hold for the same max_len only.
         self._frequent = index.meta["split"].get("max_len") == data.max_len
@@ -155,14 +155,25 @@ class Lookup:
         examples = tuple(self._example(row, src) for row in self.index.by_id(ids))
         return Answer(word, target, pairs, links, unlinked, examples)
 
-    def pairs_with(self, word: str) -> int:
-        """In how many training pairs ``word`` (a word as typed, tokenized as the model
-        reads it) occurs: 0 for a word the model never saw. Kept per lookup."""
-        return self._pairs_with(word)
+    def seen(self, word: str) -> bool:
+        """Whether ``word`` (a word as typed, tokenized as the model reads it) occurs in a
+        training pair: False for a word the model never saw. It stops at the first pair, where
+        counting them all and their links (:meth:`word`) took a page run's longest part
+        (benchmarks/classroom/results.md, 2026-12-07). Kept per lookup."""
+        return self._seen(word)
 
-    def _count(self, word: str) -> int:
+    def _in_a_pair(self, word: str) -> bool:
         src = self.text.tokenize(word, "src")
-        return sum(n for n, _ in self._keys(src).values()) if src else 0
+        if not src:
+            return False
+        if len(src) == 1 and self._frequent and self.index.is_frequent(self.source, src[0]):
+            return True
+        return any(
+            _spans(tokens, src) and self.data.keeps(tokens, tgt)
+            for tokens, tgt in map(
+                self._tokens, self.index.rows(phrase(self.source, src), self.source)
+            )
+        )
 
     def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
         """Whether the training pairs translate the source ``words`` (one after the other)
@@ -211,12 +222,14 @@ class Lookup:
                 kept.append(row[0])
         return {key: (n, firsts[key]) for key, n in counts.most_common()}
 
+    def _tokens(self, row: tuple) -> tuple[list[str], list[str]]:
+        """A row's source tokens and target tokens."""
+        first, second = row[1].split(" "), row[2].split(" ")
+        return (second, first) if self.source == "second" else (first, second)
+
     def _sides(self, row: tuple) -> tuple[list[str], list[str], list]:
         """A row's source tokens, target tokens and (source, target) links."""
-        swap = self.source == "second"
-        first, second = row[1].split(" "), row[2].split(" ")
-        src, tgt = (second, first) if swap else (first, second)
-        return src, tgt, blob_links(row[3], swap)
+        return *self._tokens(row), blob_links(row[3], self.source == "second")
 
     def _example(self, row: tuple, word: list[str]) -> MarkedPair:
         src, tgt, links = self._sides(row)

@@ -22,8 +22,8 @@ class HandCorpus:
     def __init__(self, counts: dict[str, int], units: dict[tuple[str, str], str]):
         self.counts, self.units = counts, units
 
-    def pairs_with(self, word: str) -> int:
-        return self.counts.get(word, 0)
+    def seen(self, word: str) -> bool:
+        return self.counts.get(word, 0) > 0
 
     def translated_within(self, words, output) -> bool:
         return self.units.get(tuple(words)) in output

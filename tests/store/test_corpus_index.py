@@ -49,8 +49,10 @@ def test_counts_and_links_match_a_hand_count(lookup):
     assert [round(x.share, 3) for x in answer.links] == [0.4, 0.2, 0.2]
 
 
-def test_a_word_s_training_pairs_are_counted_and_a_word_never_seen_is_in_none(lookup):
-    assert lookup.pairs_with("apples") == 5 and lookup.pairs_with("pears") == 0
+def test_a_word_in_a_training_pair_is_seen_and_one_in_none_is_not(lookup):
+    assert lookup.seen("apples") and lookup.seen("eats apples")  # a word, or its tokens in a row
+    assert not lookup.seen("pears") and not lookup.seen("apples eats") and not lookup.seen("")
+    assert not lookup.seen("peel")  # held out: "You peel apples." is a test pair
 
 
 def test_words_translated_within_an_output_need_two_training_pairs_that_say_so(lookup):
@@ -111,6 +113,7 @@ def test_json_has_the_issue_s_fields(lookup):
 def test_max_len_drops_long_pairs_as_training_does(index):
     short = Lookup(index, TEXT, DataConfig(subwords=0, max_len=5))
     assert short.word("apples").pairs == 4  # "J' ai mangé des pommes ." is 6 tokens
+    assert Lookup(index, TEXT, DataConfig(subwords=0)).seen("ate") and not short.seen("ate")
 
 
 def test_counts_made_at_build_time_answer_as_the_pairs_do(corpus_file, tmp_path, monkeypatch):
@@ -121,6 +124,8 @@ def test_counts_made_at_build_time_answer_as_the_pairs_do(corpus_file, tmp_path,
     scanned._frequent = False
     for word, target in [("apples", None), ("I", None), (".", None), ("apples", "pommes")]:
         assert counted.word(word, target) == scanned.word(word, target)
+    for word in ("apples", "I", "eats", "pears"):
+        assert counted.seen(word) == scanned.seen(word) == (scanned.word(word).pairs > 0)
 
 
 def test_one_index_serves_the_other_direction(index, corpus_file, tmp_path):
