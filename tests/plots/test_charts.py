@@ -10,7 +10,7 @@ import pytest
 from attnviz.plots import beam_charts, context_charts, heatmaps, history_charts, tables
 
 from ..handmade import hand_trace
-from ..helpers import tiny_translator
+from ..helpers import tiny_transformer, tiny_translator
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +143,40 @@ def test_every_figure_built_unchecked_is_the_figure_plotly_checks(trace):
     wrong = heatmaps.unchecked_figure([dict(type="heatmap", z=[[1]], colorscale="nonesuch")], {})
     with pytest.raises(ValueError):
         _checked(wrong)
+
+
+def test_the_heads_figure_lays_out_each_head_as_make_subplots_would_and_frames_the_step():
+    from plotly.subplots import make_subplots
+
+    from attnviz.plots import heads_charts
+
+    trace = tiny_transformer().translate("the cat sees the dog .", max_len=6)
+    layers, heads = trace.heads.shape[1:3]
+    aer = np.arange(layers * heads, dtype=float).reshape(layers, heads)
+    fig = heads_charts.heads_figure(trace, 2, aer, picked=(1, 2))
+    assert _json(fig) == _checked(fig)  # built unchecked: as plotly would write it checked
+    grid = make_subplots(
+        rows=layers, cols=heads, horizontal_spacing=heads_charts.H_SPACING,
+        vertical_spacing=heads_charts.V_SPACING, subplot_titles=["."] * (layers * heads),
+    ).to_plotly_json()["layout"]  # fmt: skip
+    drawn = fig.to_plotly_json()["layout"]
+    for k, (layer, head) in enumerate(np.ndindex(layers, heads)):
+        n = str(k + 1) if k else ""
+        for axis in (f"xaxis{n}", f"yaxis{n}"):
+            assert drawn[axis]["anchor"] == grid[axis]["anchor"]
+            np.testing.assert_allclose(drawn[axis]["domain"], grid[axis]["domain"])
+        title, place = drawn["annotations"][k], grid["annotations"][k]
+        assert (title["x"], title["y"]) == pytest.approx((place["x"], place["y"]))
+        assert title["text"] == f"L{layer + 1} H{head + 1} · AER {k}"
+        np.testing.assert_array_equal(np.asarray(fig.data[k].z), trace.heads[:, layer, head])
+        assert (fig.data[k].xaxis, fig.data[k].yaxis) == (f"x{n}", f"y{n}")
+    frames = [(s["xref"], s["y0"], s["y1"], s["line"]["color"]) for s in drawn["shapes"]]
+    assert sum(f[1:] == (1.5, 2.5, heads_charts.RED) for f in frames) == layers * heads
+    rows = len(trace.tgt_tokens)
+    picked = f"x{heads + 3}"  # layer 2, head 3
+    assert [f for f in frames if f[3] == heads_charts.ORANGE] == [
+        (picked, -0.5, rows - 0.5, heads_charts.ORANGE)
+    ]
 
 
 def test_the_chain_table_shows_a_heads_missing_score_as_missing_not_as_none():
