@@ -8,6 +8,7 @@ The ``chromium`` fixture is tests/ui/conftest.py's.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..helpers import ROOT, free_port, tool_missing
+from ..helpers import CHROMIUM, ROOT, free_port, tool_missing
 
 try:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -25,7 +26,10 @@ except ModuleNotFoundError as error:
         raise
     tool_missing("Playwright for Python", module=True)
 
-__all__ = ["DRAWN", "HEATMAPS_ON", "TEXTS", "PlaywrightTimeout", "serve", "sync_playwright"]
+__all__ = [
+    "DRAWN", "HEATMAPS_ON", "TEXTS", "PlaywrightTimeout", "opened", "serve", "settle",
+    "sync_playwright",
+]  # fmt: skip
 
 # Scripts that Playwright evaluates on the page
 
@@ -52,6 +56,37 @@ TEXTS = """() => {
   }
   return out;
 }"""
+
+
+# Whether the page has settled: no run going, and as many elements and chart texts as at the
+# last look (Vega-Lite draws a moment after the run that sent its chart ends).
+STILL = """() => {
+  const now = document.querySelectorAll('[data-testid="stElementContainer"]').length + ':'
+    + document.querySelectorAll('svg text, .js-plotly-plot, .attnviz-bars').length;
+  const still = window.attnvizSeen === now
+    && !document.querySelector('[data-testid="stStatusWidget"], [data-stale="true"]');
+  window.attnvizSeen = now;
+  return still;
+}"""
+
+
+def settle(page, timeout: float = 120_000) -> None:
+    """Wait until the run a click or a key started is over and its charts are drawn: the page
+    the same on two looks 400 ms apart, with no run going."""
+    page.evaluate("() => { window.attnvizSeen = null; }")
+    page.wait_for_function(STILL, polling=400, timeout=timeout)
+
+
+@contextlib.contextmanager
+def opened(server: str, lang: str, width: int, height: int, query: str = ""):
+    """The dashboard in a fresh Chromium page of ``width`` × ``height``, in ``lang``, opened
+    on the link's further ``query`` parameters (``&left=…``)."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
+        page.goto(f"{server}/?lang={lang}{query}")
+        yield page
+        browser.close()
 
 
 def serve(folder: Path, logs: Path):

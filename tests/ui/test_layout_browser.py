@@ -13,15 +13,13 @@ tests/ui/conftest.py; skipped without Chromium and Playwright, as tests/ui/test_
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 import pytest
 
 from attnviz_ui.state.session_keys import Key
 
-from ..helpers import CHROMIUM
-from .browser_helpers import TEXTS, serve, sync_playwright
+from .browser_helpers import TEXTS, opened, serve
 from .prose import ALLOWED, WORD, english_prose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -208,17 +206,6 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
     return found
 
 
-@contextlib.contextmanager
-def _opened(server: str, lang: str, width: int, height: int):
-    """The dashboard in a fresh Chromium page of ``width`` × ``height``, in ``lang``."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
-        page.goto(f"{server}/?lang={lang}")
-        yield page
-        browser.close()
-
-
 @pytest.fixture(scope="module")
 def server(chromium, two_directions, tmp_path_factory):
     yield from serve(two_directions, tmp_path_factory.mktemp("logs"))
@@ -228,7 +215,7 @@ def server(chromium, two_directions, tmp_path_factory):
 @pytest.mark.parametrize("width", [1024, 1400, 1920])
 def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(server, width, lang):
     words = {w.lower() for w in WORD.findall(ENGLISH + " I love to eat apples")}
-    with _opened(server, lang, width, 1000) as page:
+    with opened(server, lang, width, 1000) as page:
         english_box, chinese_box = BOX[lang]
         _type(page, english_box, ENGLISH)
         found = _walk_views(page, f"{width}/{lang}/English", lang, words)
@@ -266,7 +253,7 @@ READABLE = {12: 20, 20: 14}  # words -> the narrowest cell a class can read, px
 def test_both_grids_are_large_and_start_on_the_first_screen(server, size, lang):
     width, height = size
     found = []
-    with _opened(server, lang, width, height) as page:
+    with opened(server, lang, width, height) as page:
         english_box, chinese_box = BOX[lang]
         sentences = [(english_box, TWELVE, 12), (english_box, TWENTY, 20)]
         for box, sentence, words in [*sentences, (chinese_box, CHINESE_LONG, 20)]:
@@ -322,7 +309,7 @@ def _next_step(page, after: int) -> dict:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, lang):
     found = []
-    with _opened(server, lang, 1024, 768) as page:
+    with opened(server, lang, 1024, 768) as page:
         _type(page, BOX[lang][0], TWELVE)
         page.locator(f".st-key-{Key.PLAY} button").click()
         step = -1
@@ -340,7 +327,7 @@ def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, la
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
-    with _opened(server, lang, 1024, 768) as page:
+    with opened(server, lang, 1024, 768) as page:
         _type(page, BOX[lang][0], TWELVE)
         page.get_by_test_id("stMain").get_by_role("button", name=WHAT_IF[lang]).click()
         page.locator(f".st-key-{Key.WHAT_IF}").click()
@@ -374,7 +361,7 @@ LESSON = {"en": "Lesson", "zh": "课程"}
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang):
     found = []
-    with _opened(server, lang, 1024, 768) as page:
+    with opened(server, lang, 1024, 768) as page:
         page.get_by_label(BOX[lang][0]).wait_for(timeout=90_000)
         page.get_by_test_id("stMain").get_by_text(LESSON[lang], exact=True).click()
         _idle(page)
