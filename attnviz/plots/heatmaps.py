@@ -102,14 +102,16 @@ SHOWN_ROWS = 14  # rows a grid framed at a step shows at once: with its step's d
 # what a projector's 768 px holds (issue 74); the others a drag away
 
 
-def row_window(step: int, n_rows: int) -> tuple[int, int] | None:
+def row_window(step: int, n_rows: int, revealed: bool = False) -> tuple[int, int] | None:
     """The rows (first, last), 0-based, a grid of ``n_rows`` framed at row ``step`` shows: all
     of them (None) up to :data:`SHOWN_ROWS`, else a window that holds the step with two rows
-    after it where there are, as a player reveals rows downwards."""
-    if n_rows <= SHOWN_ROWS:
-        return None
-    first = min(max(0, step - SHOWN_ROWS + 3), n_rows - SHOWN_ROWS)
-    return first, first + SHOWN_ROWS - 1
+    after it where there are, as a player reveals rows downwards. A ``revealed`` grid, whose
+    rows after the step are not written yet, shows no more of them than those two: it grows
+    as the words are written, and the step's detail under it stays on a projector's screen
+    however long the sentence (issue 74: 25 source words put the bars 240 px below it)."""
+    last = min(step + 2 if revealed else max(step + 2, SHOWN_ROWS - 1), n_rows - 1)
+    first = max(0, last - SHOWN_ROWS + 1)
+    return None if (first, last) == (0, n_rows - 1) else (first, last)
 
 
 def matrix_figure(
@@ -119,11 +121,13 @@ def matrix_figure(
     n_cols: int,
     step: int | None = None,
     frame_color: str = "#d62728",
+    revealed: bool = False,
 ) -> go.Figure:
     """A matrix heatmap, ``traces`` (the heatmap first) under the layout every matrix shares:
     source across the top, output down (first row on top), a height that grows with the
     ``n_rows`` rows, upright source labels where level ones would crowd, and row ``step``
-    (0-based; None or out of range: none) framed, in :func:`row_window`'s window of rows. Built
+    (0-based; None or out of range: none) framed, in :func:`row_window`'s window of rows
+    (``revealed``: the rows after the step are not written yet). Built
     in one go, from plain values (validating a figure piece by piece takes several times
     longer), and unchecked (:func:`unchecked_figure`)."""
     texts = [str(x) for x in traces[0].get("x", ())]
@@ -159,22 +163,25 @@ def matrix_figure(
             dict(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=step - 0.5, y1=step + 0.5,
                  line=dict(color=frame_color, width=3), name=FRAME)
         ]  # fmt: skip
-        if window := row_window(step, n_rows):
-            _show_rows(layout, window, n_rows, top)
+        if window := row_window(step, n_rows, revealed):
+            _show_rows(layout, window, n_rows, top, revealed)
     return unchecked_figure(traces, layout)
 
 
-def _show_rows(layout: dict, window: tuple[int, int], n_rows: int, top: int) -> None:
+def _show_rows(
+    layout: dict, window: tuple[int, int], n_rows: int, top: int, revealed: bool
+) -> None:
     """``layout``, of a grid of ``n_rows``, showing the rows of ``window`` alone (first and
-    last, 0-based) and saying so in the axis's title; the others a drag away."""
+    last, 0-based) and, where written rows are left out (a ``revealed`` grid's later rows are
+    not written yet), saying so in the axis's title; the others a drag away."""
     first, last = window
     layout["height"] = 26 * (last - first + 1) + top + 62
-    title = _("output: {first}–{last} of {n}, drag for the rest").format(
-        first=first + 1, last=last + 1, n=n_rows
-    )
-    layout["yaxis"] |= dict(
-        autorange=False, range=[last + 0.5, first - 0.5], title=dict(text=title)
-    )
+    layout["yaxis"] |= dict(autorange=False, range=[last + 0.5, first - 0.5])
+    if first > 0 or not revealed:
+        title = _("output: {first}–{last} of {n}, drag for the rest").format(
+            first=first + 1, last=last + 1, n=n_rows
+        )
+        layout["yaxis"]["title"] = dict(text=title)
 
 
 def heatmap(
@@ -214,7 +221,8 @@ def heatmap(
         **weights_style(),
     )
     traces = [cells, gold_markers(x, y, gold)] if gold else [cells]
-    return matrix_figure(traces, titled(trace, title), len(y), len(x), step)
+    revealed = reveal and step is not None
+    return matrix_figure(traces, titled(trace, title), len(y), len(x), step, revealed=revealed)
 
 
 FORCED = N_("forced: words given, not chosen")  # a forced decoding's picture says so

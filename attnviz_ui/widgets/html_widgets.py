@@ -46,6 +46,10 @@ def shaded_tokens(tokens: list[str], values: np.ndarray, rgb: str = BLUE) -> str
 
 
 LEVEL_BARS = 10  # up to this many bars, a short word is written level: it fits its bar
+# The bars' full height, px: lower above SHORT_BARS words, whose words stand upright under them,
+# so that at 1024×768 a 25-word sentence's bars stay on the screen with its grid's framed row
+# (tests/ui/test_layout_browser.py).
+WELL_PX, LONG_WELL_PX, SHORT_BARS = 150, 115, 15
 
 
 def _orientation(token: str, bars: int) -> str:
@@ -75,4 +79,5 @@ def weight_bars(tokens: list[str], weights: np.ndarray, scores: np.ndarray, rgb:
         for token, w, e in zip(tokens, np.clip(weights, 0, 1), scores, strict=True)
     ]
     note = _("attention weight (bar height: 0 to 1)")
-    return render("weight_bars", note=note, bars=bars, rgb=rgb)
+    well = WELL_PX if len(tokens) <= SHORT_BARS else LONG_WELL_PX
+    return render("weight_bars", note=note, bars=bars, rgb=rgb, well=well)

@@ -212,3 +212,25 @@ def test_a_long_grid_framed_at_a_step_shows_a_window_of_rows_that_holds_it():
     assert layout["yaxis"]["range"] == [last + 0.5, first - 0.5]
     assert f"{first + 1}–{last + 1} of 30" in layout["yaxis"]["title"]["text"]
     assert "range" not in heatmaps.heatmap(long).to_plotly_json()["layout"]["yaxis"]  # export
+
+
+def test_a_grid_revealed_step_by_step_shows_its_written_rows_and_two_ahead():
+    from attnviz.plots.heatmaps import SHOWN_ROWS, row_window
+
+    assert row_window(0, 12, revealed=True) == (0, 2)  # where a 12-row grid showed all 12
+    assert row_window(9, 12, revealed=True) is None and row_window(11, 12, revealed=True) is None
+    for n, step in [(30, 0), (30, 5), (30, 20), (30, 29), (15, 14)]:
+        first, last = row_window(step, n, revealed=True)
+        assert last == min(step + 2, n - 1) and first == max(0, last - SHOWN_ROWS + 1)
+    twelve = hand_trace(np.full((12, 3), 1 / 3), ["a", "b", "<eos>"], [f"w{k}" for k in range(12)])
+    first_step = heatmaps.heatmap(twelve, step=0, reveal=True).to_plotly_json()["layout"]
+    whole = heatmaps.heatmap(twelve, step=0).to_plotly_json()["layout"]
+    assert first_step["yaxis"]["range"] == [2.5, -0.5]
+    assert first_step["height"] == whole["height"] - 26 * 9  # nine rows not yet written
+    assert first_step["yaxis"]["title"] == whole["yaxis"]["title"]  # nothing written left out
+    later = heatmaps.heatmap(
+        hand_trace(np.full((30, 3), 1 / 3), ["a", "b", "<eos>"], [f"w{k}" for k in range(30)]),
+        step=20,
+        reveal=True,
+    ).to_plotly_json()["layout"]
+    assert "10–23 of 30" in later["yaxis"]["title"]["text"]  # written rows 1-9 a drag away

@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from attnviz.plots.tables import Table
-from attnviz_ui.widgets.html_widgets import html_table, shaded_tokens, weight_bars
+from attnviz_ui.widgets.html_widgets import (
+    LONG_WELL_PX,
+    SHORT_BARS,
+    WELL_PX,
+    html_table,
+    shaded_tokens,
+    weight_bars,
+)
 
 from ..handmade import hand_trace
 
@@ -25,6 +32,9 @@ def test_weight_bars_are_one_escaped_bar_per_token_as_tall_as_its_weight():
     assert "height:70.0%" in html and "height:30.0%" in html and "height:0.0%" in html
     assert 'title="cat: weight 0.300, raw score 0.250"' in html
     assert html.index("&lt;b&gt;") < html.index("cat") < html.index("&lt;eos&gt;")  # in order
+    assert html.count(f'class="well" style="height:{WELL_PX}px"') == 3
+    long = weight_bars(["w"] * (SHORT_BARS + 1), np.zeros(SHORT_BARS + 1), np.zeros(SHORT_BARS + 1))
+    assert long.count(f"height:{LONG_WELL_PX}px") == SHORT_BARS + 1 and LONG_WELL_PX < WELL_PX
 
 
 SCRIPT = "<script>alert(1)</script>"
