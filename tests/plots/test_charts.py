@@ -145,13 +145,13 @@ def test_every_figure_built_unchecked_is_the_figure_plotly_checks(trace):
         _checked(wrong)
 
 
-def test_the_heads_figure_lays_out_each_head_as_make_subplots_would_and_frames_the_step():
+def test_the_heads_figure_puts_each_head_where_make_subplots_would_and_frames_the_step():
     from plotly.subplots import make_subplots
 
     from attnviz.plots import heads_charts
 
     trace = tiny_transformer().translate("the cat sees the dog .", max_len=6)
-    layers, heads = trace.heads.shape[1:3]
+    rows, layers, heads, cols = trace.heads.shape
     aer = np.arange(layers * heads, dtype=float).reshape(layers, heads)
     fig = heads_charts.heads_figure(trace, 2, aer, picked=(1, 2))
     assert _json(fig) == _checked(fig)  # built unchecked: as plotly would write it checked
@@ -160,22 +160,34 @@ def test_the_heads_figure_lays_out_each_head_as_make_subplots_would_and_frames_t
         vertical_spacing=heads_charts.V_SPACING, subplot_titles=["."] * (layers * heads),
     ).to_plotly_json()["layout"]  # fmt: skip
     drawn = fig.to_plotly_json()["layout"]
+    (x0, x1), (y1, y0) = drawn["xaxis"]["range"], drawn["yaxis"]["range"]  # y: first row on top
+
+    def across(x):  # the share of the width from the left, as make_subplots' domains are
+        return (x - x0) / (x1 - x0)
+
+    def down(y):  # the share of the height from the bottom
+        return (y1 - y) / (y1 - y0)
+
     for k, (layer, head) in enumerate(np.ndindex(layers, heads)):
+        cells = fig.data[k]
+        np.testing.assert_array_equal(np.asarray(cells.z), trace.heads[:, layer, head])
+        assert cells.customdata[3][1].tolist() == [3, 1]  # hover: the head's own row, column
         n = str(k + 1) if k else ""
-        for axis in (f"xaxis{n}", f"yaxis{n}"):
-            assert drawn[axis]["anchor"] == grid[axis]["anchor"]
-            np.testing.assert_allclose(drawn[axis]["domain"], grid[axis]["domain"])
-        title, place = drawn["annotations"][k], grid["annotations"][k]
-        assert (title["x"], title["y"]) == pytest.approx((place["x"], place["y"]))
+        place = [across(cells.x0 - 0.5), across(cells.x0 + cols - 0.5)]
+        np.testing.assert_allclose(place, grid[f"xaxis{n}"]["domain"], atol=1e-9)
+        place = [down(cells.y0 + rows - 0.5), down(cells.y0 - 0.5)]
+        np.testing.assert_allclose(place, grid[f"yaxis{n}"]["domain"], atol=1e-9)
+        title, above = drawn["annotations"][k], grid["annotations"][k]
+        assert (across(title["x"]), down(title["y"])) == pytest.approx((above["x"], above["y"]))
         assert title["text"] == f"L{layer + 1} H{head + 1} · AER {k}"
-        np.testing.assert_array_equal(np.asarray(fig.data[k].z), trace.heads[:, layer, head])
-        assert (fig.data[k].xaxis, fig.data[k].yaxis) == (f"x{n}", f"y{n}")
-    frames = [(s["xref"], s["y0"], s["y1"], s["line"]["color"]) for s in drawn["shapes"]]
-    assert sum(f[1:] == (1.5, 2.5, heads_charts.RED) for f in frames) == layers * heads
-    rows = len(trace.tgt_tokens)
-    picked = f"x{heads + 3}"  # layer 2, head 3
+    frames = [(s["x0"], s["y0"], s["y1"], s["line"]["color"]) for s in drawn["shapes"]]
+    red = [f for f in frames if f[3] == heads_charts.RED]
+    assert len(red) == layers * heads
+    for f, cells in zip(red, fig.data, strict=True):  # row 2 of each head
+        assert f[:3] == pytest.approx((cells.x0 - 0.5, cells.y0 + 1.5, cells.y0 + 2.5))
+    picked = fig.data[heads + 2]  # layer 2, head 3
     assert [f for f in frames if f[3] == heads_charts.ORANGE] == [
-        (picked, -0.5, rows - 0.5, heads_charts.ORANGE)
+        (picked.x0 - 0.5, picked.y0 - 0.5, picked.y0 + rows - 0.5, heads_charts.ORANGE)
     ]
 
 
