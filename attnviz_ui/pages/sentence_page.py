@@ -11,6 +11,7 @@ from attnviz.i18n import gettext as _
 from attnviz.i18n import keeping_language
 from attnviz.plots import model_notes
 
+from ..serving.figures import card_of
 from ..serving.models import Choice, Side, description_of, side_of, translate
 from ..state.session_keys import Key
 from ..views.beam_view import beam_view_ui
@@ -59,7 +60,8 @@ def _beam_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -
 
 
 def _cards_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:
-    cards_view_ui([(side.name, side.description) for side in sides])
+    cards = [(side.name, card_of(side.checkpoint)) for side in sides]
+    cards_view_ui(cards, sides[0].description.precision)
 
 
 def _export_ui(choice: Choice, sides: list[Side], sentence: str, reference: str) -> None:

@@ -11,7 +11,9 @@ from attnviz.analysis.history import History, Probe, moments, most_changed, prob
 from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.plots import history_charts
+from attnviz.store.catalog import Checkpoint
 
+from ..serving.figures import curves_of
 from ..serving.models import Choice, history_of
 from ..state import playback
 from ..state.playback import Playback
@@ -50,15 +52,15 @@ def _label(probe: Probe) -> str:
     return f"{probe.source}  →  {probe.target}" + (_("  (gold)") if probe.gold else "")
 
 
-def histories_ui(choice: Choice) -> dict[str, History]:
-    """The chosen models' histories, by name; a word for each model without one."""
+def histories_ui(choice: Choice) -> dict[Checkpoint, History]:
+    """The chosen models' histories, by checkpoint; a word for each model without one."""
     kept = {}
     for checkpoint in dict.fromkeys((choice.left, choice.right)):
         history = history_of(checkpoint)
         if history is None or not history.snapshots:
             st.info(_(OLDER).format(name=checkpoint.name))
         else:
-            kept[checkpoint.name] = history
+            kept[checkpoint] = history
     return kept
 
 
@@ -126,7 +128,7 @@ def snapshot_ui(k: int, name: str, history: History, probe: Probe, epoch: float)
     )
 
 
-def history_ui(histories: dict[str, History]) -> list[float]:
+def history_ui(histories: dict[Checkpoint, History]) -> list[float]:
     """A probe sentence picked, both models' attention on it at the moment picked, and the
     curves with that moment marked; the snapshots' epochs (none without probes)."""
     probes = next((h.probes for h in histories.values() if h.probes), [])
@@ -142,12 +144,13 @@ def history_ui(histories: dict[str, History]) -> list[float]:
     )
     epochs = moments(list(histories.values()))
     epoch = moment_ui(epochs)
-    for i, (col, (name, history)) in enumerate(zip(st.columns(2), histories.items(), strict=False)):
+    for i, (col, (checkpoint, history)) in enumerate(
+        zip(st.columns(2), histories.items(), strict=False)
+    ):
         with col:
-            snapshot_ui(i, name, history, probes[k], epoch)
+            snapshot_ui(i, checkpoint.name, history, probes[k], epoch)
     st.caption(_(READING) + " " + _(GOLD if probes[k].gold is not None else NO_GOLD))
-    curves = history_charts.curves_chart(history_charts.history_frame(histories), epoch)
-    vega_charts(curves, key=Key.TRAINING_CURVES, side=True)
+    vega_charts(curves_of(tuple(histories), epoch), key=Key.TRAINING_CURVES, side=True)
     st.caption(history_charts.snapshots_note(epochs))
     return epochs
 

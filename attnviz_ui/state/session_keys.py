@@ -113,7 +113,8 @@ def element_key(element: str, part: int | str) -> str:
     ELEMENT is named where it is drawn: ``heatmap``, ``compare-heatmap``, ``force-on``,
     ``beam``, ``taught-heatmap``, ``attribution-attention``, ``attribution-heatmap``,
     ``attribution-bars``, ``what-if-word``, ``what-if-att`` (part ``trained`` or ``edited``),
-    ``history``, and the export view's file names."""
+    ``history``, ``full-card`` (the cards view's "Full card": its tree drawn while it is open),
+    and the export view's file names."""
     return f"{element}-{part}"
 
 

@@ -5,23 +5,25 @@ from __future__ import annotations
 import streamlit as st
 
 from attnviz.i18n import gettext as _
-from attnviz.plots import history_charts, model_notes
+from attnviz.plots import model_notes
 
-from ..serving.models import Description
+from ..serving.figures import Card
+from ..state.session_keys import element_key
 from ..widgets.vega import vega_chart
 
 
-def cards_view_ui(models: list[tuple[str, Description]]) -> None:
-    """One block per (name, model)."""
+def cards_view_ui(models: list[tuple[str, Card]], precision: str) -> None:
+    """One block per (name, card) (:func:`attnviz_ui.serving.figures.card_of`), of models
+    decoded at ``precision``."""
     st.caption(_(model_notes.SINK))
     if models:  # loaded at one precision: the page's
-        st.caption(model_notes.decoded(models[0][1].precision))
-    for name, model in models:
-        card = model.card
+        st.caption(model_notes.decoded(precision))
+    for k, (name, card) in enumerate(models):
         st.subheader(name)
-        st.markdown(model_notes.card_summary(card, model.config, model.data))
-        if history_charts.card_has_losses(card):
-            vega_chart(history_charts.card_loss_chart(card))
+        st.markdown(card.summary)
+        if card.losses is not None:
+            vega_chart(card.losses)
             st.caption(_("Validation loss per epoch; the red point is the epoch kept."))
-        with st.expander(_("Full card")):
-            st.json(card)
+        full = st.expander(_("Full card"), key=element_key("full-card", k), on_change="rerun")
+        if full.open:  # a card's tree is up to 1,200 nodes: a second in the browser, if drawn
+            full.json(card.card)

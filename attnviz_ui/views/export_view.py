@@ -14,12 +14,14 @@ from attnviz.i18n import keeping_language
 from attnviz.plots import formulas, image_export, tables
 from attnviz.plots.context_charts import attention_picture
 
+from ..serving.figures import image_of
 from ..state.session_keys import element_key
 from ..widgets.language import session_language
 
 
 def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object]]:
-    """(label, file name, maker) for each file; makers run only when their button is clicked.
+    """(label, file name, maker) for each file; makers run only when their button is clicked,
+    and an image is made once per picture (:func:`attnviz_ui.serving.figures.image_of`).
     A model without attention has no weights or links to export, only its picture."""
     files = (
         []
@@ -41,7 +43,7 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
                 (
                     label.format(format=fmt.upper()),
                     f"{name}.{fmt}",
-                    lambda f=fmt: image_export.to_image(attention_picture(trace, title=name), f),
+                    lambda f=fmt: image_of(attention_picture(trace, title=name), f),
                 )
             )
     return files

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import shutil
 
 import numpy as np
@@ -12,7 +13,7 @@ import attnviz
 from attnviz.plots import beam_charts
 from attnviz.plots.heatmaps import framed_step
 from attnviz_ui.serving import process
-from attnviz_ui.state.session_keys import Key
+from attnviz_ui.state.session_keys import Key, element_key
 from attnviz_ui.widgets.page_style import CLOSE_WHEN_NARROW
 
 from ..helpers import (
@@ -256,6 +257,17 @@ def test_the_model_cards_say_what_a_sink_is_and_how_often_each_model_sinks(app):
     assert any("An attention sink is" in c.value for c in app.caption)
     lines = [m.value for m in app.markdown if "Attention sinks (test split" in m.value]
     assert len(lines) == 2 and all("first word's attention on the source" in s for s in lines)
+
+
+def test_a_full_card_is_drawn_only_while_it_is_open(app, checkpoints):
+    app.radio(key=Key.VIEW).set_value("Model cards").run()
+    assert [e.label for e in app.expander] == ["Full card", "Full card"]
+    assert not app.json  # a card's tree is only drawn when asked for: it is slow to draw
+    app.session_state[element_key("full-card", 1)] = True  # the right model's, opened
+    app.run()
+    assert not app.exception, app.exception
+    [card] = [json.loads(j.value) for j in app.json]
+    assert card == attnviz.load(checkpoints / "luong.safetensors").card
 
 
 def test_with_an_int8_output_layer_the_page_shows_fp32s_attention_and_says_so(
