@@ -12,7 +12,7 @@ import streamlit as st
 from attnviz.analysis.heads import HeadsOnSentence, heads_on_sentence
 from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
-from attnviz.i18n import N_
+from attnviz.i18n import N_, keeping_language
 from attnviz.i18n import gettext as _
 from attnviz.model.attention import SCORES
 from attnviz.plots import formulas
@@ -99,7 +99,9 @@ def _heads_ui(name: str, trace: Trace, t: int, figures: HeadsOnSentence | None) 
         _("Draw one head large"),
         choices,
         index=choices.index(figures.best) if figures else 0,
-        format_func=lambda c: _("layer {layer}, head {head}").format(layer=c[0] + 1, head=c[1] + 1),
+        format_func=keeping_language(
+            lambda c: _("layer {layer}, head {head}").format(layer=c[0] + 1, head=c[1] + 1)
+        ),
         key=Key.TRANSFORMER_HEAD,
     )
     aer = None if figures is None else figures.aer
