@@ -1,5 +1,7 @@
 """The dashboard in Chinese in a real browser (issue 40): opened with ``?lang=zh``, a sentence
-typed, the steps walked and every view opened, the page shows no English prose.
+typed, the steps walked and every view opened, the page shows no English prose; and, counting
+every text a student sees (labels, buttons, captions, axis and chart titles, table headers, the
+words a formula writes out), at most three hold English words (issue 74).
 
 Runs as tests/ui/test_browser.py does (its server and Chromium, from browser_helpers.py and
 conftest.py; skipped without them, except in CI)."""
@@ -10,9 +12,11 @@ import re
 
 import pytest
 
+from attnviz_ui.views.why_view import FURTHER
+
 from ..helpers import CHROMIUM
-from .browser_helpers import DRAWN, TEXTS, serve, sync_playwright
-from .prose import ALLOWED, WORD, english_prose
+from .browser_helpers import DRAWN, TEXTS, opened, serve, settle, sync_playwright
+from .prose import ALLOWED, WORD, english_prose, english_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SENTENCE = "The red cat sees a dog."
@@ -83,3 +87,63 @@ def test_a_chinese_browser_opens_the_page_in_chinese(server):
         page.get_by_label("English sentence").wait_for(timeout=60_000)  # the switch wins
         assert "lang=en" in page.url
         browser.close()
+
+
+# Every text a student sees, one per element, as [where, text]: an element's own text, a select
+# box's value (or its placeholder), and the words a formula writes out (its TeX's \text{}).
+# Not the user's words nor the model's: chart ticks, the step's bars and shaded tokens, table
+# cells; nor code, nor Streamlit's own menu and icons.
+SHOWN = r"""() => {
+  const skip = '.xtick, .ytick, g[class*="cb"][class$="tick"], .role-axis-label, .attnviz-bars, '
+    + 'span[title], td, code, pre, script, style, .katex, [data-testid="stToolbar"], '
+    + '[data-testid="stStatusWidget"], [data-testid="stIconMaterial"], '
+    + '[data-testid="stSkipToContent"], [data-testid="stDecoration"]';
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest(skip) || !el.checkVisibility()) continue;
+    const own = el.matches('input, textarea') ? el.value ? '' : el.placeholder
+      : [...el.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)
+        .map(n => n.textContent).join('').trim();
+    if (own) out.push([el.closest('[data-testid]')?.dataset.testid || el.tagName, own]);
+  }
+  for (const formula of document.querySelectorAll('.katex')) {
+    if (!formula.checkVisibility()) continue;
+    const tex = formula.querySelector('annotation')?.textContent || '';
+    const words = [...tex.matchAll(/\\(?:text|mathrm|operatorname)\{([^}]*)\}/g)];
+    out.push(['formula', '$ ' + words.map(w => w[1]).join(' ')]);
+  }
+  return out;
+}"""
+MOST_ENGLISH = 3  # the language switch's "Language · 语言" is one, on purpose
+
+
+def _english_elements(page, allowed: set[str]) -> tuple[int, list[str]]:
+    """How many texts the page shows, and those with English words in them."""
+    shown = page.evaluate(SHOWN)
+    allowed = allowed | {w.lower() for t in page.evaluate(TOKENS) for w in WORD.findall(t)}
+    english = [(where, text, english_words(text, allowed)) for where, text in shown]
+    return len(shown), [f"{w}: “{text[:80]}” {words}" for w, text, words in english if words]
+
+
+def test_the_chinese_page_shows_at_most_three_english_texts(server):
+    sentences = " ".join([SENTENCE, *FURTHER["en"]])  # the sentence, grown by Why attention
+    allowed = ALLOWED | {w.lower() for w in WORD.findall(sentences)}
+    found, counts = [], {}
+    with opened(server, "zh", 1400, 900) as page:
+        box = page.get_by_label("英语句子")
+        box.wait_for(timeout=60_000)
+        box.fill(SENTENCE)
+        box.press("Enter")
+        page.wait_for_function(DRAWN, arg="The", timeout=60_000)
+        views = page.get_by_test_id("stMain").get_by_role("radiogroup").nth(1).locator("label")
+        for k in range(views.count()):
+            views.nth(k).click()
+            settle(page)
+            name = views.nth(k).inner_text()
+            shown, english = _english_elements(page, allowed)
+            counts[name] = (len(english), shown)
+            if len(english) > MOST_ENGLISH:
+                found.append(f"{name}: {len(english)} of {shown} texts in English:")
+                found += [f"    {e}" for e in english]
+    assert not found, "\n".join(found)
+    print(counts)
