@@ -39,13 +39,9 @@ def _files(name: str, trace: Trace, images: bool) -> list[tuple[str, str, object
     if images:
         label = _("Heatmap {format}") if trace.has_attention else _("Context picture {format}")
         for fmt in ("png", "svg"):
-            files.append(
-                (
-                    label.format(format=fmt.upper()),
-                    f"{name}.{fmt}",
-                    lambda f=fmt: image_of(attention_picture(trace, title=name), f),
-                )
-            )
+            # Made on another thread, where no catalog is bound: in the language bound now.
+            make = keeping_language(lambda f=fmt: image_of(attention_picture(trace, title=name), f))
+            files.append((label.format(format=fmt.upper()), f"{name}.{fmt}", make))
     return files
 
 
