@@ -8,6 +8,7 @@ The dashboard only lays these out; tests call them directly. Tokens are labelled
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import numpy as np
@@ -127,9 +128,10 @@ def matrix_figure(
     source across the top, output down (first row on top), a height that grows with the
     ``n_rows`` rows, upright source labels where level ones would crowd, and row ``step``
     (0-based; None or out of range: none) framed, in :func:`row_window`'s window of rows
-    (``revealed``: the rows after the step are not written yet). Built
-    in one go, from plain values (validating a figure piece by piece takes several times
-    longer), and unchecked (:func:`unchecked_figure`)."""
+    (``revealed``: the rows after the step are not written yet); a Chinese output title level,
+    in the corner (:func:`_level_output_title`). Built in one go, from plain values
+    (validating a figure piece by piece takes several times longer), and unchecked
+    (:func:`unchecked_figure`)."""
     texts = [str(x) for x in traces[0].get("x", ())]
     longest = max((label_width(x) for x in texts), default=0)
     # One label per column, with its number: level where every label fits its cell, else
@@ -139,9 +141,9 @@ def matrix_figure(
     top = 58 + (20 if level else tall + 8)  # the title and the axis's, then the labels
     layout = dict(
         template=PLAIN_JSON,
-        title=dict(
-            text=title, font=dict(size=16), x=0, xref="paper", y=1, yref="container",
-            yanchor="top", pad=dict(t=8),
+        title=dict(  # from the picture's left edge: a name whole over a third of the page
+            text=title, font=dict(size=16), x=0, xref="container", y=1, yref="container",
+            yanchor="top", pad=dict(t=8, l=4),
         ),
         font=FONT,
         height=26 * n_rows + top + 62,
@@ -159,13 +161,52 @@ def matrix_figure(
         plot_bgcolor="white",
     )  # fmt: skip
     if step is not None and 0 <= step < n_rows:
-        layout["shapes"] = [
-            dict(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=step - 0.5, y1=step + 0.5,
-                 line=dict(color=frame_color, width=3), name=FRAME)
-        ]  # fmt: skip
-        if window := row_window(step, n_rows, revealed):
-            _show_rows(layout, window, n_rows, top, revealed)
+        _frame_step(layout, step, n_rows, n_cols, frame_color, revealed)
+    if wide(layout["yaxis"]["title"]["text"]):
+        _level_output_title(layout)
     return unchecked_figure(traces, layout)
+
+
+def _frame_step(
+    layout: dict, step: int, n_rows: int, n_cols: int, color: str, revealed: bool
+) -> None:
+    """``layout`` with row ``step`` framed in ``color``, in :func:`row_window`'s window."""
+    layout["shapes"] = [
+        dict(type="rect", x0=-0.5, x1=n_cols - 0.5, y0=step - 0.5, y1=step + 0.5,
+             line=dict(color=color, width=3), name=FRAME)
+    ]  # fmt: skip
+    if window := row_window(step, n_rows, revealed):
+        _show_rows(layout, window, n_rows, layout["margin"]["t"], revealed)
+
+
+def wide(text: str) -> bool:
+    """Whether ``text`` holds Chinese (or other East Asian wide) characters."""
+    return any(unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
+OUTPUT_TITLE = "output title"  # the name of the annotation a Chinese output title becomes
+TITLE_FONT = 14  # px, of that annotation's lines
+TITLE_LINE = 18  # px: one line of it
+
+
+def _level_output_title(layout: dict) -> None:
+    """``layout``'s output title written level in the corner above the output words, a line
+    per phrase, where it is Chinese: an axis title is turned on its side, and Chinese on its
+    side is hard to read (issue 74). A Latin title stays on the axis, where it reads well."""
+    text = layout["yaxis"].pop("title")["text"]
+    lines = [line for line in re.split(r"(?<=[：，；])|(?=（)", text) if line.strip()]
+    widest = max(label_width(line, TITLE_FONT) for line in lines)
+    margin = layout["margin"]
+    margin["l"] = max(margin["l"], widest + 12)  # the output words may push it further
+    # Room above the grid, under the picture's title (about 34 px), for every line.
+    extra = max(0, 34 + TITLE_LINE * len(lines) + 4 - margin["t"])
+    margin["t"] += extra
+    layout["height"] += extra
+    layout["annotations"] = [
+        dict(text="<br>".join(lines), name=OUTPUT_TITLE, xref="paper", yref="paper", x=0, y=1,
+             xanchor="right", yanchor="bottom", xshift=-6, yshift=4, align="right",
+             textangle=0, showarrow=False, font=dict(size=TITLE_FONT, color="#444"))
+    ]  # fmt: skip
 
 
 def _show_rows(

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
+from attnviz import i18n
 from attnviz.plots import beam_charts, context_charts, heatmaps, history_charts, tables
 
 from ..handmade import hand_trace
@@ -246,3 +247,53 @@ def test_a_grid_revealed_step_by_step_shows_its_written_rows_and_two_ahead():
         reveal=True,
     ).to_plotly_json()["layout"]
     assert "10–23 of 30" in later["yaxis"]["title"]["text"]  # written rows 1-9 a drag away
+
+
+@pytest.fixture
+def in_chinese():
+    i18n.bind(i18n.catalog("zh"))
+    yield
+    i18n.bind(None)
+
+
+def _checked_layout(fig: go.Figure) -> dict:
+    """``fig``'s layout as plotly writes it once it has checked every property."""
+    return go.Figure(fig.to_plotly_json()).to_plotly_json()["layout"]
+
+
+def _output_title(layout: dict) -> dict | None:
+    named = [a for a in layout.get("annotations", []) if a["name"] == heatmaps.OUTPUT_TITLE]
+    return named[0] if named else None
+
+
+def test_a_chinese_output_title_is_written_level_in_the_corner_above_the_output_words(in_chinese):
+    grid = hand_trace(np.full((2, 3), 1 / 3), ["a", "b", "<eos>"], ["x", "y"])
+    layout = _checked_layout(heatmaps.heatmap(grid, step=0))
+    assert not layout["yaxis"].get("title", {}).get("text")  # not on the axis, on its side
+    title = _output_title(layout)
+    assert title["text"] == "输出" and title["textangle"] == 0
+    assert (title["xref"], title["x"], title["xanchor"]) == ("paper", 0, "right")  # left of it
+    assert (title["yref"], title["y"], title["yanchor"]) == ("paper", 1, "bottom")  # above it
+    assert layout["margin"]["l"] >= heatmaps.label_width("输出", heatmaps.TITLE_FONT) + 6
+
+
+def test_a_long_chinese_output_title_is_a_line_per_phrase_that_fits_its_corner(in_chinese):
+    rows = [f"w{k}" for k in range(30)]
+    layout = _checked_layout(
+        heatmaps.heatmap(hand_trace(np.full((30, 3), 1 / 3), list("ab."), rows), step=20)
+    )
+    lines = _output_title(layout)["text"].split("<br>")
+    assert lines[0] == "输出：" and len(lines) > 2 and "30" in "".join(lines)
+    assert all(
+        heatmaps.label_width(line, heatmaps.TITLE_FONT) + 6 <= layout["margin"]["l"]
+        for line in lines
+    )
+    assert layout["margin"]["t"] >= 34 + heatmaps.TITLE_LINE * len(lines)  # under the title
+
+
+def test_an_english_output_title_stays_on_its_axis_and_a_title_starts_at_the_left_edge():
+    grid = hand_trace(np.full((2, 3), 1 / 3), ["a", "b", "<eos>"], ["x", "y"])
+    layout = _checked_layout(heatmaps.heatmap(grid, step=0, title="transformer-pieces"))
+    assert layout["yaxis"]["title"]["text"] == "output" and _output_title(layout) is None
+    # from the picture's edge, not the grid's: a name whole over a grid a third of a page wide
+    assert (layout["title"]["xref"], layout["title"]["x"]) == ("container", 0)

@@ -1,7 +1,8 @@
 """The dashboard in Chinese in a real browser (issue 40): opened with ``?lang=zh``, a sentence
 typed, the steps walked and every view opened, the page shows no English prose; and, counting
 every text a student sees (labels, buttons, captions, axis and chart titles, table headers, the
-words a formula writes out), at most three hold English words (issue 74).
+words a formula writes out), at most three hold English words, and no chart's Chinese title is
+written on its side (issue 74).
 
 Runs as tests/ui/test_browser.py does (its server and Chromium, from browser_helpers.py and
 conftest.py; skipped without them, except in CI)."""
@@ -115,6 +116,15 @@ SHOWN = r"""() => {
   return out;
 }"""
 MOST_ENGLISH = 3  # the language switch's "Language · 语言" is one, on purpose
+# Each Chinese title of a Plotly chart written on its side (its text or a group it is in turned
+# by 90°): hard to read (issue 74).
+ON_ITS_SIDE = r"""() => [...document.querySelectorAll(
+    '.js-plotly-plot :is(.g-xtitle, .g-ytitle, .annotation, .cbtitle) text')]
+  .filter(t => /[\u3400-\u9fff]/.test(t.textContent) && t.checkVisibility())
+  .filter(t => { for (let e = t; e && !e.matches('.js-plotly-plot'); e = e.parentElement)
+      if (/rotate\(\s*-?(90|270)\b/.test(e.getAttribute('transform') || '')) return true;
+    return false; })
+  .map(t => t.textContent)"""
 
 
 def _english_elements(page, allowed: set[str]) -> tuple[int, list[str]]:
@@ -142,6 +152,9 @@ def test_the_chinese_page_shows_at_most_three_english_texts(server):
             name = views.nth(k).inner_text()
             shown, english = _english_elements(page, allowed)
             counts[name] = (len(english), shown)
+            found += [
+                f"{name}: a chart's title “{t}” on its side" for t in page.evaluate(ON_ITS_SIDE)
+            ]
             if len(english) > MOST_ENGLISH:
                 found.append(f"{name}: {len(english)} of {shown} texts in English:")
                 found += [f"    {e}" for e in english]
