@@ -5,7 +5,9 @@ A model card's lines and its chart, and the curves of the Training page, are kep
 checkpoint file (a :class:`~attnviz.store.catalog.Checkpoint` carries the file's modification
 time and size: a new version of the file is a new key) and per language, since their words are
 in it; an export image per figure, by the figure's JSON. A Vega-Lite spec kept here is shared
-by every session: nobody changes it (Streamlit copies a spec before changing it).
+by every session, and nobody changes it: Streamlit copies a spec's top level before it moves
+the data out, and the one change it makes deeper (a colour legend's null title) has nothing
+to change in these.
 """
 
 from __future__ import annotations
