@@ -23,7 +23,7 @@ from attnviz_ui.serving.decoder_process import decoder
 from attnviz_ui.serving.live import session_models
 from attnviz_ui.serving.models import available
 from attnviz_ui.serving.process import freeze_heap, set_up_process
-from attnviz_ui.state.session_keys import Key
+from attnviz_ui.state.session_keys import Key, keep_across_pages
 from attnviz_ui.widgets.language import language_ui, use_language
 from attnviz_ui.widgets.page_style import SIDEBAR_PX, page_style_ui
 from attnviz_ui.widgets.replica_note import replica_note_ui
@@ -34,6 +34,7 @@ def main() -> None:
     decoder.start()  # a new server's decoding process loads beside its first page
     st.set_page_config(page_title="attnviz", layout="wide", initial_sidebar_state=SIDEBAR_PX)
     page_style_ui()
+    keep_across_pages(st.session_state)  # the sentence page's inputs, while another is shown
     use_language()
     found, failed = available()
     models = found + session_models()

@@ -1,7 +1,8 @@
 """The session-state keys, declared once (:class:`Key`), the keys of elements drawn once per
-model (:func:`element_key`), and the keys whose choices the language switch sets again
-(:data:`TRANSLATED`)."""
+model (:func:`element_key`), the keys whose choices the language switch sets again
+(:data:`TRANSLATED`), and those kept while another page is shown (:func:`keep_across_pages`)."""
 
+from collections.abc import MutableMapping
 from enum import StrEnum
 
 
@@ -127,3 +128,18 @@ TRANSLATED = (
     Key.ATTRIBUTION_METHOD, Key.CORPUS_ATTRIBUTION_METHOD, Key.CORPUS_SOURCE, Key.TAUGHT_MODEL,
     Key.PROBE, Key.MOMENT,
 )  # fmt: skip
+
+
+# What the one-sentence page was showing: a class that looks at the Training page comes back to
+# its sentence, its reference and its view.
+KEPT_ACROSS_PAGES = (Key.SENTENCE, Key.REFERENCE, Key.EXAMPLE, Key.VIEW)
+
+
+def keep_across_pages(state: MutableMapping) -> None:
+    """Call at the start of every run: each of :data:`KEPT_ACROSS_PAGES` that ``state``
+    holds, written back as its own value. Streamlit forgets a widget's value on a run that does
+    not draw the widget, unless the script set it in that run ("Understanding widget
+    behavior" in Streamlit's documentation)."""
+    for key in KEPT_ACROSS_PAGES:
+        if key in state:
+            state[key] = state[key]
