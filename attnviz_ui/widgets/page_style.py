@@ -2,7 +2,8 @@
 
 Streamlit's wide layout keeps 5rem of padding each side and a 6rem band on top, and its sidebar
 takes 300 px until the window is as narrow as a phone's: at 1024 px that left each of two grids
-about 100 px of cells (issue 63). This stylesheet trims the padding and the title, and in a window
+about 100 px of cells (issue 63). This stylesheet trims the padding and the title (the sidebar's
+too: a select box in it holds a whole model name, "transformer-pieces", issue 74), and in a window
 narrower than :data:`NARROW_PX` the sidebar starts closed, once per browser tab (its » button
 opens it, and it then stays open).
 """
@@ -17,7 +18,7 @@ NARROW_PX = 1200  # below this window width the sidebar starts closed
 STYLE = """<style>
 [data-testid="stMainBlockContainer"] {padding: 3.25rem 1.25rem 5rem 1.25rem; max-width: none}
 [data-testid="stMainBlockContainer"] h1 {font-size: 1.9rem; padding: 0 0 0.25rem 0}
-[data-testid="stSidebarUserContent"] {padding-left: 1.1rem; padding-right: 1.1rem}
+[data-testid="stSidebarUserContent"] {padding-left: 0.4rem; padding-right: 0.4rem}
 </style>"""
 
 # A tab's sessionStorage remembers that it closed the sidebar once, so that a reader who opens

@@ -1,0 +1,93 @@
+"""Every shipped model's name shows whole (issue 74): in the sidebar's two select boxes and their
+lists, at a projector's 1024×768 (the sidebar opened) and a laptop's 1400×900, in English and in
+Chinese; and over the grids of To the Transformer, three to a row.
+
+The tiny models of tests/ui/conftest.py, each under the name of a model in ``checkpoints/`` of
+its kind; skipped without Chromium and Playwright, as tests/ui/test_browser.py is.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from ..helpers import ROOT
+from .browser_helpers import opened, serve, settle
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SHIPPED = sorted(
+    path.name.removesuffix(".safetensors") for path in ROOT.glob("checkpoints/*.safetensors")
+)
+BOX = {"en": "English sentence", "zh": "英语句子"}
+TRANSFORMER = {"en": "To the Transformer", "zh": "走向 Transformer"}
+
+# Each text shown cut: a select box's value wider than its box, an option's words wider than
+# the option (it clips them), a chart's title past its picture's edge. [where, text].
+CUT = """() => {
+  const out = [];
+  for (const box of document.querySelectorAll('[data-testid="stSidebar"] input[role="combobox"]'))
+    if (box.scrollWidth > box.clientWidth) out.push(['select box', box.value]);
+  for (const option of document.querySelectorAll('[role="option"], [role="option"] *'))
+    if (option.checkVisibility() && option.scrollWidth > option.clientWidth)
+      out.push(['list', option.textContent]);
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const edge = plot.getBoundingClientRect();
+    for (const title of plot.querySelectorAll('.gtitle')) {
+      const box = title.getBoundingClientRect();
+      if (box.width && (box.left < edge.left - 1 || box.right > edge.right + 1))
+        out.push(['chart title', title.textContent]);
+    }
+  }
+  return out;
+}"""
+BOXES = """document.querySelectorAll('[data-testid="stSidebar"] input[role="combobox"]')"""
+SLID_IN = f"() => [...{BOXES}].every(box => box.getBoundingClientRect().left >= 0)"  # opened
+VALUES = f"() => [...{BOXES}].map(box => box.value)"
+
+
+@pytest.fixture(scope="module")
+def shipped_names(trained, transformer_folder, tmp_path_factory):
+    """A checkpoints folder with a tiny model of each kind under each shipped name of that kind:
+    bahdanau-…, luong-…, encdec-… and transformer-…, all of one direction."""
+    folder = tmp_path_factory.mktemp("shipped-names")
+    kinds = {
+        "bahdanau": trained("bahdanau")[0],
+        "luong": trained("general")[0],
+        "encdec": trained("none")[0],
+        "transformer": transformer_folder / "transformer.safetensors",
+    }
+    for name in SHIPPED:
+        shutil.copy(kinds[name.split("-")[0]], folder / f"{name}.safetensors")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(chromium, shipped_names, tmp_path_factory):
+    yield from serve(shipped_names, tmp_path_factory.mktemp("logs"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(1024, 768), (1400, 900)])
+def test_every_shipped_model_name_shows_whole(server, size, lang):
+    left, right = sorted(SHIPPED, key=len)[-2:]  # the longest names
+    assert len(SHIPPED) >= 10 and len(right) >= len("transformer-pieces")
+    with opened(server, lang, *size, query=f"&left={left}&right={right}") as page:
+        page.get_by_label(BOX[lang]).wait_for(timeout=90_000)
+        settle(page)  # a window under 1200 px has closed the sidebar by now
+        if page.get_by_test_id("stExpandSidebarButton").is_visible():
+            page.get_by_test_id("stExpandSidebarButton").click()
+        boxes = page.get_by_test_id("stSidebar").locator('input[role="combobox"]')
+        page.wait_for_function(SLID_IN)
+        assert page.evaluate(VALUES) == [left, right]
+        found = [f"{where}: “{text}”" for where, text in page.evaluate(CUT)]
+        boxes.first.click()  # its list of every name
+        page.get_by_role("option", name=right).wait_for(timeout=30_000)
+        assert page.get_by_role("option").count() == len(SHIPPED)
+        found += [f"{where}: “{text}”" for where, text in page.evaluate(CUT)]
+        page.keyboard.press("Escape")
+        page.get_by_test_id("stMain").get_by_text(TRANSFORMER[lang], exact=True).click()
+        settle(page)
+        assert page.locator(".js-plotly-plot .gtitle").count() >= 2
+        found += [f"{where}: “{text}”" for where, text in page.evaluate(CUT)]
+    assert not found, f"{size}, {lang}: " + ", ".join(dict.fromkeys(found))
