@@ -40,7 +40,8 @@ def heads_figure(
     # On one pair of axes x and y are the grid's: a cell's own row and column are its data.
     hover = _("output %{y}, source %{x}: %{z:.2f}") + "<extra></extra>"
     hover = hover.replace("%{y}", "%{customdata[0]}").replace("%{x}", "%{customdata[1]}")
-    at = np.moveaxis(np.indices((rows, cols)), 0, -1)  # (T, S, 2): each cell's row, column
+    # (T, S, 2): each cell's row and column, numbered from 1 as the other grids number words
+    at = np.moveaxis(np.indices((rows, cols)), 0, -1) + 1
     data, shapes, titles = [], [], []
     for layer, head in np.ndindex(layers, heads):
         x, y = head * (cols + gap_x), layer * (rows + gap_y)  # the head's first cell
