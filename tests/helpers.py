@@ -11,9 +11,11 @@ import os
 import socket
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import pytest
@@ -159,6 +161,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# The longest a test waits for what takes seconds here (a server's start, a toy run): a bound
+# for a machine many times slower and busy, not a guess at how long it takes, since a wait
+# ends as soon as what it waits for holds.
+PATIENCE = 600.0
+T = TypeVar("T")
+
+
+def wait_until(
+    condition: Callable[[], T], what: str, timeout: float = PATIENCE, every: float = 0.05
+) -> T:
+    """``condition()``'s first true value, asked again every ``every`` seconds until it comes;
+    fails saying ``what`` did not happen once ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout:.0f} s")
+        time.sleep(every)
+    return value
 
 
 # The dashboard in Streamlit's AppTest

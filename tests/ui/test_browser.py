@@ -8,7 +8,6 @@ that is a failure. Every wait is on a condition of the page, never a fixed time.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from attnviz.plots.heatmaps import EFLOMAL_COLOR, FORCED
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import CHROMIUM, TAUGHT
-from .browser_helpers import DRAWN, HEATMAPS_ON, PlaywrightTimeout, serve, sync_playwright
+from .browser_helpers import DRAWN, HEATMAPS_ON, SETTLED, serve, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -277,25 +276,15 @@ HEAD_TITLES = """() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]
     .map(t => t.textContent)"""
 
 
-RUNNING = "[data-testid='stStatusWidgetRunningIcon']"  # shown while the script runs
-
-
 def _pick(page, label: str, option: str) -> None:
-    """Opens the select box ``label`` and picks ``option`` once the page's run has finished,
-    opening it again while the option does not show: a run still drawing the page redraws the
-    box and closes a list opened meanwhile, and a busy machine makes such runs long."""
-    deadline = time.monotonic() + 60
-    while True:
-        page.locator(RUNNING).wait_for(state="detached", timeout=60_000)
-        page.get_by_label(label).click()
-        wanted = page.get_by_role("option", name=option)
-        try:
-            wanted.wait_for(timeout=5_000)
-            wanted.click(timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            if time.monotonic() > deadline:
-                raise
+    """Picks ``option`` in the select box ``label`` once the page's run is over. The box is
+    brought to the middle of the window first: opened near its bottom edge, its list scrolls
+    the page to fit, and the scroll closes the list before the option can be clicked."""
+    page.wait_for_function(SETTLED, timeout=60_000)
+    box = page.get_by_label(label)
+    box.evaluate("box => box.scrollIntoView({block: 'center', behavior: 'instant'})")
+    box.click()
+    page.get_by_role("option", name=option).click()
 
 
 def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transformer_server):

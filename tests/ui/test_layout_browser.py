@@ -19,7 +19,7 @@ import pytest
 
 from attnviz_ui.state.session_keys import Key
 
-from .browser_helpers import TEXTS, opened, serve
+from .browser_helpers import SETTLED, TEXTS, PlaywrightTimeout, opened, serve, settle
 from .prose import ALLOWED, WORD, english_prose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -106,29 +106,12 @@ CARDS = """() => [...document.querySelectorAll('[data-testid="stMarkdownContaine
 BLANK = re.compile(r"(?:^|[\s(:,])[–-](?=[\s),]|$)")  # a figure the card left blank: "beam 5 –"
 
 
-SETTLED = """() => document.querySelectorAll('[data-testid="stElementContainer"]').length
-  + ':' + document.querySelectorAll('svg text, .js-plotly-plot, .attnviz-bars').length"""
-
-
-def _idle(page) -> None:
-    """Wait for the run a click started, and for the charts it sent to be drawn (Vega-Lite
-    draws a moment after the run ends): the page the same on two looks 400 ms apart."""
-    seen = None
-    for _ in range(60):
-        page.wait_for_timeout(400)
-        page.get_by_test_id("stStatusWidget").wait_for(state="hidden", timeout=120_000)
-        now = page.evaluate(SETTLED)
-        if now == seen:
-            return
-        seen = now
-
-
 def _type(page, label: str, sentence: str) -> None:
     box = page.get_by_label(label)
     box.wait_for(timeout=90_000)
     box.fill(sentence)
     box.press("Enter")
-    _idle(page)
+    settle(page)
 
 
 def _problems(page, where: str, lang: str, sentence_words: set[str]) -> list[str]:
@@ -163,8 +146,14 @@ def _switch(page, key: Key) -> None:
     """Flip the step view's switch ``key``, in its popover."""
     page.locator(f".st-key-{Key.SWITCHES} button").first.click()
     page.locator(f".st-key-{key} label").click()
-    _idle(page)
+    settle(page)
     page.keyboard.press("Escape")
+
+
+SIDEBAR_CLOSED = """() => {
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  return sidebar.dataset.collapsed === 'true' && sidebar.getBoundingClientRect().right <= 0;
+}"""
 
 
 def _choose_direction(page, direction: str) -> None:
@@ -175,10 +164,10 @@ def _choose_direction(page, direction: str) -> None:
     if closed:
         opened.click()
     page.get_by_test_id("stSidebar").get_by_text(direction, exact=True).click()
-    _idle(page)
+    settle(page)
     if closed:
         page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
-        page.wait_for_timeout(500)  # the sidebar's closing transition
+        page.wait_for_function(SIDEBAR_CLOSED, timeout=60_000)  # slid out of the window
 
 
 def _views(page) -> int:
@@ -191,7 +180,7 @@ def _walk_views(page, where: str, lang: str, words: set[str]) -> list[str]:
     views = page.get_by_test_id("stMain").get_by_role("radiogroup").nth(1).locator("label")
     for k in range(_views(page)):
         views.nth(k).click()
-        _idle(page)
+        settle(page)
         name = views.nth(k).inner_text()
         found += _problems(page, f"{where}/{name}", lang, words)
         if k == 0:  # the step view: its numbers and the finished translation as well
@@ -225,18 +214,18 @@ def test_every_view_fits_the_page_names_every_word_and_speaks_one_language(serve
         corpus, training = PAGES[lang]
         main = page.get_by_test_id("stMain")
         main.get_by_role("radiogroup").first.get_by_text(corpus, exact=True).click()
-        _idle(page)
+        settle(page)
         main.locator("textarea").first.fill(
             "我爱吃苹果。\tI love to eat apples.\n我爱你。\tI love you."
         )
         main.locator("textarea").first.press("Control+Enter")
-        _idle(page)
+        settle(page)
         main.locator(f".st-key-{Key.CORPUS_RUN} button").click()
-        _idle(page)
+        settle(page)
         main.get_by_test_id("stDataFrame").wait_for(timeout=120_000)
         found += _problems(page, f"{width}/{lang}/corpus", lang, words)
         main.get_by_role("radiogroup").first.get_by_text(training, exact=True).click()
-        _idle(page)
+        settle(page)
         found += _problems(page, f"{width}/{lang}/training", lang, words)
     assert not found, "\n".join(found)
 
@@ -293,17 +282,25 @@ IN_VIEW = """() => {
 }"""
 
 
+# IN_VIEW once the page is still: past step ``after``, the run that drew the step over, and
+# nothing moved for ``frames`` frames (the page follows the step in the frame after each change
+# of its height, and a run's last message is drawn by then).
+STILL_STEP = f"""([after, frames]) => {{
+  const look = ({IN_VIEW})(), key = JSON.stringify(look), seen = window.attnvizLook;
+  if (!seen || seen.key !== key) {{ window.attnvizLook = {{key, frames: 0}}; return false; }}
+  seen.frames += 1;
+  return look && look.step > after && seen.frames >= frames && ({SETTLED})() && look;
+}}"""
+
+
 def _next_step(page, after: int) -> dict:
-    """The step in view once the page has moved past step ``after`` and stopped scrolling."""
-    seen, still = None, 0
-    for _ in range(150):
-        page.wait_for_timeout(100)
-        now = page.evaluate(IN_VIEW)
-        still = still + 1 if now == seen else 0
-        if now and now["step"] > after and still >= 4:  # drawn, followed, and still 0.4 s
-            return now
-        seen = now
-    raise AssertionError(f"the step view did not move past step {after + 1}: {seen}")
+    """The step in view once the page has moved past step ``after`` and stopped moving."""
+    page.evaluate("() => { window.attnvizLook = null; }")
+    try:
+        return page.wait_for_function(STILL_STEP, arg=[after, 10], timeout=120_000).json_value()
+    except PlaywrightTimeout:
+        shown = page.evaluate(IN_VIEW)
+        raise AssertionError(f"the step view did not move past step {after + 1}: {shown}") from None
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -332,7 +329,7 @@ def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
         page.get_by_test_id("stMain").get_by_role("button", name=WHAT_IF[lang]).click()
         page.locator(f".st-key-{Key.WHAT_IF}").click()
         page.get_by_role("option").nth(1).click()  # another word here
-        _idle(page)
+        settle(page)
         page.keyboard.press("Escape")
         control = page.locator(f".st-key-{Key.WHAT_IF_WORD}")
         box = control.bounding_box()
@@ -364,13 +361,12 @@ def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang
     with opened(server, lang, 1024, 768) as page:
         page.get_by_label(BOX[lang][0]).wait_for(timeout=90_000)
         page.get_by_test_id("stMain").get_by_text(LESSON[lang], exact=True).click()
-        _idle(page)
+        settle(page)
         for step in range(1, 7):
-            screen = None
-            for _ in range(50):  # a chart is drawn a moment after the run that sent it
-                if screen := page.evaluate(LESSON_SCREEN):
-                    break
-                page.wait_for_timeout(200)
+            try:  # the step's words and its picture, drawn
+                screen = page.wait_for_function(LESSON_SCREEN, timeout=60_000).json_value()
+            except PlaywrightTimeout:
+                screen = None
             if screen is None:
                 found.append(f"{lang}, step {step}: no words or no picture")
             elif screen["text"] > screen["view"] or screen["picture"] > screen["view"] - 200:
@@ -379,5 +375,5 @@ def test_each_lesson_screen_shows_its_words_and_its_picture_at_1024(server, lang
                 found.append(f"{lang}, step {step}: a traceback")
             if step < 6:
                 page.get_by_role("button", name=NEXT[lang]).click()
-                _idle(page)
+                settle(page)
     assert not found, "\n".join(found)
