@@ -25,7 +25,7 @@ import streamlit
 
 from attnviz_ui.widgets.replica_note import restarted
 
-from ..helpers import ROOT, free_port, unavailable
+from ..helpers import ROOT, free_port, unavailable, wait_until
 
 pytestmark = pytest.mark.slow
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -63,10 +63,17 @@ def replicas(tmp_path_factory):
         process = subprocess.Popen([str(ROOT / "deploy/run_replicas.sh"), "--replicas", "2"],
                                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True, preexec_fn=_as_a_terminal)  # fmt: skip
-    deadline = time.monotonic() + 600  # apt-get may install nginx first
-    while "Ctrl-C stops it all" not in log.read_text() and time.monotonic() < deadline:
+
+    def started() -> bool:
         assert process.poll() is None, log.read_text()
-        time.sleep(0.2)
+        return "Ctrl-C stops it all" in log.read_text()
+
+    try:
+        wait_until(started, "the replicas starting", every=0.2)  # apt-get may install nginx
+    except BaseException:  # the script stops what it started
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=60)
+        raise
     text = log.read_text()
     found = re.search(r"on ports ([\d ]+) \(pids ([\d,]+)\)", text)
     assert found, text
@@ -121,6 +128,15 @@ def test_the_warm_up_runs_each_replicas_page_and_names_one_that_does_not_answer(
     assert run.returncode == 1 and dead in run.stderr and live[0] not in run.stderr
 
 
+def _closed(port: int) -> bool:
+    """Whether nothing answers on ``port`` any more."""
+    try:
+        with OPENER.open(f"http://127.0.0.1:{port}/_stcore/health", timeout=10):
+            return False
+    except OSError:
+        return True
+
+
 def _get(url: str, cookie: str = ""):
     """GET ``url`` with ``cookie``: (status, the replicas tried, the last of them the one that
     answered, and the cookie it set)."""
@@ -171,13 +187,7 @@ def test_the_cookie_keeps_a_visitor_on_one_replica_until_it_dies(replicas):
 
     dead = int(first.rsplit(":", 1)[1])
     os.kill(pids[dead], signal.SIGKILL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:  # until the port is closed
-        try:
-            OPENER.open(f"http://127.0.0.1:{dead}/_stcore/health", timeout=1)
-            time.sleep(0.1)
-        except OSError:
-            break
+    wait_until(lambda: _closed(dead), f"port {dead} closing")
     live = f"127.0.0.1:{next(p for p in pids if p != dead)}"
     for _ in range(5):  # the first tries the dead replica, then the live one ("dead, live")
         status, tried, _cookie = _get(url + "/", cookie)

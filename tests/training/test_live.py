@@ -4,7 +4,6 @@ the one `attnviz align` and `attnviz aer` give on the saved model."""
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 
@@ -12,6 +11,8 @@ from attnviz.analysis.align import pharaoh
 from attnviz.cli.main import main
 from attnviz.store.checkpoint import load
 from attnviz.training.live import RunRefused, Runs, ToySettings, train_toy
+
+from ..helpers import PATIENCE, wait_until
 
 pytestmark = pytest.mark.slow  # every test trains
 
@@ -32,10 +33,17 @@ def two_runs():
             runs.start(owner, SMALL)
         refused.append(str(e.value))
     overlapped = False
-    deadline = time.monotonic() + 240
-    while (a.running or b.running) and time.monotonic() < deadline:
+
+    def ended() -> bool:
+        nonlocal overlapped
         overlapped |= a.running and b.history is not None and len(b.history.snapshots) > 1
-        time.sleep(0.05)
+        return not (a.running or b.running)
+
+    try:
+        wait_until(ended, "both runs ending")
+    finally:  # runs that never ended would train on beside the tests after these
+        for run in (a, b):
+            run.stop.set()
     return runs, a, b, refused, overlapped
 
 
@@ -48,7 +56,7 @@ def test_a_second_owner_trains_beside_the_first_and_a_third_is_refused(two_runs)
     assert runs.running() == 0
     c = runs.start("c", ToySettings(sentences=100, epochs=1))  # room again once they end
     c.stop.set()
-    c.thread.join(timeout=120)
+    c.thread.join(timeout=PATIENCE)
     assert c.card is not None and c.history.snapshots[-1].epoch == 1
 
 

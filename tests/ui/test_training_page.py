@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from attnviz.analysis.history import most_changed
 from attnviz.plots import history_charts
 from attnviz.store import checkpoint
+from attnviz_ui.serving.live import live_run
 from attnviz_ui.state.session_keys import Key
 
-from ..helpers import heatmaps_on, open_training_page, plotly_array
+from ..helpers import PATIENCE, heatmaps_on, open_training_page, plotly_array
 
 MODELS = ("bahdanau", "luong")  # the tiny checkpoints' names (tests/ui/conftest.py)
 
@@ -68,17 +69,32 @@ def test_a_checkpoint_without_a_history_gets_a_word(checkpoints, tmp_path, monke
     assert [h["layout"]["title"]["text"].split(" ·")[0] for h in heatmaps_on(at)] == ["bahdanau"]
 
 
-def _wait_for_run(at: AppTest, seconds: float = 120) -> AppTest:
-    deadline = time.monotonic() + seconds
-    while not at.success and time.monotonic() < deadline:
-        time.sleep(1)
-        at.run()
-        assert not at.exception and not at.error, (at.exception, at.error)
+@pytest.fixture
+def training_page(checkpoints, monkeypatch):
+    """The Training page; a live run it starts is stopped when the test ends, however it ends
+    (the server's runs outlive a session: one left training would hold a core, and a place
+    among the runs the server allows, in the tests after it)."""
+    at = open_training_page(checkpoints, monkeypatch)
+    yield at
+    run = live_run(at.session_state[Key.LIVE_OWNER]) if Key.LIVE_OWNER in at.session_state else None
+    if run is not None and run.thread is not None:
+        run.stop.set()
+        run.thread.join()
+
+
+def _wait_for_run(at: AppTest) -> AppTest:
+    """The page once the session's live run has ended: its training thread (in this process,
+    as in the server's) joined, then the page drawn again."""
+    run = live_run(at.session_state[Key.LIVE_OWNER])
+    run.thread.join(timeout=PATIENCE)
+    assert not run.running, f"the live run still trains after {PATIENCE:.0f} s"
+    at.run()
+    assert not at.exception and not at.error, (at.exception, at.error)
     return at
 
 
-def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(checkpoints, monkeypatch):
-    at = open_training_page(checkpoints, monkeypatch)
+def test_a_live_toy_run_learns_the_alignment_and_joins_the_models(training_page):
+    at = training_page
     next(s for s in at.selectbox if s.label == "Toy language").set_value("adjectives")
     # three epochs: from the unigram output bias (issue 51) two leave AER ~11 on this toy
     next(s for s in at.slider if s.label == "Epochs").set_value(3)
