@@ -30,6 +30,18 @@ settings.register_profile("attnviz", deadline=None)
 settings.load_profile("attnviz")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def exact_decoding():
+    """Every test decodes in fp32 unless it names a precision: "auto" takes whichever is
+    fastest on this machine, timed while the test runs (int8-output on one CPU, fp32 or bf16
+    on others, and on a busy machine either of two close ones), and a translation's words may
+    change with it. A test of "auto" itself unsets ATTNVIZ_DECODING; the servers and commands
+    the tests start inherit it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ATTNVIZ_DECODING", "fp32")
+        yield
+
+
 def pytest_collection_modifyitems(items):
     """Every test that needs the trained models is slow: the first of them trains them."""
     for item in items:

@@ -63,19 +63,20 @@ TINY_TRAIN = TrainConfig(
     precision="fp32",
 )  # fmt: skip
 # ... and the smallest one that runs every part of a command-line training, for the mechanics
-# (resume, seeds, processes), not for what it learns.
+# (resume, seeds, processes), not for what it learns; fp32 too: where bf16 is native, "auto"
+# times both on the machine, and two runs a test compares might choose differently.
 TINY_FLAGS = [
     "--embed", "8", "--hidden", "16", "--lr", "0.01", "--bleu-sentences", "5",
-    "--probe-sentences", "2",
+    "--probe-sentences", "2", "--precision", "fp32",
 ]  # fmt: skip
 # The tiny zh->en model of the Chinese toy (tests/conftest.py's ``chinese_trained``), trained as
 # a user would: cmn.txt's columns read the other way round, Chinese words by jieba; enough epochs
-# that it translates 我爱吃苹果。 (never in its corpus) word for word.
+# that it translates 我爱吃苹果。 (never in its corpus) word for word; in fp32 on every CPU.
 CHINESE_FLAGS = [
     "--source-column", "2", "--src-lang", "zh", "--tgt-lang", "en", "--license", "CC-BY 2.0 FR",
     "--subwords", "330", "--embed", "32", "--hidden", "64", "--dropout", "0.1", "--lr", "0.01",
     "--epochs", "10", "--join-fraction", "0", "--bleu-sentences", "50", "--test-beam", "1",
-    "--probe-sentences", "2",
+    "--probe-sentences", "2", "--precision", "fp32",
 ]  # fmt: skip
 
 
