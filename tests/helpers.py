@@ -26,7 +26,9 @@ from attnviz import ModelConfig, Seq2Seq, TextConfig, Translator, Vocab
 from attnviz.data.corpus import pad, split_of
 from attnviz.data.subwords import Subwords
 from attnviz.model.build import build_model
+from attnviz.model.precision import Precision
 from attnviz.training.config import TrainConfig
+from attnviz.tuning.decoding_precision import decoding_choices
 from attnviz_ui.state.session_keys import Key
 
 from .synthetic import corpus
@@ -101,6 +103,13 @@ def tiny_transformer(seed: int = 0, **options) -> Translator:
         heads=4, ff=32, **options,
     )  # fmt: skip
 
+
+# int8 decoding runs on fbgemm's kernels: a CPU decodes in int8 and int8-output only where its
+# torch has them (decoding_choices), and a test of either is skipped elsewhere (an ARM CPU).
+needs_int8 = pytest.mark.skipif(
+    Precision.INT8 not in decoding_choices("cpu"),
+    reason="this CPU's torch has no fbgemm kernels: no int8 decoding to check",
+)
 
 # Sentences of different lengths, so that a batch of them is padded: masking bugs hide in
 # batches without padding.

@@ -27,7 +27,7 @@ from attnviz.analysis.attribution import (
 from attnviz.cli.main import main
 from attnviz.data.vocab import EOS_ID, PAD_ID
 
-from ..helpers import held_out, subword_translator, tiny_transformer, tiny_translator
+from ..helpers import held_out, needs_int8, subword_translator, tiny_transformer, tiny_translator
 from ..synthetic import ADJECTIVES, corpus
 
 SOURCE = "the big cat sees a small red house ."
@@ -120,6 +120,7 @@ def test_saliency_is_the_gradient_times_the_embedding_summed_per_word():
     np.testing.assert_allclose(values, np.array(expected), atol=1e-6)
 
 
+@needs_int8
 def test_attribution_refuses_an_unknown_method_or_int8_weights(trained):
     tr = tiny_translator("bahdanau")
     with pytest.raises(ValueError, match="must be one of"):

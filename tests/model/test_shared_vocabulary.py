@@ -22,6 +22,7 @@ from attnviz.decoding.translator import Translator
 from attnviz.model.model_config import ModelConfig
 from attnviz.model.seq2seq import Seq2Seq
 from attnviz.store import checkpoint
+from attnviz.tuning.decoding_precision import decoding_choices
 
 from ..helpers import TINY
 
@@ -85,7 +86,7 @@ def test_a_joint_tied_model_is_stored_once_and_loads_at_every_precision(joint, a
     got = loaded.translate(sentence)
     assert got.tgt_tokens == expected.tgt_tokens
     np.testing.assert_allclose(got.weights, expected.weights, atol=1e-6)
-    for precision in ("int8", "bf16", "int8-output"):
+    for precision in decoding_choices("cpu"):
         trace = attnviz.load(path, precision=precision).translate(sentence)
         assert trace.weights.shape[1] == len(expected.src_tokens)
         np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
@@ -117,7 +118,7 @@ def test_a_tied_output_layer_shares_the_target_embedding_of_separate_vocabularie
     loaded = attnviz.load(path, precision="fp32")
     assert loaded.model.generator.weight is loaded.model.decoder.embed.weight
     assert loaded.translate(sentence).tgt_tokens == expected.tgt_tokens
-    for precision in ("int8", "bf16", "int8-output"):
+    for precision in decoding_choices("cpu"):
         trace = attnviz.load(path, precision=precision).translate(sentence)
         np.testing.assert_allclose(trace.weights.sum(1), 1, atol=1e-4)
 

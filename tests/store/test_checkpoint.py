@@ -10,8 +10,9 @@ from safetensors.torch import save_file
 import attnviz
 from attnviz.data.corpus import DataConfig
 from attnviz.store import checkpoint
+from attnviz.tuning.decoding_precision import decoding_choices
 
-from ..helpers import fresh_python, tiny_transformer, tiny_translator
+from ..helpers import fresh_python, needs_int8, tiny_transformer, tiny_translator
 
 SENTENCES = ["the cat sees a dog .", "a big red house , the small cat"]
 
@@ -75,12 +76,9 @@ def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision
     _save(tr, tmp_path / "half.safetensors", half=True)
     full, half = (os.path.getsize(tmp_path / f) for f in ("full.safetensors", "half.safetensors"))
     assert half < 0.6 * full
-    for precision, dtype in (
-        ("fp32", torch.float32),
-        ("bf16", torch.bfloat16),
-        ("int8", torch.qint8),
-        ("int8-output", torch.qint8),
-    ):
+    dtypes = {"fp32": torch.float32, "bf16": torch.bfloat16}  # int8's: qint8
+    for precision in decoding_choices("cpu"):  # int8 where this CPU has its kernels
+        dtype = dtypes.get(precision, torch.qint8)
         loaded = attnviz.load(tmp_path / "half.safetensors", precision=precision)
         assert loaded.precision == precision
         weight = loaded.model.generator.weight
@@ -88,6 +86,7 @@ def test_half_precision_storage_halves_the_file_and_loads_at_the_asked_precision
         assert {p.dtype for p in loaded.model.parameters()} == {torch.float32}  # the rest
 
 
+@needs_int8
 def test_int8_decoding_quantizes_both_grus_and_the_output_layer(tmp_path):
     from torch.ao.nn.quantized import dynamic
 
@@ -99,6 +98,7 @@ def test_int8_decoding_quantizes_both_grus_and_the_output_layer(tmp_path):
     assert model.generator.weight().dtype == torch.qint8
 
 
+@needs_int8
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
 def test_int8_output_quantizes_the_output_layer_alone_so_attention_stays_fp32s(tmp_path, attention):
     from torch.ao.nn.quantized import dynamic
@@ -147,6 +147,7 @@ def test_a_corrupted_weight_byte_is_caught_by_the_checksum(saved, read):
         read(saved)
 
 
+@needs_int8
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
 def test_a_description_says_what_the_model_is_and_holds_no_weights(tmp_path, attention):
     path = tmp_path / "m.safetensors"

@@ -6,7 +6,7 @@ import pytest
 import attnviz
 from attnviz.analysis.align import attention_word_links
 
-from ..helpers import held_out
+from ..helpers import held_out, needs_int8
 from ..synthetic import ADJECTIVES
 
 
@@ -22,7 +22,7 @@ def test_a_tiny_model_learns_to_translate_with_the_reordering(trained, synthetic
     assert exact / len(held) >= 0.9
 
 
-@pytest.mark.parametrize("precision", ["bf16", "int8"])
+@pytest.mark.parametrize("precision", ["bf16", pytest.param("int8", marks=needs_int8)])
 @pytest.mark.parametrize("attention", ["bahdanau", "general"])
 def test_smaller_weights_translate_like_fp32(trained, synthetic_pairs, attention, precision):
     path = trained(attention)[0]

@@ -19,6 +19,7 @@ from attnviz_ui.widgets.page_style import CLOSE_WHEN_NARROW
 from ..helpers import (
     SENTENCE,
     heatmaps_on,
+    needs_int8,
     open_dashboard,
     paste_corpus,
     plotly_array,
@@ -270,6 +271,7 @@ def test_a_full_card_is_drawn_only_while_it_is_open(app, checkpoints):
     assert card == attnviz.load(checkpoints / "luong.safetensors").card
 
 
+@needs_int8
 def test_with_an_int8_output_layer_the_page_shows_fp32s_attention_and_says_so(
     checkpoints, monkeypatch
 ):
