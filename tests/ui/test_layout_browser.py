@@ -303,11 +303,19 @@ def _next_step(page, after: int) -> dict:
         raise AssertionError(f"the step view did not move past step {after + 1}: {shown}") from None
 
 
+# 26 source tokens: the first steps of Play once put its bars 240 px below a 768 px screen
+LONG = (
+    "The big red cat sees a small dog and a little bird , the small dog likes the big cat and "
+    "the little red bird ."
+)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, lang):
+@pytest.mark.parametrize("sentence", [TWELVE, LONG], ids=["12 words", "26 words"])
+def test_during_play_the_step_and_its_detail_stay_on_the_first_screen(server, lang, sentence):
     found = []
     with opened(server, lang, 1024, 768) as page:
-        _type(page, BOX[lang][0], TWELVE)
+        _type(page, BOX[lang][0], sentence)
         page.locator(f".st-key-{Key.PLAY} button").click()
         step = -1
         while step < 8:  # the first steps, and those of a grid's lower half
