@@ -81,10 +81,16 @@ def labels(tokens: list[str]) -> list[str]:
     return [f"{i}:{token}" for i, token in enumerate(tokens, 1)]
 
 
+def wide_char(c: str) -> bool:
+    """Whether the character ``c`` is East Asian wide (a Chinese character): about twice a
+    Latin one across."""
+    return unicodedata.east_asian_width(c) in "WF"
+
+
 def label_width(text: str, size: int = FONT["size"]) -> int:
     """About how many pixels ``text`` takes at font ``size`` (the charts' by default): a
     Chinese character about twice a Latin one."""
-    return round(sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.55 for c in text) * size)
+    return round(sum(1.0 if wide_char(c) else 0.55 for c in text) * size)
 
 
 # The room a grid's cells have in half of the page's width at a projector's 1024 px, the
@@ -181,7 +187,7 @@ def _frame_step(
 
 def wide(text: str) -> bool:
     """Whether ``text`` holds Chinese (or other East Asian wide) characters."""
-    return any(unicodedata.east_asian_width(c) in "WF" for c in text)
+    return any(map(wide_char, text))
 
 
 OUTPUT_TITLE = "output title"  # the name of the annotation a Chinese output title becomes

@@ -5,11 +5,10 @@ for each widget) with autoescape on: what a user typed is always escaped."""
 
 from __future__ import annotations
 
-import unicodedata
-
 import numpy as np
 
 from attnviz.i18n import gettext as _
+from attnviz.plots.heatmaps import wide_char
 from attnviz.plots.tables import Table
 
 from .templates import render
@@ -56,7 +55,7 @@ def _orientation(token: str, bars: int) -> str:
     """How a bar's word is written: level when it is short (a Chinese character counts two) and
     the bars few, so that it fits its bar; else down the bar, one line wide, a Chinese word
     upright rather than on its side. Never cut: the bar names the word whole."""
-    wide = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in token)
+    wide = sum(2 if wide_char(c) else 1 for c in token)
     if wide <= 4 and bars <= LEVEL_BARS:
         return " level"
     return " upright" if wide > len(token) else ""
