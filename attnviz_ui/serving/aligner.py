@@ -20,9 +20,11 @@ from attnviz.decoding.trace import Trace
 from attnviz.errors import Refused
 from attnviz.i18n import gettext as _
 from attnviz.store.catalog import Checkpoint
+from attnviz.store.corpus_lookup import Lookup
 from attnviz.store.priors_file import PriorsError, load_priors
 
 from .corpus import lookup_of
+from .identical import Identical
 from .models import checkpoint_folder, file_version, translator_of
 
 PRIORS_FILE = "eflomal-priors.txt.gz"  # beside the checkpoints, as `attnviz priors` writes it
@@ -117,16 +119,35 @@ def _lost(found: EflomalAligner, checkpoints: tuple, pairs: tuple) -> tuple:
 def doubts_of(checkpoints: Sequence[Checkpoint], traces: Sequence[Trace]) -> list[Doubts]:
     """What speaks against each trace, a translation by the model of the checkpoint beside it
     (:func:`attnviz.analysis.doubts.doubts`): its lost words where there are priors of its
-    corpus, its unseen words where it has a corpus index."""
+    corpus, its unseen words where it has a corpus index. Kept per checkpoints, traces (the
+    very objects: :class:`.identical.Identical`), corpus lookups (one per version of each
+    index) and version of the priors, for the reruns that show the same outputs again."""
+    corpora = tuple(lookup_of(c) for c in checkpoints)
+    priors = file_version(priors_path())
+    return list(_doubts(tuple(checkpoints), Identical(*traces), corpora, priors))
+
+
+@functools.lru_cache(maxsize=512)
+def _doubts(
+    checkpoints: tuple[Checkpoint, ...],
+    traces_key: Identical,
+    corpora: tuple[Lookup | Refused, ...],
+    priors: tuple[int, int] | None,
+) -> tuple[Doubts, ...]:
+    """``priors``, the file's version, keys the cache: new priors, new lost words."""
+    traces = traces_key.objects
     lost = lost_of(checkpoints, traces)
     if isinstance(lost, Refused):
         lost = [None] * len(traces)
-    found = []
-    for c, trace, flags in zip(checkpoints, traces, lost, strict=True):
-        corpus = lookup_of(c)
-        corpus = None if isinstance(corpus, Refused) else corpus
-        found.append(doubts(trace, flags, corpus, longest_source(translator_of(c))))
-    return found
+    return tuple(
+        doubts(
+            trace,
+            flags,
+            None if isinstance(corpus, Refused) else corpus,
+            longest_source(translator_of(c)),
+        )
+        for c, trace, flags, corpus in zip(checkpoints, traces, lost, corpora, strict=True)
+    )
 
 
 def eflomal_aers(scores: dict[str, list[SentenceScore]]) -> dict[str, list[float | None]] | Refused:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import plotly.graph_objects as go
@@ -10,16 +11,20 @@ import streamlit as st
 
 from attnviz.analysis.diagnostics import sunk_steps
 from attnviz.decoding import steer
+from attnviz.decoding.trace import Trace
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, heatmaps, model_notes, step_charts, tables
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.markup import markdown_text
+from attnviz.store.catalog import Checkpoint
 
+from ..serving.identical import Identical
 from ..serving.models import Side
 from ..serving.replays import step_numbers
 from ..state.session_keys import element_key
 from ..widgets.html_widgets import html_table, shaded_tokens, weight_bars
+from ..widgets.language import session_language
 from ..widgets.templates import render, rendered
 
 NUMBERS = N_(
@@ -85,15 +90,39 @@ def column(
     eflomal: list[tuple[int, int]] | None = None,
 ) -> Column:
     """The column of ``s`` at ``step`` (0-based): with ``reveal``, only what the decoder has
-    written so far; ``gold`` and ``eflomal``: token links to draw over the heatmap."""
-    trace = s.trace
+    written so far; ``gold`` and ``eflomal``: token links to draw over the heatmap.
+
+    Made once per trace, step, switches and language, and shared by every session: a Trace is
+    frozen and cached per input (:func:`..serving.models.translate`), so a class that types
+    the same sentences, or a step shown again, finds its column built. Building one took
+    1.4-1.5 ms, two of them about a tenth of a page run's CPU
+    (benchmarks/classroom/results.md). Nobody changes a Column: Streamlit copies a figure
+    before it sends it."""
+    return _column(
+        s.checkpoint, Identical(s.trace), step, reveal, None if gold is None else tuple(gold),
+        None if eflomal is None else tuple(eflomal), session_language(),
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=512)
+def _column(
+    checkpoint: Checkpoint,
+    trace_key: Identical,
+    step: int,
+    reveal: bool,
+    gold: tuple[tuple[int, int], ...] | None,
+    eflomal: tuple[tuple[int, int], ...] | None,
+    language: str,
+) -> Column:
+    """``language`` keys the cache: the column's words are in it, bound for this run."""
+    trace: Trace = trace_key.objects[0]
     t = min(step, len(trace.tgt_tokens) - 1)
     shown = slice(0, t + 1) if reveal else slice(None)
     heading = _("Step {step}: writing “{word}”").format(step=t + 1, word=trace.tgt_tokens[t])
     # the pieces below are HTML their own templates rendered, their words escaped there
     candidates = rendered(html_table(tables.candidates_table(trace, t)))
     if trace.has_attention:
-        title = _("{name}: alignment").format(name=s.name)
+        title = _("{name}: alignment").format(name=checkpoint.name)
         looked = {
             "sink": rendered(_sink_note(trace, t)),
             "shaded": rendered(shaded_tokens(trace.src_tokens, trace.weights[t])),
@@ -101,11 +130,12 @@ def column(
             "one_context": None,
         }
     else:
-        title = _("{name}: no attention, one context c").format(name=s.name)
+        title = _("{name}: no attention, one context c").format(name=checkpoint.name)
         looked = {"sink": None, "shaded": None, "bars": None, "one_context": _(ONE_CONTEXT)}
-    fig = attention_picture(trace, step=t, title=title, gold=gold, reveal=reveal)
+    links = None if gold is None else list(gold)
+    fig = attention_picture(trace, step=t, title=title, gold=links, reveal=reveal)
     if eflomal is not None and trace.has_attention:
-        fig = heatmaps.with_eflomal(fig, eflomal, t if reveal else None)
+        fig = heatmaps.with_eflomal(fig, list(eflomal), t if reveal else None)
     return Column(
         step=t,
         heatmap=fig,
