@@ -26,3 +26,9 @@ def test_a_session_that_never_opened_a_slow_turn_and_too_much_memory_are_each_mi
     found = hall.verdict(_record([0.2, 0.3, 4.0], [0.1, None], 1600.0), sessions=2)
     assert [met for *_, met in found] == [False, False, False]
     assert found[0][1] == "3, 1 sessions never opened"
+
+
+def test_a_record_is_read_as_often_as_asked_the_same_each_time():
+    record = _record([0.2, 0.3, 4.0], [0.1, 0.2], 900.0)  # the verdict, then the ratio's p95
+    assert hall.verdict(record, sessions=2) == hall.verdict(record, sessions=2)
+    assert hall.p95_enter(record) == hall.p95_enter(record) == 4.0
