@@ -95,7 +95,7 @@ def column(
     Made once per trace, step, switches and language, and shared by every session: a Trace is
     frozen and cached per input (:func:`..serving.models.translate`), so a class that types
     the same sentences, or a step shown again, finds its column built. Building one took
-    1.4-1.5 ms, two of them about a tenth of a page run's CPU
+    1.4-1.5 ms, the two of a run about 15% of its script's CPU
     (benchmarks/classroom/results.md). Nobody changes a Column: Streamlit copies a figure
     before it sends it."""
     return _column(
