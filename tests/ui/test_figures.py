@@ -10,7 +10,6 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from attnviz import i18n
 from attnviz.data.corpus import DataConfig
 from attnviz.plots import heatmaps, history_charts, image_export
 from attnviz.store import checkpoint
@@ -19,22 +18,9 @@ from attnviz_ui.serving import figures
 
 from ..handmade import hand_trace
 from ..helpers import tiny_translator
+from .cache_helpers import Calls, chosen_language
 
 LOSSES = [3.0, 2.5, 2.2]
-
-
-class Calls:
-    """``module.name`` replaced by itself, counting the calls."""
-
-    def __init__(self, monkeypatch, module, name: str, replacement=None):
-        self.n = 0
-        real = replacement or getattr(module, name)
-
-        def counted(*args, **kwargs):
-            self.n += 1
-            return real(*args, **kwargs)
-
-        monkeypatch.setattr(module, name, counted)
 
 
 @pytest.fixture
@@ -53,18 +39,7 @@ def saved(tmp_path, monkeypatch):
 @pytest.fixture
 def language(monkeypatch):
     """The session's language, as the cache keys read it, and the catalog bound with it."""
-
-    class Language:
-        now = "en"
-
-        def set(self, code: str) -> None:
-            self.now = code
-            i18n.bind(i18n.catalog(code))
-
-    chosen = Language()
-    monkeypatch.setattr(figures, "session_language", lambda: chosen.now)
-    yield chosen
-    i18n.bind(None)
+    yield from chosen_language(monkeypatch, figures)
 
 
 def _newer(path) -> None:

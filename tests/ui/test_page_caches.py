@@ -10,7 +10,6 @@ import os
 
 import pytest
 
-from attnviz import i18n
 from attnviz.analysis import doubts as doubts_module
 from attnviz.errors import Refused
 from attnviz.store.catalog import Checkpoint
@@ -20,7 +19,7 @@ from attnviz_ui.serving.models import Side
 from attnviz_ui.views import step_view
 
 from ..handmade import hand_trace
-from .test_figures import Calls
+from .cache_helpers import Calls, chosen_language
 
 
 def _trace():
@@ -51,19 +50,8 @@ def side(tmp_path):
 
 @pytest.fixture
 def language(monkeypatch):
-    """The session's language, as the column's cache key reads it, and the catalog bound."""
-
-    class Language:
-        now = "en"
-
-        def set(self, code: str) -> None:
-            self.now = code
-            i18n.bind(i18n.catalog(code))
-
-    chosen = Language()
-    monkeypatch.setattr(step_view, "session_language", lambda: chosen.now)
-    yield chosen
-    i18n.bind(None)
+    """The session's language, as the cache keys read it, and the catalog bound with it."""
+    yield from chosen_language(monkeypatch, step_view)
 
 
 def test_a_column_is_made_once_per_trace_step_switches_and_language(side, language, monkeypatch):
