@@ -121,13 +121,14 @@ def doubts_of(checkpoints: Sequence[Checkpoint], traces: Sequence[Trace]) -> lis
     (:func:`attnviz.analysis.doubts.doubts`): its lost words where there are priors of its
     corpus, its unseen words where it has a corpus index. Kept per checkpoints, traces (the
     very objects: :class:`.identical.Identical`), corpus lookups (one per version of each
-    index) and version of the priors, for the reruns that show the same outputs again."""
+    index) and version of the priors, for the reruns that show the same outputs again: the
+    last 256 pairs of outputs, each keeping its Traces alive."""
     corpora = tuple(lookup_of(c) for c in checkpoints)
     priors = file_version(priors_path())
     return list(_doubts(tuple(checkpoints), Identical(*traces), corpora, priors))
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)
 def _doubts(
     checkpoints: tuple[Checkpoint, ...],
     traces_key: Identical,

@@ -97,14 +97,15 @@ def column(
     the same sentences, or a step shown again, finds its column built. Building one took
     1.4-1.5 ms, the two of a run about 15% of its script's CPU
     (benchmarks/classroom/results.md). Nobody changes a Column: Streamlit copies a figure
-    before it sends it."""
+    before it sends it. The last 256 are kept, 46 kB each, with the Traces they hold alive
+    (about 120 kB each, most of them held by the translate cache anyway)."""
     return _column(
         s.checkpoint, Identical(s.trace), step, reveal, None if gold is None else tuple(gold),
         None if eflomal is None else tuple(eflomal), session_language(),
     )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=256)
 def _column(
     checkpoint: Checkpoint,
     trace_key: Identical,
