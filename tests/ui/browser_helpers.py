@@ -26,8 +26,8 @@ except ModuleNotFoundError as error:
     tool_missing("Playwright for Python", module=True)
 
 __all__ = [
-    "DRAWN", "HEATMAPS_ON", "SETTLED", "TEXTS", "PlaywrightTimeout", "opened", "serve",
-    "settle", "sync_playwright",
+    "DRAWN", "HEATMAPS_ON", "SETTLED", "TEXTS", "PlaywrightTimeout", "open_sidebar", "opened",
+    "serve", "settle", "sync_playwright",
 ]  # fmt: skip
 
 # Scripts that Playwright evaluates on the page
@@ -157,6 +157,24 @@ def settle(page, timeout: float = 120_000) -> None:
         )
     except PlaywrightTimeout:
         raise AssertionError(f"the page did not settle: {page.evaluate(UNSETTLED)}") from None
+
+
+# Whether the sidebar has slid all the way into the window.
+SLID_IN = """() => {
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  return sidebar.dataset.collapsed !== 'true' && sidebar.getBoundingClientRect().left >= 0;
+}"""
+
+
+def open_sidebar(page) -> bool:
+    """Opens the sidebar where a window under 1200 px has closed it, and waits until it has
+    slid in; whether it was closed."""
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    closed = expand.is_visible()
+    if closed:
+        expand.click()
+    page.wait_for_function(SLID_IN)
+    return closed
 
 
 @contextlib.contextmanager

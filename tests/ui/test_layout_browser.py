@@ -19,7 +19,7 @@ import pytest
 
 from attnviz_ui.state.session_keys import Key
 
-from .browser_helpers import SETTLED, TEXTS, PlaywrightTimeout, opened, serve, settle
+from .browser_helpers import SETTLED, TEXTS, PlaywrightTimeout, open_sidebar, opened, serve, settle
 from .prose import ALLOWED, WORD, english_prose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -159,10 +159,7 @@ SIDEBAR_CLOSED = """() => {
 def _choose_direction(page, direction: str) -> None:
     """Pick ``direction`` in the sidebar, opening it where a narrow window started it closed,
     and close it again."""
-    opened = page.get_by_test_id("stExpandSidebarButton")
-    closed = opened.is_visible()
-    if closed:
-        opened.click()
+    closed = open_sidebar(page)
     page.get_by_test_id("stSidebar").get_by_text(direction, exact=True).click()
     settle(page)
     if closed:

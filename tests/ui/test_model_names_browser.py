@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from ..helpers import ROOT
-from .browser_helpers import PlaywrightTimeout, opened, serve, settle
+from .browser_helpers import PlaywrightTimeout, open_sidebar, opened, serve, settle
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHIPPED = sorted(
@@ -42,7 +42,6 @@ CUT = """() => {
   return out;
 }"""
 BOXES = """document.querySelectorAll('[data-testid="stSidebar"] input[role="combobox"]')"""
-SLID_IN = f"() => [...{BOXES}].every(box => box.getBoundingClientRect().left >= 0)"  # opened
 VALUES = f"() => [...{BOXES}].map(box => box.value)"
 
 
@@ -67,20 +66,12 @@ def server(chromium, shipped_names, tmp_path_factory):
     yield from serve(shipped_names, tmp_path_factory.mktemp("logs"))
 
 
-def _open_sidebar(page) -> None:
-    """Opens the sidebar where the window's width has closed it (under 1200 px), and waits
-    until it has slid in."""
-    if page.get_by_test_id("stExpandSidebarButton").is_visible():
-        page.get_by_test_id("stExpandSidebarButton").click()
-    page.wait_for_function(SLID_IN)
-
-
 def _open_list(page, option: str, tries: int = 5) -> None:
     """Opens the first select box's list of every name, until ``option`` shows in it. A list
     opened while the sidebar still moves closes again (the sidebar at 1024 px closing late, as
     in one CI run): the sidebar is opened and the box clicked again, up to ``tries`` times."""
     for _ in range(tries):
-        _open_sidebar(page)
+        open_sidebar(page)
         page.get_by_test_id("stSidebar").locator('input[role="combobox"]').first.click()
         try:
             page.get_by_role("option", name=option).wait_for(timeout=10_000)
@@ -98,7 +89,7 @@ def test_every_shipped_model_name_shows_whole(server, size, lang):
     with opened(server, lang, *size, query=f"&left={left}&right={right}") as page:
         page.get_by_label(BOX[lang]).wait_for(timeout=90_000)
         settle(page)
-        _open_sidebar(page)
+        open_sidebar(page)
         assert page.evaluate(VALUES) == [left, right]
         found = [f"{where}: “{text}”" for where, text in page.evaluate(CUT)]
         _open_list(page, right)
