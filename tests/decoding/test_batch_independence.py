@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from attnviz import load
 from attnviz.tuning.decoding_precision import decoding_choices
 
-from ..helpers import WORDS
+from ..helpers import WORDS, needs_int8
 
 pytestmark = pytest.mark.slow
 SENTENCE = st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join)
@@ -51,12 +51,11 @@ def test_a_sentence_gets_the_same_translation_alone_and_beside_any_others(
         assert_same(alone, tr.translate_batch(batch, beam=beam)[min(place, len(mates))])
 
 
+@needs_int8
 def test_the_int8_batch_would_change_words_that_one_at_a_time_keeps(translators, monkeypatch):
     """The reason for decoding below fp32 one sentence at a time: int8 quantizes its inputs
     with one scale over the whole batch, so in a batch a sentence's numbers move."""
-    tr = translators.get(("general", "int8"))
-    if tr is None:
-        pytest.skip("this CPU has no int8 kernels (fbgemm): no int8 decoding to check")
+    tr = translators[("general", "int8")]
     sentences = ["the cat sees the dog .", "a big red house likes a small dog , the cat ."]
     assert tr.batch_rows(64) == 1 and translators[("general", "fp32")].batch_rows(64) == 64
     monkeypatch.setattr(tr, "batch_rows", lambda asked: asked)  # every row together, as it was
