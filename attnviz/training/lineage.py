@@ -34,8 +34,12 @@ CHANGEABLE = {"dropout"}
 # keeps the backward half of its weights.
 TIES = ("tie_embeddings", "tie_output", "untied_specials")
 ATTENTION = "decoder.attention."  # the weights of the attention's score (Seq2Seq's names)
-# Weights with a row per piece: the embeddings and the output layer (Seq2Seq's names).
-VOCABULARY_ROWS = ("encoder.embed.", "decoder.embed.", "decoder.generator.")
+# Weights with a row per piece: the embeddings and the output layer, by Seq2Seq's names and
+# the Transformer's (whose embeddings sit inside its Embedding module, beside the positions).
+VOCABULARY_ROWS = (
+    "encoder.embed.", "decoder.embed.", "decoder.generator.",
+    "encoder.embedding.embed.", "decoder.embedding.embed.",
+)  # fmt: skip
 # DataConfig's fields that make the vocabularies.
 VOCABULARY = ("min_freq", "max_vocab", "subwords", "subword_model", "joint_subwords")
 

@@ -198,6 +198,7 @@ class Trainer:
 
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
+        self.translator.weights_changed()  # trained since the last snapshot
         loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
         bleu = None
         if self.valid_src:

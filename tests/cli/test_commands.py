@@ -372,14 +372,23 @@ def test_init_from_refuses_an_architecture_that_contradicts_the_checkpoint(
     assert "--attention is required" in capsys.readouterr().err
 
 
+TRANSFORMER = [
+    "--model", "transformer", "--attention", "multihead", "--embed", "16", "--heads", "2",
+    "--ff", "32",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", [[], TRANSFORMER], ids=["gru", "transformer"])
 def test_init_from_with_added_pieces_reads_frequent_split_words_whole(
-    small_corpus, tmp_path, capsys
+    small_corpus, tmp_path, capsys, model
 ):
+    """A GRU's and a Transformer's pieces grow alike (issue 80: a Transformer's embeddings,
+    named apart from a GRU's, were left at the parent's size and refused)."""
     from attnviz import load
 
     parent = tmp_path / "parent.safetensors"
     options = ["--epochs", "1", "--test-beam", "1"]
-    assert _train(small_corpus, parent, *options, "--subwords", "330") == 0
+    assert _train(small_corpus, parent, *options, "--subwords", "330", *model) == 0
     child = tmp_path / "child.safetensors"
     argv = ["train", "--data", str(small_corpus), "--out", str(child), "--add-pieces", "10"]
     assert main([*argv, "--attention", "general"]) == 2  # it grows a parent's pieces

@@ -202,3 +202,41 @@ def test_a_model_that_writes_chinese_writes_jieba_words_joined_without_spaces(tm
         source, target = probe.words()
         assert matrix.shape == probe.shape == (len(target), len(source) + 1)
         assert target == segment(probe.target) and abs(matrix.sum(1) - 1).max() < 0.01
+
+
+@pytest.mark.slow
+def test_a_transformer_writing_chinese_records_each_epochs_own_valid_bleu(tmp_path):
+    """Issue 80: an English -> Chinese Transformer printed "valid BLEU 0.0" at every epoch (the
+    untrained model's figure), and one fine-tuned with --init-from its parent's figure, while
+    their losses fell: each epoch's BLEU is the model's as it stands then, with sacreBLEU's
+    ``zh`` tokenizer, and the best epoch's is what the saved model, scored afresh, gives."""
+    from attnviz import load
+    from attnviz.analysis.evaluate import corpus_bleu
+    from attnviz.cli.main import main
+    from attnviz.data.corpus import group_references
+    from attnviz.data.prepare import prepare, read
+
+    data, parent, child = (tmp_path / name for name in ("cmn.txt", "parent", "child"))
+    write_cmn(data, corpus(1500, seed=0))
+    schedule = ["--epochs", "2", "--bleu-sentences", "0", "--lr", "0.003", "--warmup", "0.5",
+                "--join-fraction", "0", "--test-beam", "1", "--precision", "fp32"]  # fmt: skip
+    transformer = ["--src-lang", "en", "--tgt-lang", "zh", "--subwords", "330", "--model",
+                   "transformer", "--attention", "multihead", "--embed", "64", "--hidden", "64",
+                   "--layers", "2", "--heads", "2", "--ff", "128"]  # fmt: skip
+    assert main(["train", "--data", str(data), "--out", str(parent), *transformer,
+                 *schedule]) == 0  # fmt: skip
+    assert main(["train", "--data", str(data), "--out", str(child), "--init-from", str(parent),
+                 *schedule]) == 0  # fmt: skip
+    quiet = lambda *_: None  # noqa: E731
+    first = None
+    for out in (parent, child):
+        tr = load(out, precision="fp32")
+        curve = tr.history.epochs["valid_bleu"]
+        assert "tok:zh" in tr.card["test_bleu"]["signature"]
+        assert curve[-1] != curve[-2] and curve[-1] > 10, curve
+        valid = prepare(read(data, tr.data, quiet), tr.text, tr.data, quiet, tr).splits["valid"]
+        sources, refs = group_references((e.src, e.tgt) for e in valid)
+        best = tr.card["best_epoch"]
+        assert corpus_bleu(tr, sources, refs).score == pytest.approx(curve[best - 1], abs=0.01)
+        first = first or curve
+    assert curve[: len(first)] == first  # the child's curve goes on from its parent's
