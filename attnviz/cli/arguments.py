@@ -50,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
         _ask_corpus_command,
         _steps_command,
         _handout_command,
+        _dialogue_command,
     ):
         add(sub)
     _inspect_commands(sub)
@@ -196,6 +197,27 @@ def typed_train_options(argv: list[str]) -> dict[str, object]:
     for config in CONFIGS:
         add_options(t, config, defaults=False)
     return typed(t, argv)
+
+
+def _dialogue_command(sub) -> None:
+    p = sub.add_parser(
+        "dialogue",
+        formatter_class=_Help,
+        help="make the everyday-dialogue corpus (XDailyDialog) into a corpus to train on",
+        description="Reads XDailyDialog's English-Chinese DailyDialog splits from FOLDER "
+        "(train.en, train.zh, train.ids; dev.*, test.*) and writes --split's pairs as "
+        "`English<TAB>Chinese<TAB>attribution` lines, cmn.txt's format: the English "
+        "detokenized (contractions and numbers joined, Moses), every pair whose English or "
+        "Chinese is also in another split dropped (whole dialogues stay on one side: "
+        "DailyDialog splits by dialogue), and repeats dropped. Licence: CC BY-NC-SA 4.0 (in "
+        "each line's third column; a model trained on it carries it: train --license). To "
+        "train on it with Tatoeba: `cat cmn.txt OUT > joined.txt`.",
+    )
+    p.add_argument("folder", metavar="FOLDER", help="the folder of XDailyDialog's splits")
+    p.add_argument("--out", required=True, help="corpus file to write (.tsv or .txt)")
+    p.add_argument(
+        "--split", choices=("train", "dev", "test"), default="train", help="the split to write"
+    )
 
 
 def _priors_command(sub) -> None:

@@ -1,8 +1,8 @@
 """Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,
-steps,handout,aer,info}``.
+steps,handout,dialogue,aer,info}``.
 
 The options are declared in :mod:`attnviz.cli.arguments`; this module reads them and runs
-``priors``, ``translate``, ``aer`` and ``info`` itself;
+``priors``, ``translate``, ``dialogue``, ``aer`` and ``info`` itself;
 :mod:`attnviz.cli.align_command` runs ``align``,
 :mod:`attnviz.cli.evaluate_command` runs ``evaluate``,
 :mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length``,
@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             "corpus": ask_corpus,
             "steps": lambda args: build_steps(args, argv),
             "handout": write_handout_command,
+            "dialogue": _dialogue,
         }[args.command](args)
     except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
         print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
@@ -87,6 +88,22 @@ def _priors(args, argv: list[str]) -> int:
     print(
         f"saved {args.out}: {size / 1e6:.2f} MB, "
         f"{priors.meta['corpus']['train_pairs']} training pairs aligned, {priors.counts()}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _dialogue(args) -> int:
+    """XDailyDialog's split ``args.split`` written as a corpus (:mod:`attnviz.data.dialogue`)."""
+    from ..data.dialogue import dialogue_pairs
+    from ..files import atomic_write
+
+    pairs, counts = dialogue_pairs(args.folder, args.split)
+    atomic_write(args.out, "".join(p.line() + "\n" for p in pairs).encode("utf-8"))
+    print(
+        f"saved {args.out}: {len(pairs)} pairs of {counts.read} in {args.split}; dropped "
+        f"{counts.held_out} whose English or Chinese another split has, {counts.repeated} "
+        "repeats or empty lines",
         file=sys.stderr,
     )
     return 0
