@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+import sentencepiece
 import torch
 
 from ..options import option
@@ -162,6 +163,29 @@ def to_pieces(examples: list[Example], subwords: Subwords) -> list[Example]:
         src, src_owner = subwords.src.split(ex.src_tokens)
         tgt, tgt_owner = subwords.tgt.split(ex.tgt_tokens)
         links = None if ex.links is None else owned_links(ex.links, src_owner, tgt_owner)
+        out.append(replace(ex, src_tokens=src, tgt_tokens=tgt, links=links))
+    return out
+
+
+def resampled(
+    examples: list[Example], subwords: Subwords, alpha: float, seed: int
+) -> list[Example]:
+    """The same examples with each side's words split into pieces drawn anew
+    (:meth:`.subwords.Pieces.sample`, from sentencepiece's generator seeded with ``seed``),
+    their links carried from piece to word to the new pieces: one epoch's subword
+    regularization, the same for the same seed."""
+    sentencepiece.set_random_generator_seed(seed)
+    out = []
+    for ex in examples:
+        (src_words, src_was), (tgt_words, tgt_was) = (
+            subwords.src.join(ex.src_tokens), subwords.tgt.join(ex.tgt_tokens)
+        )  # fmt: skip
+        src, src_owner = subwords.src.sample(src_words, alpha)
+        tgt, tgt_owner = subwords.tgt.sample(tgt_words, alpha)
+        links = None
+        if ex.links is not None:
+            words = {(src_was[i], tgt_was[j]) for i, j in ex.links}
+            links = owned_links(words, src_owner, tgt_owner)
         out.append(replace(ex, src_tokens=src, tgt_tokens=tgt, links=links))
     return out
 

@@ -162,6 +162,22 @@ class Pieces:
             i for i, word in enumerate(per_word) for _ in word
         )
 
+    def sample(self, words: list[str], alpha: float) -> tuple[list[str], list[int]]:
+        """:meth:`split` with a split sampled anew at each call (subword regularization):
+        each BPE merge skipped with probability ``alpha`` (BPE-dropout), or for a unigram
+        model a segmentation drawn from its lattice with smoothing ``alpha``. One sentence
+        per call, so that sentencepiece's generator (``set_random_generator_seed``) gives
+        the same pieces for the same seed; never cached."""
+        owner, pieces = [], []
+        for i, word in enumerate(words):
+            plain = word.replace(WORD_START, "_")
+            drawn = self.sp.encode(
+                plain, out_type=str, enable_sampling=True, alpha=alpha, nbest_size=-1
+            )
+            pieces += drawn
+            owner += [i] * len(drawn)
+        return pieces, owner
+
     def encode(self, words: list[str]) -> list[str]:
         """The pieces of ``words``."""
         return self.split(words)[0]

@@ -74,6 +74,14 @@ class TrainConfig:
         "sides, so that the model learns to copy what it has not seen (0: none; 2: each "
         "twice; at most 4; see attnviz.data.swap)",
     )
+    subword_dropout: float = option(
+        0.0,
+        "subword regularization: each epoch splits every training word into pieces anew, "
+        "skipping each BPE merge with this probability (BPE-dropout, Provilkov et al., 2020; "
+        "for a unigram model, a split sampled from its lattice with this alpha, Kudo, 2018), "
+        "so that the model also reads words in the pieces that rarer spellings split them "
+        "into (0: the one split; needs --subwords)",
+    )
     output_bias: str = option(
         "unigram",
         "the output layer's bias at the start: unigram: the log of each target token's share "
@@ -114,6 +122,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
         if self.warmup < 0:
             raise ValueError(f"warmup must be >= 0 epochs, got {self.warmup}")
+        if not 0 <= self.subword_dropout < 1:
+            raise ValueError(f"subword_dropout must be in [0, 1), got {self.subword_dropout}")
         if self.guide_weight < 0:
             raise ValueError(f"guide_weight must be >= 0, got {self.guide_weight}")
         if self.output_bias not in OUTPUT_BIASES:

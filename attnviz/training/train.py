@@ -33,6 +33,7 @@ from ..data.corpus import (
     group_references,
     join_examples,
     make_batch,
+    resampled,
     spread_sample,
     training_examples,
 )
@@ -115,6 +116,8 @@ class Trainer:
         self.group, self.log, self.progress = group, log, progress
         self.stopped = False  # the progress callback asked to stop
         self.config, self.dev = s.run.train, group.device(s.run.device)
+        if self.config.subword_dropout and s.p.subwords is None:
+            raise ValueError("subword_dropout draws pieces anew: it needs --subwords above 0")
         self.ddp = None
         if group.joined:
             loss = partial(
@@ -186,13 +189,18 @@ class Trainer:
 
     def batches(self, epoch: int) -> list[list[Example]]:
         """Epoch ``epoch``'s batches, drawn from a function of the seed and the epoch alone:
-        the training pairs, their swapped copies and joined pairs, bucketed by length."""
+        the training pairs, their swapped copies, their pieces drawn anew (with
+        ``subword_dropout``) and joined pairs, bucketed by length."""
         config, run = self.config, self.run
-        gen = torch.Generator().manual_seed(config.seed * 100_003 + epoch)
+        seed = config.seed * 100_003 + epoch
+        gen = torch.Generator().manual_seed(seed)
         train = self.p.splits["train"]
-        rng = random.Random(config.seed * 100_003 + epoch)
+        rng = random.Random(seed)
         make = partial(training_examples, text=run.text, data=run.data, subwords=self.p.subwords)
         train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
+        if config.subword_dropout and self.p.subwords:
+            drawn = resampled(train, self.p.subwords, config.subword_dropout, seed)
+            train = [e for e in drawn if run.data.keeps(e.src_tokens, e.tgt_tokens)]
         examples = join_examples(train, config.join_fraction, gen)
         return bucket_batches(examples, config.batch_size, gen)
 
