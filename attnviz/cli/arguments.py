@@ -51,6 +51,7 @@ def parser() -> argparse.ArgumentParser:
         _steps_command,
         _handout_command,
         _dialogue_command,
+        _distill_command,
     ):
         add(sub)
     _inspect_commands(sub)
@@ -217,6 +218,31 @@ def _dialogue_command(sub) -> None:
     p.add_argument("--out", required=True, help="corpus file to write (.tsv or .txt)")
     p.add_argument(
         "--split", choices=("train", "dev", "test"), default="train", help="the split to write"
+    )
+
+
+def _distill_command(sub) -> None:
+    p = sub.add_parser(
+        "distill",
+        formatter_class=_Help,
+        help="a teacher's translations of a corpus's training sources, as a corpus to train on",
+        description="Sequence-level distillation (Kim & Rush, 2016): TEACHER translates, "
+        "greedily, every distinct source of --data's training split (the split TEACHER was "
+        "trained with, so no held-out sentence is translated), and the pairs are written to "
+        "--out in --data's columns, each with a third column naming the teacher. Train a "
+        "student on both: `cat fra.txt OUT > joined.txt`.",
+    )
+    p.add_argument("teacher", metavar="TEACHER", help="the checkpoint that translates")
+    p.add_argument("--data", required=True, help="the corpus TEACHER was trained on")
+    p.add_argument("--out", required=True, help="corpus file to write")
+    p.add_argument("--batch-size", type=int, default=64, help="sentences translated together")
+    p.add_argument(
+        "--precision",
+        type=by_name(Precision),
+        choices=precision_names(DECODING),
+        default=Precision.FP32,
+        help="how the teacher's weights are stored for decoding (see translate --help); fp32: "
+        "its translations as trained, in batches",
     )
 
 

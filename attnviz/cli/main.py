@@ -1,5 +1,5 @@
 """Command line: ``python -m attnviz {train,priors,translate,align,evaluate,index,corpus,
-steps,handout,dialogue,aer,info}``.
+steps,handout,dialogue,distill,aer,info}``.
 
 The options are declared in :mod:`attnviz.cli.arguments`; this module reads them and runs
 ``priors``, ``translate``, ``dialogue``, ``aer`` and ``info`` itself;
@@ -8,7 +8,8 @@ The options are declared in :mod:`attnviz.cli.arguments`; this module reads them
 :mod:`attnviz.cli.by_length_command` runs ``evaluate --by-length``,
 :mod:`attnviz.cli.corpus_command` runs ``index`` and ``corpus``,
 :mod:`attnviz.cli.steps_command` runs ``steps``,
-:mod:`attnviz.cli.handout_command` runs ``handout``, and
+:mod:`attnviz.cli.handout_command` runs ``handout``,
+:mod:`attnviz.cli.distill_command` runs ``distill``, and
 :mod:`attnviz.cli.train_command` runs ``train``.
 """
 
@@ -26,6 +27,7 @@ from ..tuning.onednn import bound_product_cache
 from .align_command import align_command
 from .arguments import parser
 from .corpus_command import ask_corpus, build_index
+from .distill_command import distill_command
 from .evaluate_command import evaluate_command
 from .handout_command import write_handout_command
 from .steps_command import build_steps
@@ -54,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             "steps": lambda args: build_steps(args, argv),
             "handout": write_handout_command,
             "dialogue": _dialogue,
+            "distill": distill_command,
         }[args.command](args)
     except (CheckpointError, OSError, ValueError) as e:  # OSError: a missing file, a folder …
         print(f"attnviz {args.command}: error: {e}", file=sys.stderr)
