@@ -88,9 +88,6 @@ class Direction(NamedTuple):
 
 
 ENGLISH_FRENCH = Direction("en", "fr")  # the first pair shipped, listed first
-# The name ending of models trained on Tatoeba and the everyday-dialogue corpus (issue 80): in
-# a direction they come first, before the Tatoeba-only models of the same names without it.
-DIALOGUE = "-dialogue"
 
 # What each column opens on, in order of preference: the subword pair, then the word-level pair
 # (and the names the word-level files had before both pairs shipped).
@@ -100,33 +97,25 @@ OPENING = (
 )
 
 
-KINDS = ("bahdanau", "luong")  # the two columns' models, left and right
-
-
 def by_direction(
     found: list[Checkpoint], direction_of: Callable[[Checkpoint], Direction]
 ) -> dict[Direction, list[Checkpoint]]:
     """``found`` grouped by the direction each translates in, English → French first, the
-    others in the order their first model comes; in each, the :data:`DIALOGUE` models first,
-    then the rest, each in the order of ``found``."""
+    others in the order their first model comes."""
     groups: dict[Direction, list[Checkpoint]] = {}
     for checkpoint in found:
         groups.setdefault(direction_of(checkpoint), []).append(checkpoint)
     first = [d for d in groups if d == ENGLISH_FRENCH]
-    return {
-        d: sorted(groups[d], key=lambda c: not c.name.endswith(DIALOGUE))
-        for d in [*first, *(d for d in groups if d != ENGLISH_FRENCH)]
-    }
+    return {d: groups[d] for d in [*first, *(d for d in groups if d != ENGLISH_FRENCH)]}
 
 
 def opening(direction: Direction) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What the two columns open on in ``direction``: :data:`OPENING` for English → French,
-    else ``bahdanau-SRC-TGT-dialogue`` and ``luong-SRC-TGT-dialogue``, or without the
-    :data:`DIALOGUE` ending (``bahdanau-zh-en``)."""
+    else ``bahdanau-SRC-TGT`` and ``luong-SRC-TGT`` (``bahdanau-zh-en``)."""
     if direction == ENGLISH_FRENCH:
         return OPENING
     tag = f"{direction.source}-{direction.target}"
-    return tuple(tuple(f"{kind}-{tag}{end}" for end in (DIALOGUE, "")) for kind in KINDS)
+    return (f"bahdanau-{tag}",), (f"luong-{tag}",)
 
 
 def default_index(names: list[str], wanted: tuple[str, ...], fallback: int) -> int:

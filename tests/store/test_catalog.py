@@ -53,23 +53,16 @@ def test_the_columns_open_on_the_subword_pair_then_the_word_pair_or_fall_back():
 
 
 def test_checkpoints_group_by_direction_english_french_first_and_open_on_their_pair():
-    names = ("bahdanau-zh-en", "luong", "luong-zh-en", "transformer-zh-en",
-             "transformer-zh-en-dialogue")  # fmt: skip
-    found = [Checkpoint(n, n, 0.0, 1) for n in names]
+    found = [Checkpoint(n, n, 0.0, 1) for n in ("bahdanau-zh-en", "luong", "luong-zh-en")]
     zh_en, en_fr = Direction("zh", "en"), Direction("en", "fr")
-    groups = by_direction(found, lambda c: zh_en if "zh-en" in c.name else en_fr)
+    groups = by_direction(found, lambda c: zh_en if c.name.endswith("zh-en") else en_fr)
     assert list(groups) == [en_fr, zh_en] and [str(d) for d in groups] == [
         "English → French",
         "Chinese → English",
     ]
-    # the dialogue models first (the Transformer view and the lesson take a direction's first)
-    assert [c.name for c in groups[zh_en]] == [
-        "transformer-zh-en-dialogue", "bahdanau-zh-en", "luong-zh-en", "transformer-zh-en"
-    ]  # fmt: skip
+    assert [c.name for c in groups[zh_en]] == ["bahdanau-zh-en", "luong-zh-en"]
     assert opening(en_fr) == OPENING
-    assert opening(zh_en) == (
-        ("bahdanau-zh-en-dialogue", "bahdanau-zh-en"), ("luong-zh-en-dialogue", "luong-zh-en")
-    )  # fmt: skip
+    assert opening(zh_en) == (("bahdanau-zh-en",), ("luong-zh-en",))
 
 
 def test_the_page_offers_only_configured_corpus_files(tmp_path):
