@@ -12,6 +12,10 @@ The signals, each with what it caught there:
   them) is one the model can only guess at.
 - **Longer than anything it learned**: a source beyond the longest training pair.
 - **A word written twice in a row**, the start of a loop.
+- **A made-up word.** An output word that no training target has, in any case, nor the source
+  (a name copied through is no invention): the model spelled it from pieces of other words
+  ("Bonnez" for "Goodbye."), which happens when it has lost its way; where the model's corpus
+  index is at hand.
 - **A word lost.** A content word that eflomal links to no output word the corpus ever
   translates it as (:mod:`.lost_words`), where the model's corpus has eflomal priors.
 
@@ -45,6 +49,7 @@ class Doubts:
     unseen: tuple[str, ...] = ()  # source words in no training pair
     too_long: int | None = None  # the source's tokens, where longer than any training pair's
     doubled: tuple[str, ...] = ()  # output words written twice in a row
+    made_up: tuple[str, ...] = ()  # output words in no training target and not in the source
     lost: tuple[str, ...] = ()  # source words eflomal finds no translation of
     counted: bool = False  # whether the training pairs were counted (unseen words looked for)
     aligned: bool = False  # whether eflomal looked for lost words
@@ -56,7 +61,9 @@ class Doubts:
 
     @property
     def flagged(self) -> bool:
-        return bool(self.unsure or self.unseen or self.too_long or self.doubled or self.lost)
+        return bool(
+            self.unsure or self.unseen or self.too_long or self.doubled or self.made_up or self.lost
+        )
 
     def to_json(self) -> dict:
         return {
@@ -66,6 +73,7 @@ class Doubts:
             "unseen": list(self.unseen) if self.counted else None,
             "too_long": self.too_long,
             "doubled": list(self.doubled),
+            "made_up": list(self.made_up) if self.counted else None,
             "lost": list(self.lost) if self.aligned else None,
             "forced": self.forced,
         }
@@ -103,15 +111,22 @@ def doubts(
         return Doubts(confidence(trace), forced=True)
     source = trace.src_tokens[:-1]
     unseen: tuple[str, ...] = ()
+    made_up: tuple[str, ...] = ()
     if corpus is not None:
         words = dict.fromkeys(w for w in source if _countable(w))
         unseen = tuple(w for w in words if not corpus.seen(w))
+        copied = {w.lower() for w in source}
+        output = dict.fromkeys(
+            w for w in trace.output_tokens if _countable(w) and w.lower() not in copied
+        )
+        made_up = tuple(w for w in output if not corpus.written(w))
     own = (trace.pieces or trace).src_tokens[:-1]
     return Doubts(
         confidence=confidence(trace),
         unseen=unseen,
         too_long=len(own) if max_len is not None and len(own) > max_len else None,
         doubled=doubled_words(trace),
+        made_up=made_up,
         lost=tuple(dict.fromkeys(w for w, g in zip(source, lost or (), strict=False) if g)),
         counted=corpus is not None,
         aligned=lost is not None,

@@ -120,6 +120,9 @@ class TrainingPairs(Protocol):
     def seen(self, word: str) -> bool:
         """Whether ``word`` occurs in a training pair."""
 
+    def written(self, word: str) -> bool:
+        """Whether the output word ``word`` occurs in a training target."""
+
     def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
         """Whether the training pairs translate ``words`` with words of ``output``."""
 

@@ -83,6 +83,12 @@ def doubts_note(doubts: Doubts) -> str | None:
         )
     if doubts.doubled:
         notes.append(_("it writes {words} twice in a row").format(words=quoted(doubts.doubled)))
+    if doubts.made_up:
+        notes.append(
+            _("{words} is in none of the translations it learned from").format(
+                words=quoted(doubts.made_up)
+            )
+        )
     if doubts.lost:
         notes.append(_("{words} may be missing from it").format(words=quoted(doubts.lost)))
     return _("Check this translation: {notes}.").format(notes=_("; ").join(notes))

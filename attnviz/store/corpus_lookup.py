@@ -97,6 +97,7 @@ class Lookup:
     def __init__(self, index: CorpusIndex, text: TextConfig, data: DataConfig):
         self.index, self.text, self.data = index, text, data
         self._seen = functools.lru_cache(maxsize=4096)(self._in_a_pair)
+        self._written = functools.lru_cache(maxsize=4096)(self._in_a_target)
         self.source, self.target = source_column(data)
         # The counts made when the index was built hold for the same max_len only.
         self._frequent = index.meta["split"].get("max_len") == data.max_len
@@ -174,6 +175,22 @@ class Lookup:
                 self._tokens, self.index.rows(phrase(self.source, src), self.source)
             )
         )
+
+    def written(self, word: str) -> bool:
+        """Whether ``word``, an output word, is in a training target, in any case: False for
+        a word the model made of pieces that no translation it learned from has ("Bonnez").
+        Kept per lookup."""
+        return self._written(word)
+
+    def _in_a_target(self, word: str) -> bool:
+        tgt = [t.lower() for t in self.text.tokenize(word, "tgt")]
+        if not tgt:
+            return False
+        for row in self.index.rows(phrase(self.target, tgt), self.source):
+            tokens, target = self._tokens(row)
+            if _spans([t.lower() for t in target], tgt) and self.data.keeps(tokens, target):
+                return True
+        return False
 
     def translated_within(self, words: Sequence[str], output: Sequence[str]) -> bool:
         """Whether the training pairs translate the source ``words`` (one after the other)

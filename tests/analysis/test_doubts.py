@@ -19,11 +19,17 @@ class HandCorpus:
     """Training pairs as a dictionary says them: each word's count, and the two-word phrases
     translated by one output word."""
 
-    def __init__(self, counts: dict[str, int], units: dict[tuple[str, str], str]):
+    def __init__(
+        self, counts: dict[str, int], units: dict[tuple[str, str], str], written=None
+    ):  # fmt: skip
         self.counts, self.units = counts, units
+        self.targets = written  # the target words, in lower case; None: every word is one
 
     def seen(self, word: str) -> bool:
         return self.counts.get(word, 0) > 0
+
+    def written(self, word: str) -> bool:
+        return self.targets is None or word.lower() in self.targets
 
     def translated_within(self, words, output) -> bool:
         return self.units.get(tuple(words)) in output
@@ -48,6 +54,18 @@ def test_a_source_word_in_no_training_pair_is_named_but_not_a_number():
     found = doubts(_trace([0.9] * 6, src), corpus=corpus)
     assert found.unseen == ("Ramirez",) and found.flagged and found.counted
     assert doubts(_trace([0.9] * 6, src)).unseen == ()  # not counted: no corpus
+
+
+def test_an_output_word_in_no_training_target_is_made_up_unless_the_source_has_it():
+    src = ["Goodbye", ",", "Ramirez", "!", "<eos>"]
+    out = ["Bonnez", ",", "Ramirez", "!", "<eos>"]
+    corpus = HandCorpus({w: 5 for w in src}, {}, written={"au", "revoir", ",", "!"})
+    found = doubts(_trace([0.9] * 5, src, out), corpus=corpus)
+    assert found.made_up == ("Bonnez",) and found.flagged  # the copied name is no invention
+    assert found.to_json()["made_up"] == ["Bonnez"]
+    said = doubts(_trace([0.9] * 5, src, ["Au", "revoir", ",", "Ramirez", "<eos>"]), corpus=corpus)
+    assert said.made_up == () and not said.flagged  # "Au": in a target, in another case
+    assert doubts(_trace([0.9] * 5, src, out)).to_json()["made_up"] is None  # not looked for
 
 
 def test_longer_than_any_training_source_is_said_with_its_length():

@@ -113,12 +113,15 @@ def test_a_card_names_only_the_bleu_it_has_and_credits_in_the_readers_words():
 
 def test_the_note_names_each_reason_to_check_a_translation():
     note = model_notes.doubts_note(
-        Doubts(0.52, unseen=("dioxide",), too_long=160, doubled=("belle",), lost=("red",))
-    )
+        Doubts(
+            0.52, unseen=("dioxide",), too_long=160, doubled=("belle",), made_up=("Bonnez",),
+            lost=("red",),
+        )
+    )  # fmt: skip
     assert note == (
         "Check this translation: the model was unsure of its words (52% likely each, on "
         "average); “dioxide” never occurs in its training pairs; at 160 tokens the sentence is "
-        "longer than any it was trained on; it writes “belle” twice in a row; “red” may be "
-        "missing from it."
+        "longer than any it was trained on; it writes “belle” twice in a row; “Bonnez” is in "
+        "none of the translations it learned from; “red” may be missing from it."
     )
     assert model_notes.doubts_note(Doubts(0.9)) is None
