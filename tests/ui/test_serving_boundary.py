@@ -27,9 +27,11 @@ pytestmark = pytest.mark.slow
 UI = ROOT / "attnviz_ui"
 SERVING = UI / "serving"
 OWN = (str(ROOT / "dashboard.py"), str(UI) + os.sep)
-CODE = tuple(  # folders of code: the libraries, the attnviz package, the widgets' templates
+CODE = tuple(  # folders of code: the interpreter's and the libraries', the attnviz package and
+    # the widgets' templates (sys.base_prefix holds the standard library's zip, python311.zip,
+    # which importlib.metadata opens when a library looks for its entry points along sys.path)
     str(Path(p)) + os.sep
-    for p in {*sysconfig.get_paths().values(), sys.prefix, ROOT / "attnviz"}
+    for p in {*sysconfig.get_paths().values(), sys.prefix, sys.base_prefix, ROOT / "attnviz"}
     | {UI / "widgets" / "templates"}
 )
 
