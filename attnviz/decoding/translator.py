@@ -74,13 +74,6 @@ class Translator:
         self.history: Any = None
         self.engine = None  # a Transformer's greedy search in CTranslate2, made at first use
 
-    def weights_changed(self) -> None:
-        """Say that the model's weights changed in place (a training update): what was made
-        from the old ones, the engine's copy of them, is dropped and made again at its next
-        use. The fused optimizer's in-place update moves no tensor version counter, so the
-        change cannot be seen from here."""
-        self.engine = None
-
     @property
     def attention(self) -> str:
         return self.model.config.attention

@@ -206,7 +206,9 @@ class Trainer:
 
     def snapshot(self, epoch: float) -> tuple[float, float | None]:
         """Validation loss and BLEU now, recorded with the probes' attention."""
-        self.translator.weights_changed()  # trained since the last snapshot
+        # The engine's copy of the weights is of the last snapshot's: made anew at its next use
+        # (the fused Adam updates in place and moves no version counter to tell it).
+        self.translator.engine = None
         loss = evaluate_loss(self.model, self.valid, self.p, self.dev)
         bleu = None
         if self.valid_src:
