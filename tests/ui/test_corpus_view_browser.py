@@ -1,7 +1,8 @@
-"""What the corpus says, in a real browser, on the shipped Chinese -> English pair and the
-shipped index of cmn.txt (checkpoints/cmn.corpus.sqlite) and their step indexes: the
-classroom sentence's 爱 is "love" in most of the training pairs that hold it, and the step
-that writes "love" has training steps that wrote "love" among its nearest."""
+"""What the corpus says, in a real browser, on the shipped Chinese -> English pair, the
+shipped index of its corpus (checkpoints/cmn-dialogue.corpus.sqlite) and step indexes built
+here as `attnviz steps` builds them (none ships for this pair): the classroom sentence's 爱
+is "love" in most of the training pairs that hold it, and the step that writes "love" has
+training steps that wrote "love" among its nearest."""
 
 from __future__ import annotations
 
@@ -15,23 +16,22 @@ from .browser_helpers import serve, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHIPPED = ROOT / "checkpoints"
-FILES = (
-    "bahdanau-zh-en.safetensors",
-    "luong-zh-en.safetensors",
-    "cmn.corpus.sqlite",
-    "bahdanau-zh-en.steps",
-    "luong-zh-en.steps",
-)
+MODELS = ("bahdanau-zh-en.safetensors", "luong-zh-en.safetensors")
+FILES = (*MODELS, "cmn-dialogue.corpus.sqlite")
 
 
 @pytest.fixture(scope="module")
 def shipped_server(chromium, tmp_path_factory):
+    from attnviz.cli.main import main
+
     missing = [name for name in FILES if not (SHIPPED / name).is_file()]
     if missing:
         unavailable(f"not shipped here: {missing}")
     folder = tmp_path_factory.mktemp("shipped-zh-en")
     for name in FILES:
         shutil.copy(SHIPPED / name, folder / name)
+    for name in MODELS:  # 1,500 training pairs: enough steps to find "love" among
+        assert main(["steps", str(folder / name), "--pairs", "1500", "--held-out", "50"]) == 0
     yield from serve(folder, tmp_path_factory.mktemp("logs"))
 
 
