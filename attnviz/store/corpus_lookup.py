@@ -183,9 +183,13 @@ class Lookup:
         return self._written(word)
 
     def _in_a_target(self, word: str) -> bool:
-        tgt = [t.lower() for t in self.text.tokenize(word, "tgt")]
+        written = self.text.tokenize(word, "tgt")
+        tgt = [t.lower() for t in written]
         if not tgt:
             return False
+        frequent = len(tgt) == 1 and self._frequent  # one row read, not hundreds of pairs
+        if frequent and any(self.index.is_frequent(self.target, t) for t in {written[0], tgt[0]}):
+            return True
         for row in self.index.rows(phrase(self.target, tgt), self.source):
             tokens, target = self._tokens(row)
             if _spans([t.lower() for t in target], tgt) and self.data.keeps(tokens, target):

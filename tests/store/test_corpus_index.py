@@ -55,6 +55,13 @@ def test_a_word_in_a_training_pair_is_seen_and_one_in_none_is_not(lookup):
     assert not lookup.seen("peel")  # held out: "You peel apples." is a test pair
 
 
+def test_an_output_word_is_written_when_a_training_target_has_it_in_any_case(lookup):
+    assert lookup.written("pommes") and lookup.written("Pommes") and lookup.written("les")
+    assert lookup.written("Elle") and lookup.written("elle")  # "Elle mange des pommes."
+    assert not lookup.written("pommez") and not lookup.written("")
+    assert not lookup.written("pèles")  # held out: "Tu pèles des pommes." is a test pair
+
+
 def test_words_translated_within_an_output_need_two_training_pairs_that_say_so(lookup):
     # "eats apples" is "mange des pommes" in one training pair and "mange des fruits" in one
     assert not lookup.translated_within(["eats", "apples"], ["Elle", "mange", "des", "pommes"])
