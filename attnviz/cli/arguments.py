@@ -13,6 +13,7 @@ from ..analysis.eflomal_aligner import DIRECTIONS
 from ..analysis.eflomal_priors import PriorsConfig
 from ..analysis.length_inputs import PER_BUCKET
 from ..data.corpus import DataConfig
+from ..data.dialogue import SPLITS as DIALOGUE_SPLITS
 from ..data.text import TextConfig
 from ..decoding.translator import BETA
 from ..model.model_config import ModelConfig
@@ -217,7 +218,7 @@ def _dialogue_command(sub) -> None:
     p.add_argument("folder", metavar="FOLDER", help="the folder of XDailyDialog's splits")
     p.add_argument("--out", required=True, help="corpus file to write (.tsv or .txt)")
     p.add_argument(
-        "--split", choices=("train", "dev", "test"), default="train", help="the split to write"
+        "--split", choices=DIALOGUE_SPLITS, default="train", help="the split to write"
     )
 
 
