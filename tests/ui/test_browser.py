@@ -257,6 +257,7 @@ def test_switching_the_language_keeps_the_direction_and_the_page(two_direction_s
         page.get_by_text("中文 → 英语").click()
         page.get_by_label("中文句子").wait_for(timeout=60_000)
         for language, box in (("English", "Chinese sentence"), ("中文", "中文句子")):
+            page.wait_for_function(SETTLED, timeout=120_000)  # a click mid-run can be lost
             page.get_by_text(language, exact=True).click()
             page.get_by_label(box).wait_for(timeout=60_000)  # still Chinese -> English
             assert _no_exception(page)
@@ -301,8 +302,11 @@ def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transforme
             f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 1, head 1'))", timeout=60_000
         )
         _pick(page, "Draw one head large", "layer 2, head 1")
+        # until the run ends, the head drawn before stays on the page beside the new one
         page.wait_for_function(
-            f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 2, head 1'))", timeout=60_000
+            f"() => ({HEAD_TITLES})().some(t => t.endsWith('layer 2, head 1'))"
+            f" && !({HEAD_TITLES})().some(t => t.endsWith('layer 1, head 1'))",
+            timeout=60_000,
         )
         assert not any(t.endswith("layer 1, head 1") for t in page.evaluate(HEAD_TITLES))
         assert _no_exception(page)
