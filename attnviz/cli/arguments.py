@@ -217,9 +217,7 @@ def _dialogue_command(sub) -> None:
     )
     p.add_argument("folder", metavar="FOLDER", help="the folder of XDailyDialog's splits")
     p.add_argument("--out", required=True, help="corpus file to write (.tsv or .txt)")
-    p.add_argument(
-        "--split", choices=DIALOGUE_SPLITS, default="train", help="the split to write"
-    )
+    p.add_argument("--split", choices=DIALOGUE_SPLITS, default="train", help="the split to write")
 
 
 def _distill_command(sub) -> None:

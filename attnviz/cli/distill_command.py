@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..data.corpus import read_corpus, split_of
+from ..data.corpus import held_out, read_corpus
 from ..decoding.trace import Trace
 from ..files import atomic_write
 
@@ -31,13 +31,7 @@ def distill_command(args) -> int:
     if data is None:
         raise ValueError(f"{args.teacher}: its card has no data settings, so no split to keep to")
     corpus = read_corpus(args.data, data.source_column)
-    sources = list(
-        dict.fromkeys(
-            s
-            for s, _ in corpus.pairs
-            if split_of(s, data.valid_percent, data.test_percent) == "train"
-        )
-    )
+    sources, _refs = held_out(corpus, data.valid_percent, data.test_percent, split="train")
     name, kept = Path(args.teacher).stem, []
     credit = f"distilled: {name}'s translation of a training sentence of {Path(args.data).name}"
     with tqdm(total=len(sources), unit="sentence", file=sys.stderr) as bar:
@@ -47,10 +41,8 @@ def distill_command(args) -> int:
                 chunk, teacher.translate_each(chunk, batch_size=args.batch_size), strict=True
             ):
                 if isinstance(result, Trace) and result.text:
-                    pair = (
-                        (source, result.text) if data.source_column == 1 else (result.text, source)
-                    )
-                    kept.append(f"{pair[0]}\t{pair[1]}\t{credit}\n")
+                    pair = [source, result.text][:: 1 if data.source_column == 1 else -1]
+                    kept.append("\t".join([*pair, credit]) + "\n")
             bar.update(len(chunk))
     atomic_write(args.out, "".join(kept).encode("utf-8"))
     print(

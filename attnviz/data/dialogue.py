@@ -31,10 +31,6 @@ from .text import normalize
 
 SPLITS = ("train", "dev", "test")
 LICENSE = "CC BY-NC-SA 4.0"
-ATTRIBUTION = (
-    "XDailyDialog (Liu et al. 2023, github.com/liuzeming01/XDailyDialog) on DailyDialog "
-    "(Li et al. 2017)"
-)
 # A contraction DailyDialog wrote apart, its suffix sometimes capitalised: "I ’ Ve" -> "I've".
 _CONTRACTION = re.compile(r"(\w) ' (s|t|ll|ve|re|d|m)\b", re.IGNORECASE)
 _DECIMAL = re.compile(r"(\d) \. (\d)")  # "3 . 5" -> "3.5"
