@@ -11,7 +11,7 @@ step are compared alike.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,12 +32,20 @@ class Steps:
     weights: list[np.ndarray]  # (N,) each step's attention over the source words and <eos>
 
 
-def step_states(translator: Translator, pairs: Sequence[Pair], batch_size: int = 64) -> Steps:
-    """The steps of ``pairs``, force-decoded ``batch_size`` pairs at a time."""
+def step_states(
+    translator: Translator,
+    pairs: Sequence[Pair],
+    batch_size: int = 64,
+    progress: Callable[[int], None] | None = None,
+) -> Steps:
+    """The steps of ``pairs``, force-decoded ``batch_size`` pairs at a time; ``progress`` is
+    told how many pairs are done after each batch."""
     queries, pair, step, words, weights = [], [], [], [], []
     for k in range(0, len(pairs), batch_size):
         chunk = pairs[k : k + batch_size]
         traces = translator.align_many([(src, tgt) for _, src, tgt in chunk], topk=1)
+        if progress is not None:
+            progress(k + len(chunk))
         for (n, _, _), trace in zip(chunk, traces, strict=True):
             if trace.query is None:
                 raise ValueError("a model without attention has no queries to index")

@@ -19,6 +19,7 @@ from ..decoding.translator import BETA
 from ..model.model_config import ModelConfig
 from ..model.precision import Precision, precision_names
 from ..options import add_options, by_name, typed
+from ..store import step_index_builder as steps_builder
 from ..training.config import TrainConfig, TrainingRun
 from ..tuning.decoding_precision import DECODING
 
@@ -626,9 +627,10 @@ def _steps_command(sub) -> None:
     )
     p.add_argument("checkpoint")
     p.add_argument("--out", help="file to write (default: beside CHECKPOINT, named MODEL.steps)")
-    p.add_argument("--pairs", type=int, default=8000, help="training pairs sampled")
-    p.add_argument("--held-out", type=int, default=300, help="validation pairs checked")
-    p.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    p.add_argument("--pairs", type=int, default=steps_builder.PAIRS, help="training pairs sampled")
+    p.add_argument("--held-out", type=int, default=steps_builder.HELD_OUT,
+                   help="validation pairs checked")  # fmt: skip
+    p.add_argument("--seed", type=int, default=steps_builder.SEED, help="seed of the samples")
     p.add_argument("--batch-size", type=int, default=64, help="pairs force-decoded together")
     p.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's)")
     p.add_argument("--index", help="the corpus index to read (default: the one the card names)")

@@ -131,12 +131,12 @@ class StepIndex:
         None if it can."""
         if self.meta.get("weights_digest") != weights_digest:
             return Text(
-                N_("{path} holds the steps of other weights than this model's: build it again"),
+                N_("{path} holds the steps of other weights than this model's"),
                 path=self.path.name,
             )
         if (self.meta.get("corpus_index") or {}).get("sha256") != corpus_index:
             return Text(
-                N_("{path} was built on another corpus index than the model's: build it again"),
+                N_("{path} was built on another corpus index than the model's"),
                 path=self.path.name,
             )
         return None

@@ -40,14 +40,21 @@ def _index(path: str, version: tuple[int, int]) -> CorpusIndex:
     return CorpusIndex(path)
 
 
+def corpus_index_path(checkpoint: Checkpoint) -> Path | None:
+    """Where the corpus index ``checkpoint``'s card names lies: beside it; None when the card
+    names none."""
+    named = (translator_of(checkpoint).card.get(CARD_KEY) or {}).get("file")
+    return Path(checkpoint.path).parent / named if named else None
+
+
 def lookup_of(checkpoint: Checkpoint) -> Lookup | Refused:
     """The lookup of ``checkpoint``'s model in the index its card names, beside it, or why
     there is none (in the session's language, with the command that builds one)."""
     translator = translator_of(checkpoint)
-    named = (translator.card.get(CARD_KEY) or {}).get("file")
-    path = Path(checkpoint.path).parent / (named or "FILE.sqlite")
+    named = corpus_index_path(checkpoint)
+    path = named or Path(checkpoint.path).parent / "FILE.sqlite"
     build = _(HOW_TO_BUILD).format(checkpoint=checkpoint.path, path=path)
-    if not named:
+    if named is None:
         return Refused(
             _("{name}'s card names no corpus index: {build}, with `--card {checkpoint}`").format(
                 name=checkpoint.name, build=build, checkpoint=checkpoint.path
@@ -93,34 +100,37 @@ def _weights_digest(checkpoint: Checkpoint) -> str:
     return weights_digest(checkpoint.path)
 
 
-def step_index_of(checkpoint: Checkpoint) -> StepIndex | Refused:
-    """The step index beside ``checkpoint``, or why there is none (with the command that
-    builds one)."""
+class Unbuilt(NamedTuple):
+    """A model whose step index is still to be built: none lies beside it, or the one there
+    is of other weights, of another corpus index, or unreadable (``why``, in the session's
+    language). The page builds it (:mod:`.step_builds`)."""
+
+    why: str
+
+
+def step_index_of(checkpoint: Checkpoint) -> StepIndex | Unbuilt:
+    """The step index beside ``checkpoint``, or why it is still to be built."""
     path = step_index_path(checkpoint.path)
     version = file_version(path)
     if version is None:
-        return Refused(
-            _("No step index {path}: build it with `python -m attnviz steps {checkpoint}`").format(
-                path=path, checkpoint=checkpoint.path
-            )
-        )
+        return Unbuilt(_("No step index lies beside {name} yet.").format(name=checkpoint.name))
     try:
         steps = _steps(str(path), version)
     except StepIndexError as e:
-        return Refused(shown(e))
+        return Unbuilt(shown(e))
     named = (translator_of(checkpoint).card.get(CARD_KEY) or {}).get("sha256")
     refusal = steps.refusal(_weights_digest(checkpoint), named)
-    return steps if refusal is None else Refused(refusal.shown())
+    return steps if refusal is None else Unbuilt(refusal.shown())
 
 
-def nearest_of(checkpoint: Checkpoint, trace: Trace, t: int) -> Nearest | Refused:
+def nearest_of(checkpoint: Checkpoint, trace: Trace, t: int) -> Nearest | Refused | Unbuilt:
     """The training steps nearest to step ``t`` of ``trace`` by their queries, with their
-    pairs, or why there is no step index or corpus index to ask."""
+    pairs; or why there is no corpus index to ask, or no step index yet."""
     lookup = lookup_of(checkpoint)
     if isinstance(lookup, Refused):
         return lookup
     steps = step_index_of(checkpoint)
-    if isinstance(steps, Refused):
+    if isinstance(steps, Unbuilt):
         return steps
     nearest = steps.nearest(trace.query[t])
     return Nearest(nearest, lookup.pairs([n.pair for n in nearest]))

@@ -1,5 +1,6 @@
 """What the corpus says, in the step view: the tiny models with their corpus's index beside them,
-as `attnviz index --card` ships it; without an index, the view says how to build one."""
+as `attnviz index --card` ships it; without a corpus index, the view says how to build one, and
+without a step index of the model's weights, it builds one."""
 
 from __future__ import annotations
 
@@ -96,19 +97,41 @@ def test_a_missing_index_file_is_said_with_its_name(indexed, tmp_path, monkeypat
     assert any(f"No corpus index {folder / 'syn.corpus.sqlite'}" in s for s in said), said
 
 
-def test_a_missing_step_index_is_said_with_the_command_that_builds_it(
+def test_a_missing_or_stale_step_index_is_built_on_first_use_with_a_progress_bar(
     indexed, tmp_path, monkeypatch
 ):
+    import threading
+
+    from attnviz.store.checkpoint import weights_digest
+    from attnviz.store.step_index import StepIndex
+
     folder = tmp_path / "no-steps"
     shutil.copytree(indexed, folder)
+    first, second = sorted(folder.glob("*.steps"))[:2]
     for path in folder.glob("*.steps"):
-        path.unlink()
+        if path != first:
+            path.unlink()
+    shutil.copy(first, second)  # the first model's steps under the second's name: other weights
+    first.unlink()
     at = type_sentence(open_dashboard(folder, monkeypatch), "The red cat sees a dog.")
     at.toggle(key=Key.CORPUS_ON).set_value(True).run()
     assert not at.exception, at.exception
-    assert len(_notes(at)) == 2 and not _neighbours(at)
-    captions = [c.value for c in at.caption if "No step index" in c.value]
-    assert len(captions) == 2 and all("python -m attnviz steps" in c for c in captions)
+    assert len(_notes(at)) == 2 and not _neighbours(at)  # the notes need no step index
+    bars = [bar.proto.text for bar in at.get("progress")]
+    assert len(bars) == 2 and all("Indexing the steps of" in text for text in bars), bars
+    assert any("No step index lies beside" in text for text in bars)
+    assert any("holds the steps of other weights" in text for text in bars)
+    for thread in threading.enumerate():  # the builds, shared by every session
+        if thread.name.startswith("steps "):
+            thread.join(timeout=300)
+            assert not thread.is_alive()
+    at.run()
+    assert not at.exception, at.exception
+    assert len(_neighbours(at)) == 2 and not at.get("progress")
+    for model in folder.glob("*.safetensors"):
+        index = StepIndex(model.with_suffix(".steps"))
+        assert index.meta["weights_digest"] == weights_digest(model)
+        assert index.meta["held_out"]["held_out_steps"] > 0
 
 
 def test_the_view_speaks_chinese(indexed, monkeypatch):
