@@ -82,6 +82,17 @@ class TrainConfig:
         "so that the model also reads words in the pieces that rarer spellings split them "
         "into (0: the one split; needs --subwords)",
     )
+    short_copies: float = option(
+        0.0,
+        "copies of the training pairs whose source has at most 5 words, per such pair, added "
+        "each epoch, so that the model meets short everyday inputs more often (0: none; at "
+        "most 4; see attnviz.data.typed)",
+    )
+    typed_fraction: float = option(
+        0.0,
+        "share of the training sources written anew each epoch as people type them: lower "
+        "case, no final punctuation, or both; the targets unchanged (0: none)",
+    )
     output_bias: str = option(
         "unigram",
         "the output layer's bias at the start: unigram: the log of each target token's share "
@@ -117,7 +128,12 @@ class TrainConfig:
             raise ValueError(f"schedule must be one of {SCHEDULES}, not {self.schedule!r}")
         if self.schedule == "linear" and self.decay_after:
             raise ValueError("--decay-after belongs to the step schedule, not to linear")
-        for name, most in (("join_fraction", 1), ("swap_fraction", 4)):
+        for name, most in (
+            ("join_fraction", 1),
+            ("swap_fraction", 4),
+            ("short_copies", 4),
+            ("typed_fraction", 1),
+        ):
             if not 0 <= getattr(self, name) <= most:
                 raise ValueError(f"{name} must be in [0, {most}], got {getattr(self, name)}")
         if self.warmup < 0:

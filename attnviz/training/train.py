@@ -39,6 +39,7 @@ from ..data.corpus import (
 )
 from ..data.prepare import Prepared
 from ..data.swap import swap_examples
+from ..data.typed import short_copies, typed_examples
 from ..decoding.translator import BETA, Translator
 from ..model.interface import DecodingModel
 from ..model.precision import Precision
@@ -189,15 +190,21 @@ class Trainer:
 
     def batches(self, epoch: int) -> list[list[Example]]:
         """Epoch ``epoch``'s batches, drawn from a function of the seed and the epoch alone:
-        the training pairs, their swapped copies, their pieces drawn anew (with
-        ``subword_dropout``) and joined pairs, bucketed by length."""
+        the training pairs, their swapped copies, the short ones again, a share as typed,
+        their pieces drawn anew (with ``subword_dropout``) and joined pairs, bucketed by
+        length."""
         config, run = self.config, self.run
         seed = config.seed * 100_003 + epoch
         gen = torch.Generator().manual_seed(seed)
         train = self.p.splits["train"]
         rng = random.Random(seed)
         make = partial(training_examples, text=run.text, data=run.data, subwords=self.p.subwords)
-        train = [*train, *swap_examples(train, config.swap_fraction, rng, make)]
+        train = [
+            *train,
+            *swap_examples(train, config.swap_fraction, rng, make),
+            *short_copies(train, config.short_copies, rng),
+        ]
+        train = typed_examples(train, config.typed_fraction, rng, make)
         if config.subword_dropout and self.p.subwords:
             drawn = resampled(train, self.p.subwords, config.subword_dropout, seed)
             train = [e for e in drawn if run.data.keeps(e.src_tokens, e.tgt_tokens)]
