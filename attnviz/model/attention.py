@@ -85,11 +85,12 @@ class Attention(nn.Module):
 
 
 class AdditiveAttention(Attention):
-    """Bahdanau et al. (2015), eq. (6): the score :attr:`FORMULA`, with the state before the
-    step, s_{t-1}. U h_j does not depend on the step, so it is computed once per sentence in
+    """Bahdanau et al. (2015), eq. (6) and appendix A.1.2: the score :attr:`FORMULA`, with the
+    state before the step, s_{t-1} (the modules W, U, v are the paper's W_a, U_a, v_a). U h_j
+    does not depend on the step, so it is computed once per sentence in
     :meth:`prepare`."""
 
-    FORMULA = r"e_{tj} = v^\top \tanh(W\,s_{t-1} + U\,h_j)"
+    FORMULA = r"e_{tj} = v_a^\top \tanh(W_a\,s_{t-1} + U_a\,h_j)"
 
     def __init__(self, query_dim: int, key_dim: int, attn_dim: int):
         super().__init__()

@@ -35,16 +35,16 @@ NO_ATTENTION = N_(
 )
 
 # A Transformer's cross-attention (Vaswani et al., 2017), as attnviz.model.transformer computes
-# it in each decoder layer: head h scores with its own projections q_t = W_q x_t of the layer's
-# input and k_j = W_k h_j of the encoder's outputs, scaled by the square root of the head's
-# size d; the heads' contexts are concatenated.
-HEAD_SCORE = r"e^{(h)}_{tj} = q^{(h)}_t \cdot k^{(h)}_j \,/\, \sqrt{d}"
-HEADS_TOGETHER = r"c_t = W_o[c^{(1)}_t; \ldots; c^{(N)}_t]"
+# it in each decoder layer: head i of h scores with its own projections q_t = W_q x_t of the
+# layer's input and k_j = W_k h_j of the encoder's outputs, divided by the square root of the
+# head's size d; the heads' contexts are concatenated.
+HEAD_SCORE = r"e^{(i)}_{tj} = q^{(i)\top}_t k^{(i)}_j \,/\, \sqrt{d}"
+HEADS_TOGETHER = r"c_t = W_o[c^{(1)}_t; \ldots; c^{(h)}_t]"
 MULTIHEAD_STEP = (
-    r"\begin{gathered}" + HEAD_SCORE + r", \quad q^{(h)}_t = W^{(h)}_q x_t, \quad "
-    r"k^{(h)}_j = W^{(h)}_k h_j \\[6pt] "
-    r"\alpha^{(h)}_{tj} = \frac{\exp e^{(h)}_{tj}}{\sum_k \exp e^{(h)}_{tk}}, \quad "
-    r"c^{(h)}_t = \sum_j \alpha^{(h)}_{tj}\, W^{(h)}_v h_j, \quad "
+    r"\begin{gathered}" + HEAD_SCORE + r", \quad q^{(i)}_t = W^{(i)}_q x_t, \quad "
+    r"k^{(i)}_j = W^{(i)}_k h_j \\[6pt] "
+    r"\alpha^{(i)}_{tj} = \frac{\exp e^{(i)}_{tj}}{\sum_k \exp e^{(i)}_{tk}}, \quad "
+    r"c^{(i)}_t = \sum_j \alpha^{(i)}_{tj}\, W^{(i)}_v h_j, \quad "
     + HEADS_TOGETHER
     + r"\end{gathered}"
 )
@@ -91,7 +91,7 @@ def score_text(kind: str, scaled: bool = False) -> str:
     Transformer head's, :data:`HEAD_SCORE`) in Unicode, for text that is not typeset:
     eₜⱼ = hₜᵀ Wₐ hⱼ / √H."""
     latex = HEAD_SCORE if kind == MULTIHEAD else formula(kind, scaled)
-    text = unicodeit.replace(latex.replace(r"^\top", "^T").replace(r"\,", " "))
+    text = unicodeit.replace(latex.replace(r"\top", "T").replace(r"\,", " "))
     for command, plain in ((r"\tanh", "tanh"), ("√{H}", "√H"), ("√{d}", "√d")):
         text = text.replace(command, plain)
     return " ".join(text.split())
@@ -141,8 +141,8 @@ def query_name(attention: str) -> str:
 
 PARTS = {  # how the terms of each score add up, after its formula (score_text)
     "bahdanau": N_(
-        "W sₜ₋₁ is computed once per step, U hⱼ once per sentence (one row per source token); "
-        "they add up inside tanh, and v weighs each row of the result into one number, the "
+        "Wₐ sₜ₋₁ is computed once per step, Uₐ hⱼ once per sentence (one row per source token); "
+        "they add up inside tanh, and vₐ weighs each row of the result into one number, the "
         "score of that source token."
     ),
     "concat": N_(

@@ -173,7 +173,7 @@ def notes_table(
     sizes = _(
         "Both models here have states of {b} and {l} numbers and encoder outputs of the same "
         "size, so all three would work. A dot product hₜᵀhⱼ needs the query and the keys to "
-        "be the same size; general (Wₐ) and additive (W, U) project one onto the other."
+        "be the same size; general (Wₐ) and additive (Wₐ, Uₐ) project one onto the other."
     ).format(b=b_config.hidden, l=l_config.hidden)
     return [
         Row(_(ROW_NAMES["name"]), _("additive"), _("multiplicative ({kind})").format(kind=kind),
@@ -185,7 +185,7 @@ def notes_table(
         Row(_(ROW_NAMES["query"]), _("sₜ₋₁, before the step"), _("hₜ, after the step"),
             _where(bahdanau, luong)),
         Row(_(ROW_NAMES["sharpness"]), _bits(b_sharp), _bits(l_sharp), sharp),
-        Row(_(ROW_NAMES["sizes"]), _("any: W and U project both"),
+        Row(_(ROW_NAMES["sizes"]), _("any: Wₐ and Uₐ project both"),
             _("dot: equal; general, concat: any"), sizes),
     ]  # fmt: skip
 

@@ -82,11 +82,11 @@ def query_strips(m: StepMath) -> dict[str, np.ndarray]:
     query = "hₜ" if luong else "sₜ₋₁"
     rows = {query: m.query}
     if "v" in m.parts:
-        W, U = ("Wₐ[hₜ; ·]", "Wₐ[·; hⱼ]") if luong else ("W sₜ₋₁", "U hⱼ")
+        W, U = ("Wₐ[hₜ; ·]", "Wₐ[·; hⱼ]") if luong else ("Wₐ sₜ₋₁", "Uₐ hⱼ")
         rows[W] = m.parts["W q"]
         rows[U] = m.parts["U h_j"]
         rows["tanh(·)"] = m.parts["tanh(W q + U h_j)"]
-        rows["v"] = m.parts["v"]
+        rows["vₐ"] = m.parts["v"]
     elif "W_a h_j" in m.parts:
         rows["Wₐ hⱼ"] = m.parts["W_a h_j"]
     else:

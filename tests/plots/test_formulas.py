@@ -27,7 +27,7 @@ WRITTEN = {"s_{t-1}": "sₜ₋₁", "h_t": "hₜ"}  # the query as prose names i
 @pytest.mark.parametrize(
     "kind, query, form",
     [
-        ("bahdanau", "s_{t-1}", r"\tanh(W\,s_{t-1} + U\,h_j)"),  # additive, before the step
+        ("bahdanau", "s_{t-1}", r"v_a^\top \tanh(W_a\,s_{t-1} + U_a\,h_j)"),  # additive, before the step
         ("concat", "h_t", r"\tanh(W_a[h_t;"),  # additive, after the step
         ("general", "h_t", r"h_t^\top W_a"),
         ("dot", "h_t", r"h_t^\top h_j"),
@@ -72,7 +72,7 @@ def test_the_chain_reads_the_plain_dot_product_only_beside_a_general_score():
     assert (
         chain_form(ChainLink("scaled", "t", 1.0, 0.5))
         == score_text(MULTIHEAD)
-        == ("e⁽ʰ⁾ₜⱼ = q⁽ʰ⁾ₜ ⋅ k⁽ʰ⁾ⱼ / √d")
+        == "e⁽ⁱ⁾ₜⱼ = q⁽ⁱ⁾ᵀₜ k⁽ⁱ⁾ⱼ / √d"
     )
 
 
