@@ -36,18 +36,11 @@ from ..plots import formulas
 from ..plots.context_charts import attention_picture
 from ..plots.heads_charts import heads_figure
 from ..plots.heatmaps import with_eflomal
-from ..plots.lesson_notes import NAMES, STEPS, lesson_role, notes_table
+from ..plots.lesson_notes import MISSING_GIVEN, NAMES, STEPS, lesson_role, notes_table
 from ..plots.step_charts import terms_frame
 from ..store.priors_file import PriorsError, load_priors
 
 ALIGNED = ("luong", "bahdanau", "transformer")  # step 5's model: the first of these given
-MISSING = {  # a step whose model was not given says so, in one line
-    "fixed": N_("This step needs a model without attention (attention “none”); none was given."),
-    "bahdanau": N_("This step needs a Bahdanau model; none was given."),
-    "luong": N_("This step needs a Luong model (a dot, general or concat score); none was given."),
-    "transformer": N_("This step needs a Transformer; none was given."),
-    "attention": N_("This step needs a model with attention; none was given."),
-}
 NO_EFLOMAL = N_("eflomal’s links are not shown: {why}")
 
 
@@ -119,7 +112,12 @@ def build_lesson(
 
 
 def _page(k: int, parts: dict) -> LessonPage:
-    step = STEPS[k]
+    """Step ``k``'s page (0-based); a step whose model was not given says so in place of its
+    words, and offers nothing to try."""
+    step, parts = STEPS[k], dict(parts)  # MISSED is shared: popped from a copy
+    if parts.pop("missing", False):
+        missing = _(MISSING_GIVEN).format(needs=_(step.needs))
+        return LessonPage(k + 1, _(step.title), missing, "", **parts)
     said = parts.pop("said", {})
     text = _(step.text).format(**said) if said else _(step.text)
     return LessonPage(k + 1, _(step.title), text, _(step.to_try), **parts)
@@ -138,10 +136,14 @@ def _aligner(priors: str | Path | None) -> EflomalAligner | str:
         return str(e)
 
 
-def _decoded(lesson: _Class, kind: str) -> tuple[str, Translator, Trace] | str:
-    """The model of ``kind`` and its decoding, or the line that says why there is none."""
+MISSED = {"missing": True}  # what a step draws without its model: _page says so
+
+
+def _decoded(lesson: _Class, kind: str) -> tuple[str, Translator, Trace] | str | None:
+    """The model of ``kind`` and its decoding, the line that says why it refused the
+    sentence, or None when no model of ``kind`` was given."""
     if kind not in lesson.models:
-        return _(MISSING[kind])
+        return None
     name, tr = lesson.models[kind]
     trace = lesson.traces[kind]
     if isinstance(trace, Refused):
@@ -182,8 +184,10 @@ def _frame_table(frame: pd.DataFrame) -> PageTable:
 def _fixed(lesson: _Class) -> dict:
     """Step 1: the fixed-context model's translation, and its one context c."""
     found = _decoded(lesson, "fixed")
-    name, tr = lesson.models.get("fixed", ("–", None))
-    said = {"fixed": name, "size": "–" if tr is None else tr.model.config.hidden}
+    if found is None:
+        return MISSED
+    name, tr = lesson.models["fixed"]
+    said = {"fixed": name, "size": tr.model.config.hidden}
     if isinstance(found, str):
         return {"notes": (found,), "said": said}
     _name, _tr, trace = found
@@ -207,18 +211,22 @@ def _scored(kind: str) -> Callable[[_Class], dict]:
 
     def draw(lesson: _Class) -> dict:
         found = _decoded(lesson, kind)
+        if found is None:
+            return MISSED
         if isinstance(found, str):
             return {"notes": (found,)}
         name, tr, trace = found
         t = min(_shared_step(lesson), len(trace.tgt_tokens) - 1)
         numbers = step_math(tr, trace.pieces or trace, piece_step(trace, t))
         framed = _("The framed row is step {t}, where {name} wrote “{word}”.")
+        notes = (framed.format(t=t + 1, name=name, word=trace.tgt_tokens[t]),)
+        scaled = formulas.scaled_note(trace.attention, trace.scaled, tr.model.config.hidden)
         return {
             "figure": figure_json(attention_picture(trace, step=t, title=name)),
             "formula": formulas.score_text(trace.attention, trace.scaled),
             "latex": (formulas.step_formula(trace.attention, trace.scaled),),
             "numbers": _frame_table(terms_frame(numbers)),
-            "notes": (framed.format(t=t + 1, name=name, word=trace.tgt_tokens[t]),),
+            "notes": notes if scaled is None else (*notes, scaled),
         }
 
     return draw
@@ -227,6 +235,8 @@ def _scored(kind: str) -> Callable[[_Class], dict]:
 def _notes_table(lesson: _Class) -> dict:
     """Step 4: the notes' table, each row with its evidence from this sentence and machine."""
     b, lu = (_decoded(lesson, kind) for kind in NAMES)
+    if b is None or lu is None:
+        return MISSED
     if isinstance(b, str) or isinstance(lu, str):
         return {"notes": tuple(f for f in (b, lu) if isinstance(f, str))}
     (b_name, b_tr, bahdanau), (l_name, l_tr, luong) = b, lu
@@ -239,8 +249,10 @@ def _notes_table(lesson: _Class) -> dict:
 def _alignment(lesson: _Class) -> dict:
     """Step 5: a heatmap with eflomal's links on it, and its AER against them."""
     kind = next((k for k in ALIGNED if k in lesson.models), None)
-    found = _(MISSING["attention"]) if kind is None else _decoded(lesson, kind)
-    if isinstance(found, str) or kind is None:
+    found = None if kind is None else _decoded(lesson, kind)
+    if found is None or kind is None:
+        return MISSED
+    if isinstance(found, str):
         return {"notes": (found,)}
     name, _tr, trace = found
     figure = attention_picture(trace, title=name)
@@ -258,6 +270,8 @@ def _alignment(lesson: _Class) -> dict:
 def _transformer(lesson: _Class) -> dict:
     """Step 6: every head of the Transformer, the one that aligns best with eflomal framed."""
     found = _decoded(lesson, "transformer")
+    if found is None:
+        return MISSED
     if isinstance(found, str):
         return {"notes": (found,)}
     _name, _tr, trace = found

@@ -220,7 +220,7 @@ def lesson_page(lesson: Lesson, k: int, language: str, links: Links) -> str:
         "next": _("Next step"),  # not "Next", which the sentence pages read as the next sentence
         "where": _("Step {k} of {n}").format(k=page.step, n=len(lesson.pages)),
         "sentence": _("The class’s sentence: {sentence}").format(sentence=lesson.sentence),
-        "to_try": _("Try this: {what}").format(what=page.to_try),
+        "to_try": _("Try this: {what}").format(what=page.to_try) if page.to_try else "",
     }
     return (
         _templates()

@@ -50,8 +50,8 @@ MULTIHEAD_STEP = (
 )
 SCALED = N_(
     "÷ √H (H = {hidden}, the size of hₜ and hⱼ): this model's departure from Luong et al. "
-    "(2015), whose scores are not scaled. It keeps a sum of H products from growing with H, "
-    "as the Transformer's √d does."
+    "(2015), whose scores are not scaled. It keeps a sum of H products from growing with H. "
+    "Scaling came later, with the Transformer's √d (2017); attnviz's Luong models borrow it."
 )
 MULTIHEAD_NUMBERS = N_(
     "{name} is a Transformer: each of its decoder layers attends with several heads, and its "

@@ -19,96 +19,126 @@ from . import formulas
 
 
 class LessonStep(NamedTuple):
-    """One screen of the lesson: its title, what it says (at most about 120 words) and one
-    thing to try."""
+    """One screen of the lesson: its title, what it says (at most about 130 words), one thing
+    to try, and the model it shows, named for when the direction has none."""
 
     title: str
     text: str
     to_try: str
+    needs: str
 
 
 STEPS = (
     LessonStep(
         N_("The fixed context and its bottleneck"),
         N_(
-            "Before attention, an encoder–decoder read the whole sentence into one vector c, "
-            "the encoder's last state, and the decoder wrote every word from that same c (Cho "
-            "et al., 2014). {fixed} is such a model: its c holds {size} numbers, however long "
-            "the sentence. A short sentence fits. A longer one does not: words go missing, or "
-            "others are invented. This is the information bottleneck that attention removes. "
-            "The picture draws every source word going into the one c, and every output word "
-            "coming out of it."
+            "Before attention, an encoder–decoder read the whole sentence into one context "
+            "vector c, the encoder's last hidden state, and the decoder wrote every word from "
+            "that same c (Cho et al., 2014). {fixed} is such a model: its c has {size} "
+            "dimensions, however long the sentence. Join more sentences to yours: the longer "
+            "the input, the more words go missing or are invented, because one vector of fixed "
+            "length cannot hold them all. This is the information bottleneck that attention "
+            "removes. The picture draws every source word going into the one c, and every "
+            "output word coming out of it."
         ),
         N_("Join more sentences with the slider, and find where the translation breaks."),
+        N_("a model without attention (the fixed-context encoder–decoder)"),
     ),
     LessonStep(
         N_("Bahdanau: look back before each word"),
         N_(
-            "Bahdanau et al. (2015) let each step look back at the source. The query is the "
-            "decoder's state before the step, sₜ₋₁; each encoder state hⱼ is both the key and "
-            "the value. The additive score rates every source word, the softmax turns the "
-            "scores into weights αₜⱼ that sum to 1, and the context cₜ = Σⱼ αₜⱼ hⱼ is their "
-            "weighted sum, which the GRU reads with the word just written. The table gives this "
-            "step's numbers: each source word's score e, its weight α and its share of cₜ."
+            "Bahdanau et al. (2015) let the decoder look back at the source at every step. "
+            "The letters, as in the notes: hⱼ is the encoder's hidden state at source word j, "
+            "read in both directions (the encoder is a bidirectional RNN, so hⱼ knows the "
+            "words on either side), and sₜ₋₁ is the decoder's hidden state before step t. The "
+            "alignment model scores each hⱼ against sₜ₋₁, the softmax turns the scores into "
+            "attention weights αₜⱼ that sum to 1, and the context vector cₜ = Σⱼ αₜⱼ hⱼ is "
+            "their weighted sum, which the GRU reads with the word just written. The table "
+            "gives this step's numbers: each source word's score e, its weight α and its share "
+            "of cₜ."
         ),
         N_("Move the step: which word takes the most weight, and how far ahead is its score?"),
+        N_("a Bahdanau model"),
     ),
     LessonStep(
         N_("Luong: update first, then look"),
         N_(
-            "Luong et al. (2015) run the GRU first and score with the new state hₜ: dot "
-            "hₜᵀhⱼ, general hₜᵀWₐhⱼ, or concat, an additive score on [hₜ; hⱼ]. The context "
-            "then joins hₜ in the attentional state h̃ₜ = tanh(W_c[cₜ; hₜ]), which predicts the "
-            "word. With input feeding, h̃ₜ also goes into the next step's GRU, so the model "
-            "knows where it looked last. Here is the same step as on the previous screen."
+            "Luong et al. (2015) run the GRU first and score with the new decoder state: their "
+            "letter for it is hₜ, the state after step t (the encoder's states are still hⱼ; "
+            "the paper writes h̄ₛ). There are three scores: dot hₜᵀhⱼ, general hₜᵀWₐhⱼ (a "
+            "bilinear function) and concat vₐᵀtanh(Wₐ[hₜ; hⱼ]) (a small multilayer "
+            "perceptron). The context vector then joins hₜ in the attentional state h̃ₜ = "
+            "tanh(W_c[cₜ; hₜ]), which predicts the word. With input feeding, h̃ₜ also goes into "
+            "the next step's GRU, so the model knows where it looked last. Here is the same "
+            "step as on the previous screen."
         ),
         N_("Compare this row with Bahdanau's at the same step: is it sharper?"),
+        N_("a Luong model"),
     ),
     LessonStep(
         N_("The notes' table, checked"),
         N_(
-            "The lecture notes compare the two in a table. Each row below is checked on your "
-            "sentence, with the shipped models, on this machine: the name, the computation, "
-            "the speed (each score's time per step, measured here), where the score acts "
-            "(sₜ₋₁ against hₜ), how sharp the weights are, and which sizes each score needs."
+            "The lecture notes compare the two in a table of five rows: alias, computation, "
+            "speed, where it is applied, and when to use it. Below, each of the notes' rows "
+            "is set beside what your sentence and the shipped models show; the sixth row, "
+            "sharpness, is attnviz's addition. Where attnviz finds otherwise than the notes, "
+            "the row says so."
         ),
         N_("Type a longer sentence: does the speed row change, and the sharpness?"),
+        N_("a Bahdanau model and a Luong model"),
     ),
     LessonStep(
         N_("Attention as alignment"),
         N_(
-            "Read the heatmap as an alignment: each output word is linked to the source word "
-            "it looks at most. eflomal, a statistical word aligner that never sees the models, "
-            "aligns the same two sentences from how the training corpus translates words; its "
-            "links are the green circles. The alignment error rate (AER) counts how far the "
-            "attention's links are from eflomal's: 0 when they are the same, 100 when they "
-            "share none. Attention is not built to align, so it may disagree."
+            "The notes call Bahdanau's scorer the alignment model: its weights αₜⱼ are a soft "
+            "alignment of each output word with the source words, learned while translating, "
+            "never trained on alignments. Read the heatmap as an alignment: each output word "
+            "is linked to the source word it weighs most. eflomal, a statistical word aligner "
+            "that learns from the training corpus how its words translate, gives a second "
+            "opinion: its links are the green circles. The alignment error rate (AER) counts "
+            "how far attention's links are from eflomal's: 0 when they are the same, 100 when "
+            "they share none. Neither is the truth: where they differ, read the words and "
+            "judge."
         ),
         N_("Find a word where attention and eflomal disagree: which one is right?"),
+        N_("a model with attention"),
     ),
     LessonStep(
         N_("To the Transformer"),
         N_(
-            "“The dot product is the one the Transformer chose.” The Transformer scales it by "
-            "√d, the size of each head, and attends with several heads at once, each with its "
-            "own projections of the query, keys and values; their contexts are joined. Each "
-            "small grid is one head of one layer on your sentence, with its AER against "
-            "eflomal's links; the head framed in orange agrees best. Self-attention, the "
-            "Transformer's other half, is left for the next lesson."
+            "The notes end with the score the Transformer chose: the dot product, fast "
+            "because matrix multiplication is so well optimized. The Transformer divides it by "
+            "√d, d the size of each head: a dot product of d terms grows with d, and large "
+            "scores push the softmax onto one word, where its gradients vanish. Scaling was "
+            "the Transformer's step; Luong's scores were not scaled. It attends with h heads "
+            "at once, each with its own projections of the query, keys and values, and joins "
+            "their contexts. Each small grid is one head of one layer's encoder–decoder "
+            "attention (cross-attention) on your sentence, with its AER against eflomal's "
+            "links; the head framed in orange agrees best. Self-attention is left for the "
+            "next lesson."
         ),
         N_("Look for a head that watches the end of the sentence, and one that aligns."),
+        N_("a Transformer"),
     ),
+)
+MISSING = N_(  # on the page, where the direction has no such model
+    "This step shows {needs}, and none of the checkpoints here translates {direction}. The "
+    "other steps still work; pick another direction in the sidebar to see this one."
+)
+MISSING_GIVEN = N_(  # in a handout, where no such model was given
+    "This step shows {needs}, and none was given, so the handout has no picture for it."
 )
 ROLES = ("fixed", "bahdanau", "luong", "transformer")  # the models a lesson picks
 NAMES = ("bahdanau", "luong")  # the table's two columns
+LUONG_SCORES = {"dot": N_("dot"), "general": N_("general"), "concat": N_("concat")}
 
-ROW_NAMES = {
-    "name": N_("name"),
+ROW_NAMES = {  # the notes' five rows, as the notes name them, and the one attnviz adds
+    "alias": N_("alias"),
     "computation": N_("computation"),
-    "speed": N_("speed, per step (this machine)"),
-    "query": N_("where the score acts"),
-    "sharpness": N_("sharpness (mean entropy)"),
-    "sizes": N_("sizes it needs"),
+    "speed": N_("speed"),
+    "place": N_("where it is applied"),
+    "use": N_("when to use it"),
+    "sharpness": N_("sharpness (added by attnviz)"),
 }
 
 
@@ -162,31 +192,45 @@ def notes_table(
 ) -> list[Row]:
     """The notes' table on two decodings of the class's sentence by a Bahdanau and a Luong
     model (``configs``: theirs), with ``times`` measured on this machine
-    (:func:`attnviz.analysis.score_speed.score_times`)."""
+    (:func:`attnviz.analysis.score_speed.score_times`): the notes' cells, and beside them
+    what the models and the sentence show."""
     kind = luong.attention
+    named = _(LUONG_SCORES[kind])
     b_config, l_config = configs
     b_sharp, l_sharp = (diagnostics.summary(t).entropy for t in (bahdanau, luong))
+    computed = _("as the shipped models compute them")
+    if luong.scaled and kind in ("dot", "general"):
+        computed = _(
+            "as the shipped models compute them; the {kind} score divides by √H, H = {hidden} "
+            "the size of hₜ: attnviz's change, not Luong's (step 3)"
+        ).format(kind=named, hidden=l_config.hidden)
     sharp = _(
         "On this sentence: Bahdanau {b}, Luong {l} (0 bits: all weight on one word). Dot "
         "products grow with the vectors; tanh keeps additive scores in a narrow range."
     ).format(b=_bits(b_sharp), l=_bits(l_sharp))
     sizes = _(
-        "Both models here have states of {b} and {l} numbers and encoder outputs of the same "
-        "size, so all three would work. A dot product hₜᵀhⱼ needs the query and the keys to "
-        "be the same size; general (Wₐ) and additive (Wₐ, Uₐ) project one onto the other."
+        "attnviz finds otherwise in part: only dot needs the query and the keys to have the "
+        "same dimensions. General (Wₐ) and concat (Wₐ), like additive (Wₐ, Uₐ), project one "
+        "onto the other, so they take any sizes. The two models here have decoder states of "
+        "{b} and {l} dimensions."
     ).format(b=b_config.hidden, l=l_config.hidden)
     return [
-        Row(_(ROW_NAMES["name"]), _("additive"), _("multiplicative ({kind})").format(kind=kind),
+        Row(_(ROW_NAMES["alias"]), _("additive attention"),
+            _("multiplicative attention ({kind})").format(kind=named),
             _("Bahdanau et al. (2015); Luong et al. (2015)")),
         Row(_(ROW_NAMES["computation"]), formulas.score_text("bahdanau"),
-            formulas.score_text(kind, luong.scaled), _("as the shipped models compute them")),
-        Row(_(ROW_NAMES["speed"]), _microseconds(times, "bahdanau"), _microseconds(times, kind),
+            formulas.score_text(kind, luong.scaled), computed),
+        Row(_(ROW_NAMES["speed"]),
+            _("slower: large matrix products and tanh; {time} here").format(
+                time=_microseconds(times, "bahdanau")),
+            _("faster: matrix multiplication is highly optimized; {time} here").format(
+                time=_microseconds(times, kind)),
             _speed(times, kind, len(bahdanau.src_tokens), b_config.hidden)),
-        Row(_(ROW_NAMES["query"]), _("sₜ₋₁, before the step"), _("hₜ, after the step"),
-            _where(bahdanau, luong)),
+        Row(_(ROW_NAMES["place"]), _("before the decoder's update: sₜ₋₁"),
+            _("after the decoder's update: hₜ"), _where(bahdanau, luong)),
+        Row(_(ROW_NAMES["use"]), _("preferred when the dimensions differ"),
+            _("preferred when the dimensions are the same (the Transformer chose it)"), sizes),
         Row(_(ROW_NAMES["sharpness"]), _bits(b_sharp), _bits(l_sharp), sharp),
-        Row(_(ROW_NAMES["sizes"]), _("any: Wₐ and Uₐ project both"),
-            _("dot: equal; general, concat: any"), sizes),
     ]  # fmt: skip
 
 
@@ -197,24 +241,35 @@ def _speed(times: Sequence[ScoreTime], kind: str, source: int, hidden: int) -> s
         "Bahdanau's additive score took {ratio:.1f} times as long as Luong's {kind} per step: "
         "one step of one sentence of {source} tokens, states of {hidden}, keys prepared once, "
         "fp32, one thread, the median of many runs (torch.utils.benchmark)."
-    ).format(ratio=took["bahdanau"] / max(took[kind], 1e-9), kind=kind, source=source,
-             hidden=hidden)  # fmt: skip
+    ).format(ratio=took["bahdanau"] / max(took[kind], 1e-9), kind=_(LUONG_SCORES[kind]),
+             source=source, hidden=hidden)  # fmt: skip
 
 
 def _where(bahdanau: Trace, luong: Trace) -> str:
-    """The query row's evidence: the one-step lag of s_{t-1} against h_t, where it shows."""
+    """The place row's evidence: how often s_{t-1} looks where h_t looks at the same step,
+    and where h_t looked one step earlier, and what that shows."""
     lagged = lag(bahdanau, luong)
     if lagged is None:
         return _(
-            "The two translations differ, so their rows cannot be set side by side: give a "
+            "The two translations differ, so their steps cannot be set side by side: give a "
             "reference translation to force both onto it."
         )
     steps, same, behind = lagged
-    return _(
-        "Over {steps} steps, Bahdanau looks where Luong looks at the same step {same} "
-        "times, and where Luong looked one step earlier {behind} times: sₜ₋₁ is the state "
-        "before the word, hₜ after it."
+    counted = _(
+        "Over {steps} steps, Bahdanau looks at the word Luong looks at in the same step {same} "
+        "times, and at the word Luong looked at one step earlier {behind} times."
     ).format(steps=steps, same=same, behind=behind)
+    if behind > same:
+        shown = _(
+            "Here Bahdanau mostly trails Luong by a step: sₜ₋₁ has not yet read the word just "
+            "written, hₜ has."
+        )
+    else:
+        shown = _(
+            "Here the two mostly look at the same word in the same step: knowing the word "
+            "just written (hₜ) or not (sₜ₋₁) did not move where they look."
+        )
+    return f"{counted} {shown}"
 
 
 def _bits(value: float) -> str:

@@ -15,7 +15,7 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, heatmaps, step_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import heads_figure
-from attnviz.plots.lesson_notes import NAMES, STEPS, lesson_role, notes_table
+from attnviz.plots.lesson_notes import MISSING, NAMES, STEPS, lesson_role, notes_table
 
 from ..builders.eflomal_agreement import eflomal_agreement
 from ..serving.aligner import alignments_of
@@ -41,10 +41,15 @@ def lesson_page_ui(choice: Choice) -> None:
             return
         text_slot = st.empty()
         beside = st.container()  # the step's formula and numbers, under its words
-        st.caption(_("Try this: {what}").format(what=_(step.to_try)))
+        try_slot = st.empty()
     with picture:
         said = DRAWN[k](choice, sentence, reference.strip(), beside)
+    if said is None:  # the direction has no model for this step: say so, offer nothing to try
+        needs = _(step.needs)
+        text_slot.info(_(MISSING).format(needs=needs, direction=choice.direction))
+        return
     text_slot.markdown(_(step.text).format(**said))
+    try_slot.caption(_("Try this: {what}").format(what=_(step.to_try)))
 
 
 def _step_ui() -> int:
@@ -76,12 +81,9 @@ def _model(choice: Choice, role: str) -> Checkpoint | None:
     return next((c for c in ranked if lesson_role(description_of(c).config) == role), None)
 
 
-def _trace(checkpoint: Checkpoint | None, sentence: str, reference: str) -> Trace | None:
+def _trace(checkpoint: Checkpoint, sentence: str, reference: str) -> Trace | None:
     """``checkpoint``'s greedy decoding of ``sentence`` (forced on ``reference``), or None
-    after saying why there is none."""
-    if checkpoint is None:
-        st.info(_("No such model translates this direction among the checkpoints here."))
-        return None
+    after saying why it refused."""
     trace = translate(checkpoint, sentence, 1, reference)
     if isinstance(trace, Refused):
         st.warning(f"{checkpoint.name}: {trace.message}")
@@ -99,11 +101,14 @@ def _step_slider(trace: Trace) -> int:
     return st.slider(_("Step"), 1, steps, key=Key.LESSON_AT) - 1
 
 
-def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict:
+# Each step draws its picture beside its words and returns the values its words name, or None
+# when the direction has no model for it.
+
+
+def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
     fixed, _attending = fixed_and_attention(choice)
     if fixed is None:
-        st.info(_("No model without attention translates this direction here."))
-        return {"fixed": "–", "size": "–"}
+        return None
     source = choice.direction.source
     further = FURTHER.get(source, [])
     count = st.slider(_("Sentences joined"), 1, 1 + len(further), 1, key=Key.LESSON_LENGTH)
@@ -115,16 +120,22 @@ def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict:
 
 
 def _scored(attention: str, k: int):
-    def draw(choice: Choice, sentence: str, reference: str, beside) -> dict:
+    def draw(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
         checkpoint = _model(choice, attention)
+        if checkpoint is None:
+            return None
         trace = _trace(checkpoint, sentence, reference)
-        if trace is None or checkpoint is None:
+        if trace is None:
             return {}
         t = min(_step_slider(trace), len(trace.tgt_tokens) - 1)
         st.plotly_chart(
             attention_picture(trace, step=t, title=checkpoint.name), key=element_key("lesson", k)
         )
         beside.latex(formulas.step_formula(trace.attention, trace.scaled))
+        hidden = description_of(checkpoint).config.hidden
+        scaled = formulas.scaled_note(trace.attention, trace.scaled, hidden)
+        if scaled is not None:
+            beside.caption(scaled)
         own = trace.pieces or trace
         numbers = step_numbers(checkpoint, own, piece_step(trace, t))
         frame = step_charts.terms_frame(numbers).style.format(precision=3)
@@ -134,10 +145,12 @@ def _scored(attention: str, k: int):
     return draw
 
 
-def _table(choice: Choice, sentence: str, reference: str, beside) -> dict:
-    found = [_model(choice, name) for name in NAMES]
+def _table(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
+    found = [c for c in (_model(choice, name) for name in NAMES) if c is not None]
+    if len(found) < len(NAMES):
+        return None
     traces = [_trace(c, sentence, reference) for c in found]
-    if None in traces or None in found:
+    if None in traces:
         return {}
     bahdanau, luong = traces
     configs = tuple(description_of(c).config for c in found)
@@ -148,8 +161,10 @@ def _table(choice: Choice, sentence: str, reference: str, beside) -> dict:
     return {}
 
 
-def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict:
-    checkpoint = _model(choice, "luong") or choice.left
+def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
+    checkpoint = _model(choice, "luong") or _model(choice, "bahdanau")
+    if checkpoint is None:
+        return None
     trace = _trace(checkpoint, sentence, reference)
     if trace is None:
         return {}
@@ -166,8 +181,11 @@ def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict:
     return {}
 
 
-def _transformer(choice: Choice, sentence: str, reference: str, beside) -> dict:
-    trace = _trace(_model(choice, "transformer"), sentence, reference)
+def _transformer(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
+    checkpoint = _model(choice, "transformer")
+    if checkpoint is None:
+        return None
+    trace = _trace(checkpoint, sentence, reference)
     if trace is None or trace.heads is None:
         return {}
     beside.latex(formulas.HEAD_SCORE)

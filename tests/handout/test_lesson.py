@@ -17,9 +17,8 @@ from attnviz import i18n
 from attnviz.cli.main import main
 from attnviz.data.corpus import DataConfig
 from attnviz.data.text import TextConfig
-from attnviz.handout.lesson import MISSING
 from attnviz.plots.heatmaps import labels
-from attnviz.plots.lesson_notes import ROW_NAMES, STEPS
+from attnviz.plots.lesson_notes import MISSING_GIVEN, ROW_NAMES, STEPS
 from attnviz.store.checkpoint import load, save
 
 from ..helpers import ROOT, tiny_transformer, tiny_translator
@@ -127,7 +126,7 @@ def test_each_step_holds_its_title_and_its_words(english, models):
         assert escape(step.to_try) in html
     hidden = load(models["fixed"]).model.config.hidden
     first = (english / LESSON[0]).read_text("utf-8")
-    assert f"fixed is such a model: its c holds {hidden} numbers" in first
+    assert f"fixed is such a model: its c has {hidden} dimensions" in first
 
 
 def test_the_pictures_hold_the_models_decodings(english, models):
@@ -196,16 +195,20 @@ def test_a_lesson_in_chinese_holds_no_english_prose(chinese, models):
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_a_step_whose_model_is_missing_says_so(models, tmp_path, language):
+def test_a_step_whose_model_is_missing_says_so_in_place_of_its_words(models, tmp_path, language):
     site = write_lesson(tmp_path, [models["bahdanau"]], "--lang", language)
     say = i18n.catalog(language).gettext if language == "zh" else str
-    missing = {1: "fixed", 3: "luong", 4: "luong", 6: "transformer"}
-    for k, kind in missing.items():
+    for k in (1, 3, 4, 6):  # the fixed context, Luong, the table, the Transformer
         html = (site / LESSON[k - 1]).read_text("utf-8")
-        assert f'<p class="note">{escape(say(MISSING[kind]))}</p>' in html, k
-        assert 'id="picture"' not in html
-    assert 'id="picture"' in (site / LESSON[1]).read_text("utf-8")  # Bahdanau's step draws
-    assert 'id="picture"' in (site / LESSON[4]).read_text("utf-8")  # and aligns
+        missing = say(MISSING_GIVEN).format(needs=say(STEPS[k - 1].needs))
+        assert f"<p>{escape(missing)}</p>" in html, k
+        assert 'id="picture"' not in html and 'class="try"' not in html
+    for k in (2, 5):  # Bahdanau's step draws, and aligns
+        html = (site / LESSON[k - 1]).read_text("utf-8")
+        assert 'id="picture"' in html and 'class="try"' in html
+    for name in LESSON:  # no template hole on any page
+        texts = shown_texts((site / name).read_text("utf-8"))
+        assert not [t for t in texts if "{" in t or re.search(r"(^|\s)–(\s|$)", t)], name
 
 
 def test_the_sentence_comes_out_escaped_on_every_lesson_page(models, tmp_path):

@@ -27,7 +27,7 @@ WRITTEN = {"s_{t-1}": "sₜ₋₁", "h_t": "hₜ"}  # the query as prose names i
 @pytest.mark.parametrize(
     "kind, query, form",
     [
-        ("bahdanau", "s_{t-1}", r"v_a^\top \tanh(W_a\,s_{t-1} + U_a\,h_j)"),  # additive, before the step
+        ("bahdanau", "s_{t-1}", r"v_a^\top \tanh(W_a\,s_{t-1} + U_a\,h_j)"),  # before the step
         ("concat", "h_t", r"\tanh(W_a[h_t;"),  # additive, after the step
         ("general", "h_t", r"h_t^\top W_a"),
         ("dot", "h_t", r"h_t^\top h_j"),

@@ -49,9 +49,41 @@ def test_the_notes_table_gives_every_row_its_evidence(app):
     assert not at.exception, at.exception
     (table,) = at.table
     rows = table.value
-    assert list(rows.iloc[:, 0]) == [
-        "name", "computation", "speed, per step (this machine)", "where the score acts",
-        "sharpness (mean entropy)", "sizes it needs",
+    assert list(rows.iloc[:, 0]) == [  # the notes' five rows, as the notes name them, then ours
+        "alias", "computation", "speed", "where it is applied", "when to use it",
+        "sharpness (added by attnviz)",
     ]  # fmt: skip
     assert rows.iloc[:, 3].str.len().gt(10).all()  # each row with its evidence
     assert "µs" in rows.iloc[2, 1] and "times as long" in rows.iloc[2, 3]
+
+
+def test_a_step_without_its_model_says_so_plainly_and_the_others_still_run(
+    checkpoints, monkeypatch
+):
+    """The tiny checkpoints have no model without attention and no Transformer: steps 1 and 6
+    say which model they show and that this direction has none, with no template hole and
+    nothing to try; the steps between draw. In both languages."""
+    import re
+
+    from attnviz import i18n
+    from attnviz.plots.lesson_notes import MISSING
+
+    from ..helpers import open_dashboard
+
+    for language in ("en", "zh"):
+        at = _lesson(open_dashboard(checkpoints, monkeypatch, {"lang": language}))
+        say = i18n.catalog(language).gettext if language == "zh" else str
+        for step in range(1, len(STEPS) + 1):
+            at.session_state[Key.LESSON_STEP] = step
+            at.run()
+            assert not at.exception, at.exception
+            texts = [e.value for e in (*at.markdown, *at.info, *at.caption)]
+            holes = [t for t in texts if "{" in t or re.search(r"(^|\s)–(\s|$)", t)]
+            assert not holes, (language, step, holes)
+            said = [t for t in (e.value for e in at.info) if t.startswith(say(MISSING)[:6])]
+            if step in (1, 6):
+                needs = say(STEPS[step - 1].needs)
+                assert len(said) == 1 and needs in said[0], (language, step, said)
+                assert not [t for t in texts if t.startswith(say("Try this: {what}")[:4])]
+            else:
+                assert not said, (language, step)
