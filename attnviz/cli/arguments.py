@@ -587,6 +587,13 @@ def _index_command(sub) -> None:
         "copied as they are; each must have been trained on CORPUS with the same split and "
         "tokens, and the index must then lie beside it",
     )
+    p.add_argument(
+        "--card-only",
+        action="store_true",
+        help="name the index already at --out, of CORPUS, in the --card checkpoints' cards "
+        "without building it anew: eflomal samples its links, so a rebuilt index differs by "
+        "its sha256, and every card that named the old one would have to change",
+    )
 
 
 def _ask_corpus_command(sub) -> None:

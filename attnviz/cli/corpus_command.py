@@ -19,8 +19,8 @@ def build_index(args, argv: list[str]) -> int:
     """Align and index ``args.corpus`` as ``args`` or ``--checkpoint`` say; write ``--out``,
     and name it in the cards of ``--card`` checkpoints."""
     from ..data.corpus import read_corpus
-    from ..store.checkpoint import file_sha256, read_settings
-    from ..store.corpus_index import CorpusIndex, write_index
+    from ..store.checkpoint import read_settings
+    from ..store.corpus_index import write_index
     from ..training.guide import EFLOMAL, teacher_links
 
     if args.checkpoint:
@@ -37,6 +37,8 @@ def build_index(args, argv: list[str]) -> int:
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     start = time.perf_counter()
     corpus = read_corpus(args.corpus, data.source_column)
+    if args.card_only:
+        return _card_only(args, corpus.sha256, log)
     recorded = ((card or {}).get("corpus") or {}).get("sha256")
     if card is not None and recorded != corpus.sha256:
         raise ValueError(
@@ -53,13 +55,41 @@ def build_index(args, argv: list[str]) -> int:
         f"saved {args.out}: {size / 1e6:.1f} MB, {len(corpus.pairs)} pairs, "
         f"{time.perf_counter() - start:.0f} s"
     )
-    if args.card:
-        index = CorpusIndex(args.out)
-        entry = {"file": Path(args.out).name, "sha256": file_sha256(args.out)}
-        for path in args.card:
-            name_in_card(path, index, entry, log)
-        index.close()
+    _name_in_cards(args.out, args.card, log)
     return 0
+
+
+def _card_only(args, corpus_sha256: str, log) -> int:
+    """``--card-only``: the index at ``--out`` named in the ``--card`` checkpoints' cards, once
+    it is found to be of CORPUS."""
+    from ..store.corpus_index import CorpusIndex
+
+    if not args.card:
+        raise ValueError("--card-only names an index in --card checkpoints: give some")
+    index = CorpusIndex(args.out)  # CorpusIndexError (a ValueError) when it is none
+    found = index.corpus_sha256
+    index.close()
+    if found != corpus_sha256:
+        raise ValueError(
+            f"{args.out} indexes another corpus (sha256 {found[:12]}…) than {args.corpus} "
+            f"(sha256 {corpus_sha256[:12]}…)"
+        )
+    _name_in_cards(args.out, args.card, log)
+    return 0
+
+
+def _name_in_cards(out: str, checkpoints: list[str], log) -> None:
+    """Name the index at ``out`` (its file name and sha256) in each of ``checkpoints``' cards."""
+    from ..store.checkpoint import file_sha256
+    from ..store.corpus_index import CorpusIndex
+
+    if not checkpoints:
+        return
+    index = CorpusIndex(out)
+    entry = {"file": Path(out).name, "sha256": file_sha256(out)}
+    for path in checkpoints:
+        name_in_card(path, index, entry, log)
+    index.close()
 
 
 def name_in_card(path: str, index, entry: dict, log) -> None:

@@ -1,7 +1,7 @@
 """What a model's training corpus says about a word: how often it occurs in the model's own
 training split, the words eflomal links it to there, and example pairs.
 
-    lookup = Lookup.of(CorpusIndex("checkpoints/cmn.corpus.sqlite"), translator)
+    lookup = Lookup.of(CorpusIndex("checkpoints/cmn-dialogue.corpus.sqlite"), translator)
     answer = lookup.word("爱吃")                    # tokenized as the model reads its source
     answer.pairs, answer.links, answer.examples    # 2, (love 1/2, loves 1/2)..., two pairs
 

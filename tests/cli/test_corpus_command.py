@@ -40,6 +40,24 @@ def built(tmp_path_factory):
     return data, model, out
 
 
+def test_card_only_names_the_index_there_in_a_new_model_s_card_and_leaves_the_index(
+    built, tmp_path, capsys
+):
+    data, _model_path, out = built
+    before = file_sha256(out)
+    second = _model(tmp_path / "second.safetensors", data)  # trained on the same corpus later
+    argv = ["index", str(data), "--out", str(out), "--card-only", "--card", second]
+    assert main(argv) == 0
+    assert file_sha256(out) == before  # not built anew
+    assert read_settings(second)[0]["corpus_index"] == {"file": out.name, "sha256": before}
+    other = tmp_path / "other.txt"
+    write_corpus(other, corpus(50, seed=9))
+    assert main(["index", str(other), "--out", str(out), "--card-only", "--card", second]) == 2
+    assert "indexes another corpus" in capsys.readouterr().err
+    assert main(["index", str(data), "--out", str(out), "--card-only"]) == 2
+    assert "give some" in capsys.readouterr().err
+
+
 def _hand_count(corpus_file, word: str) -> int:
     """Training pairs whose English words hold ``word`` (the full stop taken off)."""
     lines = corpus_file.read_text(encoding="utf-8").splitlines()
