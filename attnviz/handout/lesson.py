@@ -10,6 +10,7 @@ missing says so in one line. Everything is built in the language bound now (:mod
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -242,7 +243,10 @@ def _notes_table(lesson: _Class) -> dict:
     (b_name, b_tr, bahdanau), (l_name, l_tr, luong) = b, lu
     configs = (b_tr.model.config, l_tr.model.config)
     times = score_times(configs[0].hidden, len(bahdanau.src_tokens))
-    rows = notes_table(bahdanau, luong, configs, times)
+    measured = _("on the machine that wrote this handout, {date}").format(
+        date=datetime.date.today().isoformat()
+    )
+    rows = notes_table(bahdanau, luong, configs, times, measured)
     return {"table": PageTable(["", b_name, l_name, _("evidence")], [list(r) for r in rows])}
 
 

@@ -6,11 +6,12 @@ the class's sentence and this machine (:func:`notes_table`)."""
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..analysis import diagnostics
-from ..analysis.score_speed import ScoreTime
+from ..analysis.score_speed import ScoreTime, ratios
 from ..decoding.trace import Trace
 from ..i18n import N_
 from ..i18n import gettext as _
@@ -189,11 +190,12 @@ def notes_table(
     luong: Trace,
     configs: tuple[ModelConfig, ModelConfig],
     times: Sequence[ScoreTime],
+    measured: str,
 ) -> list[Row]:
     """The notes' table on two decodings of the class's sentence by a Bahdanau and a Luong
-    model (``configs``: theirs), with ``times`` measured on this machine
-    (:func:`attnviz.analysis.score_speed.score_times`): the notes' cells, and beside them
-    what the models and the sentence show."""
+    model (``configs``: theirs), with ``times`` (:func:`attnviz.analysis.score_speed.
+    score_times`) measured where and when ``measured`` says ("on this machine"): the notes'
+    cells, and beside them what the models and the sentence show."""
     kind = luong.attention
     named = _(LUONG_SCORES[kind])
     b_config, l_config = configs
@@ -221,11 +223,11 @@ def notes_table(
         Row(_(ROW_NAMES["computation"]), formulas.score_text("bahdanau"),
             formulas.score_text(kind, luong.scaled), computed),
         Row(_(ROW_NAMES["speed"]),
-            _("slower: large matrix products and tanh; {time} here").format(
+            _("slower: large matrix products and tanh; {time} a step").format(
                 time=_microseconds(times, "bahdanau")),
-            _("faster: matrix multiplication is highly optimized; {time} here").format(
+            _("faster: matrix multiplication is highly optimized; {time} a step").format(
                 time=_microseconds(times, kind)),
-            _speed(times, kind, len(bahdanau.src_tokens), b_config.hidden)),
+            _speed(times, kind, len(bahdanau.src_tokens), b_config.hidden, measured)),
         Row(_(ROW_NAMES["place"]), _("before the decoder's update: sₜ₋₁"),
             _("after the decoder's update: hₜ"), _where(bahdanau, luong)),
         Row(_(ROW_NAMES["use"]), _("preferred when the dimensions differ"),
@@ -234,15 +236,21 @@ def notes_table(
     ]  # fmt: skip
 
 
-def _speed(times: Sequence[ScoreTime], kind: str, source: int, hidden: int) -> str:
-    """The speed row's evidence: how many times as long the additive score took, and how."""
-    took = {t.kind: t.microseconds for t in times}
-    return _(
-        "Bahdanau's additive score took {ratio:.1f} times as long as Luong's {kind} per step: "
-        "one step of one sentence of {source} tokens, states of {hidden}, keys prepared once, "
-        "fp32, one thread, the median of many runs (torch.utils.benchmark)."
-    ).format(ratio=took["bahdanau"] / max(took[kind], 1e-9), kind=_(LUONG_SCORES[kind]),
-             source=source, hidden=hidden)  # fmt: skip
+def _speed(times: Sequence[ScoreTime], kind: str, source: int, hidden: int, measured: str) -> str:
+    """The speed row's evidence: how many times as long the additive score took, round by
+    round, what was timed, and whether every round agrees with the notes."""
+    found = ratios(list(times), "bahdanau", kind)
+    said = _(
+        "At the shipped size (states of {hidden}, your sentence's {source} tokens), one step of "
+        "Bahdanau's additive score took {ratio:.1f} times as long as Luong's {kind} {measured}: "
+        "from {low:.1f} to {high:.1f} times over {rounds} rounds, each score timed in turn on "
+        "one thread in fp32, keys prepared once (torch.utils.benchmark)."
+    ).format(ratio=statistics.median(found), low=found[0], high=found[-1], rounds=len(found),
+             kind=_(LUONG_SCORES[kind]), source=source, hidden=hidden,
+             measured=measured)  # fmt: skip
+    if found[0] > 1:
+        return said + " " + _("Every round agrees with the notes: the additive score is slower.")
+    return said + " " + _("Not every round agrees with the notes: here the two are close.")
 
 
 def _where(bahdanau: Trace, luong: Trace) -> str:

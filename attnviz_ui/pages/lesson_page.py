@@ -155,7 +155,7 @@ def _table(choice: Choice, sentence: str, reference: str, beside) -> dict | None
     bahdanau, luong = traces
     configs = tuple(description_of(c).config for c in found)
     times = score_times_here(configs[0].hidden, len(bahdanau.src_tokens))
-    rows = notes_table(bahdanau, luong, configs, times)
+    rows = notes_table(bahdanau, luong, configs, times, _("on this machine"))
     header = ["", found[0].name, found[1].name, _("evidence")]
     st.table({name: column for name, column in zip(header, zip(*rows, strict=True), strict=True)})
     return {}

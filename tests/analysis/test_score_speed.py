@@ -23,8 +23,17 @@ def test_every_score_is_timed_on_one_thread_with_its_keys_prepared_once(monkeypa
 
     monkeypatch.setattr(Attention, "keys", counted)
     monkeypatch.setattr(score_speed.benchmark, "Timer", timer)
-    times = score_speed.score_times(hidden=32, source=5, min_seconds=0.01)
+    times = score_speed.score_times(hidden=32, source=5, min_seconds=0.01, repeats=3)
     assert [t.kind for t in times] == list(SCORES)
     assert len(prepared) == len(SCORES)  # once per score, not once per timed step
     assert threads == [1] * len(SCORES)
-    assert all(t.microseconds > 0 and t.runs > 1 for t in times)
+    assert all(len(t.rounds) == 3 and t.microseconds > 0 and t.runs > 3 for t in times)
+
+
+def test_a_ratio_is_taken_round_by_round():
+    times = [
+        score_speed.ScoreTime("bahdanau", (10.0, 40.0, 12.0), 30),
+        score_speed.ScoreTime("dot", (5.0, 10.0, 2.0), 30),
+    ]
+    assert score_speed.ratios(times, "bahdanau", "dot") == [2.0, 4.0, 6.0]
+    assert times[0].microseconds == 12.0  # the median of the rounds
