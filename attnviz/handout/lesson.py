@@ -37,7 +37,15 @@ from ..plots import formulas
 from ..plots.context_charts import attention_picture
 from ..plots.heads_charts import heads_figure
 from ..plots.heatmaps import with_eflomal
-from ..plots.lesson_notes import MISSING_GIVEN, NAMES, STEPS, lesson_role, notes_table
+from ..plots.lesson_notes import (
+    MISSING_GIVEN,
+    NAMES,
+    STEPS,
+    lesson_role,
+    notes_table,
+    opinions,
+    opinions_text,
+)
 from ..plots.step_charts import terms_frame
 from ..store.priors_file import PriorsError, load_priors
 
@@ -267,7 +275,10 @@ def _alignment(lesson: _Class) -> dict:
     said = _("{name}’s attention against eflomal’s links (green circles): AER {aer:.0f}")
     return {
         "figure": figure_json(with_eflomal(figure, list(aligned.symmetric))),
-        "notes": (said.format(name=name, aer=aer),),
+        "notes": (
+            said.format(name=name, aer=aer),
+            opinions_text(opinions(trace, aligned.symmetric)),
+        ),
     }
 
 

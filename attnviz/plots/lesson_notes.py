@@ -180,6 +180,52 @@ def lag(bahdanau: Trace, luong: Trace) -> tuple[int, int, int] | None:
     return len(steps), same, behind
 
 
+class Opinions(NamedTuple):
+    """Where attention and eflomal agree on one decoding, word by word: the output words whose
+    most-weighed source word eflomal links them to, those it links elsewhere (output word,
+    attention's source word, eflomal's), and those eflomal links to nothing."""
+
+    agree: list[str]
+    differ: list[tuple[str, str, str]]
+    unlinked: list[str]
+
+
+def opinions(trace: Trace, links: Sequence[tuple[int, int]]) -> Opinions:
+    """Attention's argmax against eflomal's ``links`` (source token, output token) of the
+    same pair, output word by output word."""
+    src, out = trace.src_tokens, trace.output_tokens
+    linked: dict[int, list[int]] = {}
+    for i, j in sorted(links):
+        linked.setdefault(j, []).append(i)
+    agree, differ, unlinked = [], [], []
+    for j, i in enumerate(looked_at(trace)[: len(out)]):
+        if j not in linked:
+            unlinked.append(out[j])
+        elif i in linked[j]:
+            agree.append(out[j])
+        else:
+            differ.append((out[j], src[i], " ".join(src[k] for k in linked[j])))
+    return Opinions(agree, differ, unlinked)
+
+
+def opinions_text(found: Opinions) -> str:
+    """What the two opinions are, in one paragraph: counts, then where they differ."""
+    said = _(
+        "Attention and eflomal agree on {agree} of {words} output words; they differ on "
+        "{differ}, and eflomal links {unlinked} to nothing."
+    ).format(
+        agree=len(found.agree),
+        words=len(found.agree) + len(found.differ) + len(found.unlinked),
+        differ=len(found.differ),
+        unlinked=len(found.unlinked),
+    )
+    if not found.differ:
+        return said
+    each = _("“{word}”: attention {attention}, eflomal {eflomal}")
+    listed = "; ".join(each.format(word=w, attention=a, eflomal=e) for w, a, e in found.differ[:6])
+    return f"{said} {listed}."
+
+
 def _microseconds(times: Sequence[ScoreTime], kind: str) -> str:
     found = next(t for t in times if t.kind == kind)
     return _("{us:.0f} µs").format(us=found.microseconds)

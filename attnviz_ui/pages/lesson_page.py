@@ -15,7 +15,15 @@ from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, heatmaps, step_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import heads_figure
-from attnviz.plots.lesson_notes import MISSING, NAMES, STEPS, lesson_role, notes_table
+from attnviz.plots.lesson_notes import (
+    MISSING,
+    NAMES,
+    STEPS,
+    lesson_role,
+    notes_table,
+    opinions,
+    opinions_text,
+)
 
 from ..builders.eflomal_agreement import eflomal_agreement
 from ..serving.aligner import alignments_of
@@ -177,6 +185,7 @@ def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict | 
         found = eflomal_agreement(trace, aligned[0], None)
         if found is not None:
             beside.metric(_("attention vs eflomal (AER)"), f"{found.attention:.0f}")
+            beside.caption(opinions_text(opinions(trace, aligned[0].symmetric)))
     st.plotly_chart(figure, key=element_key("lesson", 5))
     return {}
 
