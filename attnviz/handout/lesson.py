@@ -38,9 +38,11 @@ from ..plots.context_charts import attention_picture
 from ..plots.heads_charts import heads_figure
 from ..plots.heatmaps import with_eflomal
 from ..plots.lesson_notes import (
+    FURTHER,
     MISSING_GIVEN,
     NAMES,
     STEPS,
+    grown_input,
     lesson_role,
     notes_table,
     opinions,
@@ -190,21 +192,32 @@ def _frame_table(frame: pd.DataFrame) -> PageTable:
     return PageTable([str(c) for c in frame.columns], [list(map(cell, r)) for r in frame.values])
 
 
+GROWN = (1, 3, 5, 8)  # step 1's stages: how many of the further sentences are joined
+
+
 def _fixed(lesson: _Class) -> dict:
-    """Step 1: the fixed-context model's translation, and its one context c."""
+    """Step 1: the fixed-context model on a short sentence of the source language and on it
+    grown (:data:`GROWN`), each stage's translation a line, the first stage's one context c as
+    the picture."""
     found = _decoded(lesson, "fixed")
-    if found is None:
+    further = FURTHER.get(lesson.models["fixed"][1].text.src_lang, []) if found else []
+    if found is None or not further:
         return MISSED
     name, tr = lesson.models["fixed"]
-    said = {"fixed": name, "size": tr.model.config.hidden}
-    if isinstance(found, str):
-        return {"notes": (found,), "said": said}
-    _name, _tr, trace = found
-    return {
-        "figure": figure_json(attention_picture(trace, title=name)),
-        "notes": (_("{name} writes: {translation}").format(name=name, translation=trace.text),),
-        "said": said,
-    }
+    said = {"fixed": name, "size": tr.model.config.hidden, "first": further[0]}
+    counts = sorted({min(n, len(further)) for n in GROWN})
+    inputs = [grown_input(further[0], further[1:], n, tr.text.src_lang) for n in counts]
+    traces = tr.translate_each(inputs)
+    stage = _("{count} joined ({words} source words): {translation}")
+    notes = tuple(
+        stage.format(count=n, words=len(t.src_tokens) - 1, translation=t.text)
+        if isinstance(t, Trace)
+        else f"{name}: {t.message}"
+        for n, t in zip(counts, traces, strict=True)
+    )
+    first = traces[0]
+    figure = figure_json(attention_picture(first, title=name)) if isinstance(first, Trace) else None
+    return {"figure": figure, "notes": notes, "said": said}
 
 
 def _shared_step(lesson: _Class) -> int:

@@ -81,7 +81,17 @@ def _templates() -> Environment:
     # |tojson writes the data <script> that page.js reads: made safe by Jinja (<, >, & and '
     # as \u escapes), and the words kept as they are, not as \u escapes.
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
+    env.filters["mathml"] = mathml
     return env
+
+
+def mathml(latex: str) -> Markup:
+    """A formula's LaTeX typeset as MathML (latex2mathml), which a browser draws with no
+    script and no network: the formulas are attnviz's own (attnviz.plots.formulas), and the
+    converter escapes every character it writes."""
+    from latex2mathml.converter import convert
+
+    return Markup(convert(latex, display="block"))
 
 
 def _verbatim(text: str) -> Markup:
@@ -220,7 +230,11 @@ def lesson_page(lesson: Lesson, k: int, language: str, links: Links) -> str:
         "next": _("Next step"),  # not "Next", which the sentence pages read as the next sentence
         "where": _("Step {k} of {n}").format(k=page.step, n=len(lesson.pages)),
         "sentence": _("The class’s sentence: {sentence}").format(sentence=lesson.sentence),
-        "to_try": _("Try this: {what}").format(what=page.to_try) if page.to_try else "",
+        "to_try": (  # the handout has no controls: what to try is the dashboard's
+            _("Try this on the dashboard's Lesson page: {what}").format(what=page.to_try)
+            if page.to_try
+            else ""
+        ),
     }
     return (
         _templates()

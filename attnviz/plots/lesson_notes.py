@@ -36,11 +36,12 @@ STEPS = (
             "Before attention, an encoder–decoder read the whole sentence into one context "
             "vector c, the encoder's last hidden state, and the decoder wrote every word from "
             "that same c (Cho et al., 2014). {fixed} is such a model: its c has {size} "
-            "dimensions, however long the sentence. Join more sentences to yours: the longer "
-            "the input, the more words go missing or are invented, because one vector of fixed "
-            "length cannot hold them all. This is the information bottleneck that attention "
-            "removes. The picture draws every source word going into the one c, and every "
-            "output word coming out of it."
+            "dimensions, however long the sentence. This step starts from a short sentence of "
+            "its own, “{first}”, and joins more to it: the longer the input, the more words go "
+            "missing (struck through) or are invented, because one vector of fixed length "
+            "cannot hold them all. This is the information bottleneck that attention removes. "
+            "The picture draws every source word going into the one c, and every output word "
+            "coming out of it."
         ),
         N_("Join more sentences with the slider, and find where the translation breaks."),
         N_("a model without attention (the fixed-context encoder–decoder)"),
@@ -129,6 +130,39 @@ MISSING = N_(  # on the page, where the direction has no such model
 MISSING_GIVEN = N_(  # in a handout, where no such model was given
     "This step shows {needs}, and none was given, so the handout has no picture for it."
 )
+# Sentences that go on from any example, one more per step of a length control: Why attention
+# grows the typed sentence with them, the lesson's first step grows the first of them.
+FURTHER = {
+    "en": [
+        "We went to the station together.",
+        "The train was late because of the snow.",
+        "My sister bought a newspaper and two coffees.",
+        "An old man told us about his village in the mountains.",
+        "When we arrived in Paris, it was already dark.",
+        "We found a small hotel near the river.",
+        "The next morning, we visited the museum with our friends.",
+        "In the evening, we ate fish in a restaurant by the sea.",
+    ],
+    "zh": [
+        "我们一起去了车站。",
+        "因为下雪，火车晚点了。",
+        "我姐姐买了一份报纸和两杯咖啡。",
+        "一位老人给我们讲了他山里的村子。",
+        "我们到巴黎的时候，天已经黑了。",
+        "我们在河边找到了一家小旅馆。",
+        "第二天早上，我们和朋友去了博物馆。",
+        "晚上，我们在海边的一家饭店吃了鱼。",
+    ],
+}
+
+
+def grown_input(sentence: str, further: list[str], count: int, source: str) -> str:
+    """The typed sentence followed by the first ``count - 1`` further sentences, joined as
+    the source language writes them (no space between Chinese sentences)."""
+    joiner = "" if source == "zh" else " "
+    return joiner.join([sentence.strip(), *further[: max(0, count - 1)]])
+
+
 ROLES = ("fixed", "bahdanau", "luong", "transformer")  # the models a lesson picks
 NAMES = ("bahdanau", "luong")  # the table's two columns
 LUONG_SCORES = {"dot": N_("dot"), "general": N_("general"), "concat": N_("concat")}

@@ -16,9 +16,11 @@ from attnviz.plots import formulas, heatmaps, step_charts
 from attnviz.plots.context_charts import attention_picture
 from attnviz.plots.heads_charts import heads_figure
 from attnviz.plots.lesson_notes import (
+    FURTHER,
     MISSING,
     NAMES,
     STEPS,
+    grown_input,
     lesson_role,
     notes_table,
     opinions,
@@ -31,7 +33,7 @@ from ..serving.lesson import score_times_here
 from ..serving.models import Checkpoint, Choice, description_of, translate
 from ..serving.replays import step_numbers
 from ..state.session_keys import Key, element_key
-from ..views.why_view import FURTHER, fixed_and_attention, grown_input
+from ..views.why_view import fixed_and_attention, lost_words_ui, struck_source
 from ..widgets.html_widgets import shaded_tokens
 from .sentence_inputs import inputs_ui
 
@@ -114,17 +116,25 @@ def _step_slider(trace: Trace) -> int:
 
 
 def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict | None:
+    """Step 1 grows an input of its own from a short sentence, one more sentence a notch, and
+    strikes through the source words the fixed-context model loses."""
     fixed, _attending = fixed_and_attention(choice)
-    if fixed is None:
+    further = FURTHER.get(choice.direction.source, [])
+    if fixed is None or not further:
         return None
-    source = choice.direction.source
-    further = FURTHER.get(source, [])
-    count = st.slider(_("Sentences joined"), 1, 1 + len(further), 1, key=Key.LESSON_LENGTH)
-    trace = _trace(fixed, grown_input(sentence, further, count, source), "")
+    count = st.slider(_("Sentences joined"), 1, len(further), 1, key=Key.LESSON_LENGTH)
+    text = grown_input(further[0], further[1:], count, choice.direction.source)
+    trace = _trace(fixed, text, "")
     if trace is not None:
-        st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
+        with beside:
+            lost = lost_words_ui([fixed], {fixed.name: trace}).get(fixed.name)
+            if lost is not None:
+                st.html(struck_source(trace, lost))
+                st.caption(_("{lost} source words lost").format(lost=sum(lost)))
+            st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
         st.plotly_chart(attention_picture(trace, title=fixed.name), key=element_key("lesson", 1))
-    return {"fixed": f"**{fixed.name}**", "size": description_of(fixed).config.hidden}
+    size = description_of(fixed).config.hidden
+    return {"fixed": f"**{fixed.name}**", "size": size, "first": further[0]}
 
 
 def _scored(attention: str, k: int):

@@ -16,6 +16,7 @@ from attnviz.errors import Refused
 from attnviz.i18n import N_
 from attnviz.i18n import gettext as _
 from attnviz.plots import formulas, model_notes
+from attnviz.plots.lesson_notes import FURTHER, grown_input
 from attnviz.store.catalog import Checkpoint, opening
 
 from ..builders.why import why_conclusion
@@ -27,29 +28,6 @@ from ..widgets.html_widgets import shaded_tokens
 from ..widgets.templates import render
 
 TABLE = "why-attention-{source}-{target}.json"  # evaluate --by-length --json, beside them
-# Sentences that go on from any example, one more per step of the length control.
-FURTHER = {
-    "en": [
-        "We went to the station together.",
-        "The train was late because of the snow.",
-        "My sister bought a newspaper and two coffees.",
-        "An old man told us about his village in the mountains.",
-        "When we arrived in Paris, it was already dark.",
-        "We found a small hotel near the river.",
-        "The next morning, we visited the museum with our friends.",
-        "In the evening, we ate fish in a restaurant by the sea.",
-    ],
-    "zh": [
-        "我们一起去了车站。",
-        "因为下雪，火车晚点了。",
-        "我姐姐买了一份报纸和两杯咖啡。",
-        "一位老人给我们讲了他山里的村子。",
-        "我们到巴黎的时候，天已经黑了。",
-        "我们在河边找到了一家小旅馆。",
-        "第二天早上，我们和朋友去了博物馆。",
-        "晚上，我们在海边的一家饭店吃了鱼。",
-    ],
-}
 INTRO = N_(
     "Before attention, an encoder–decoder squeezed the whole source sentence into one vector "
     "c, the encoder's final state, and the decoder wrote every word from that same c "
@@ -89,13 +67,6 @@ def fixed_and_attention(choice: Choice) -> tuple[Checkpoint | None, list[Checkpo
     return fixed, picked[:2]
 
 
-def grown_input(sentence: str, further: list[str], count: int, source: str) -> str:
-    """The typed sentence followed by the first ``count - 1`` further sentences, joined as
-    the source language writes them (no space between Chinese sentences)."""
-    joiner = "" if source == "zh" else " "
-    return joiner.join([sentence.strip(), *further[: max(0, count - 1)]])
-
-
 def struck_source(trace: Trace, lost: list[bool]) -> str:
     """HTML: the source words, those ``lost`` struck through in red. Escaped."""
     words = list(zip(trace.src_tokens[:-1], lost, strict=True))
@@ -129,7 +100,7 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     text = grown_input(sentence, further, count, source)
     models = [fixed, *attending]
     traces = {c.name: translate(c, text, choice.beam, "") for c in models}
-    lost = _lost_ui(models, traces)
+    lost = lost_words_ui(models, traces)
     cols[1].metric(_("Source words"), len(description_of(fixed).text.words(text, "src")))
     for c, col in zip(models, st.columns(len(models)), strict=True):
         with col:
@@ -138,7 +109,9 @@ def why_view_ui(choice: Choice, sentence: str) -> None:
     _curve_ui([fixed, *attending], checkpoint_folder() / TABLE.format(**choice.direction._asdict()))
 
 
-def _lost_ui(models: list[Checkpoint], traces: dict[str, Trace | Refused]) -> dict[str, list[bool]]:
+def lost_words_ui(
+    models: list[Checkpoint], traces: dict[str, Trace | Refused]
+) -> dict[str, list[bool]]:
     """Per model, which source words eflomal links to nothing of its output
     (:func:`..serving.aligner.lost_of`, as the length curve counts them); none, said once, when
     there is no aligner for these models' corpus."""

@@ -100,7 +100,7 @@ class _Texts(HTMLParser):
 def shown_texts(html: str) -> list[str]:
     """The page's text but its code and its formulas, which read the same in any language."""
     parser = _Texts()
-    parser.feed(re.sub(r'<p class="formula">.*?</p>', "", html))
+    parser.feed(re.sub(r'<p class="formula">.*?</p>|<math .*?</math>', "", html, flags=re.S))
     return parser.texts
 
 
@@ -130,9 +130,11 @@ def test_each_step_holds_its_title_and_its_words(english, models):
 
 
 def test_the_pictures_hold_the_models_decodings(english, models):
+    from attnviz.plots.lesson_notes import FURTHER
+
     traces = {n: load(p, precision="fp32").translate(SENTENCE) for n, p in models.items()}
     figures = [page_data(english / name)["figure"] for name in LESSON]
-    fixed = traces["fixed"]
+    fixed = load(models["fixed"], precision="fp32").translate(FURTHER["en"][0])  # step 1's own
     assert [t["text"] for t in figures[0]["data"][-3:-1]] == [
         labels(fixed.src_tokens),
         labels(fixed.tgt_tokens),
@@ -157,7 +159,7 @@ def test_bahdanau_and_luong_show_the_same_step_with_its_numbers(english):
     for html in pages:
         assert '<table class="numbers">' in html
         assert "<th>weight α</th>" in html
-        assert "<pre><code>" in html  # the step's formula as LaTeX, not typeset by a CDN
+        assert "<math " in html  # the step's formula typeset offline, not by a CDN
 
 
 def test_pages_refer_to_nothing_outside_the_folder(english):
@@ -237,3 +239,21 @@ def test_with_priors_the_alignment_step_shows_eflomal_and_its_aer(handout, cli_p
     assert re.search(r"dot’s attention against eflomal’s links \(green circles\): AER \d+", html)
     figure = page_data(site / LESSON[4])["figure"]
     assert figure["data"][1]["name"] == "eflomal link" and figure["data"][1]["x"]
+
+
+def test_step_one_grows_its_short_sentence_and_lists_each_stage(english, models):
+    from attnviz.plots.lesson_notes import FURTHER, grown_input
+
+    html = (english / LESSON[0]).read_text("utf-8")
+    fixed = load(models["fixed"], precision="fp32")
+    for count in (1, 3, 5, 8):
+        text = fixed.translate(grown_input(FURTHER["en"][0], FURTHER["en"][1:], count, "en")).text
+        assert f"{count} joined (" in html and escape(text) in html, count
+    assert escape(f"“{FURTHER['en'][0]}”") in html  # the text names the sentence it starts from
+
+
+def test_formulas_are_typeset_as_mathml_and_no_latex_is_left_raw(english):
+    for name in LESSON[1:3]:
+        html = (english / name).read_text("utf-8")
+        assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">' in html
+        assert "\\begin{gathered}" not in html and "\\tanh" not in html and "<pre>" not in html

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from attnviz_ui.views.why_view import FURTHER
+from attnviz.plots.lesson_notes import FURTHER
 
 from ..helpers import CHROMIUM
 from .browser_helpers import DRAWN, TEXTS, opened, serve, settle, sync_playwright
