@@ -50,8 +50,8 @@ def lesson_page_ui(choice: Choice) -> None:
             st.info(_("Type a sentence or pick an example to start."))
             return
         text_slot = st.empty()
-        beside = st.container()  # the step's formula and numbers, under its words
-        try_slot = st.empty()
+        try_slot = st.empty()  # under the words, above the numbers: on the first screen
+        beside = st.container()  # the step's formula and numbers
     with picture:
         said = DRAWN[k](choice, sentence, reference.strip(), beside)
     if said is None:  # the direction has no model for this step: say so, offer nothing to try
@@ -101,6 +101,17 @@ def _trace(checkpoint: Checkpoint, sentence: str, reference: str) -> Trace | Non
     return trace
 
 
+PICTURE_HEIGHT = 420  # px at most: the picture ends on the first screen at 1024x768
+
+
+def _shown(figure):
+    """``figure`` no taller than :data:`PICTURE_HEIGHT`: its rows drawn closer, not cut."""
+    height = figure.layout.height
+    if height is not None and height > PICTURE_HEIGHT:
+        figure.update_layout(height=PICTURE_HEIGHT)
+    return figure
+
+
 def _step_slider(trace: Trace) -> int:
     """The step slider shared by Bahdanau's and Luong's screens; the step, 0-based."""
     steps = len(trace.tgt_tokens)
@@ -132,7 +143,8 @@ def _fixed(choice: Choice, sentence: str, reference: str, beside) -> dict | None
                 st.html(struck_source(trace, lost))
                 st.caption(_("{lost} source words lost").format(lost=sum(lost)))
             st.html(shaded_tokens(trace.output_tokens, trace.probs[: len(trace.output_tokens)]))
-        st.plotly_chart(attention_picture(trace, title=fixed.name), key=element_key("lesson", 1))
+        picture = _shown(attention_picture(trace, title=fixed.name))
+        st.plotly_chart(picture, key=element_key("lesson", 1))
     size = description_of(fixed).config.hidden
     return {"fixed": f"**{fixed.name}**", "size": size, "first": further[0]}
 
@@ -146,9 +158,8 @@ def _scored(attention: str, k: int):
         if trace is None:
             return {}
         t = min(_step_slider(trace), len(trace.tgt_tokens) - 1)
-        st.plotly_chart(
-            attention_picture(trace, step=t, title=checkpoint.name), key=element_key("lesson", k)
-        )
+        picture = _shown(attention_picture(trace, step=t, title=checkpoint.name))
+        st.plotly_chart(picture, key=element_key("lesson", k))
         beside.latex(formulas.step_formula(trace.attention, trace.scaled))
         hidden = description_of(checkpoint).config.hidden
         scaled = formulas.scaled_note(trace.attention, trace.scaled, hidden)
@@ -196,7 +207,7 @@ def _alignment(choice: Choice, sentence: str, reference: str, beside) -> dict | 
         if found is not None:
             beside.metric(_("attention vs eflomal (AER)"), f"{found.attention:.0f}")
             beside.caption(opinions_text(opinions(trace, aligned[0].symmetric)))
-    st.plotly_chart(figure, key=element_key("lesson", 5))
+    st.plotly_chart(_shown(figure), key=element_key("lesson", 5))
     return {}
 
 
@@ -216,7 +227,7 @@ def _transformer(choice: Choice, sentence: str, reference: str, beside) -> dict 
     best = figures.best if figures else None
     t = len(trace.tgt_tokens) - 1
     aer = figures.aer if figures else None
-    st.plotly_chart(heads_figure(trace, t, aer, best), key=element_key("lesson", 6))
+    st.plotly_chart(_shown(heads_figure(trace, t, aer, best)), key=element_key("lesson", 6))
     if best is not None:
         beside.caption(
             _("Head {head} of layer {layer} aligns best with eflomal here (AER {aer:.0f}).").format(
