@@ -14,7 +14,7 @@ from ..decoding.trace import Trace
 from ..i18n import gettext as _
 from ..model.model_config import MULTIHEAD
 from . import formulas
-from .heatmaps import FONT, HEATMAP_COLORS, PLAIN_JSON, unchecked_figure
+from .heatmaps import FONT, HEATMAP_COLORS, PLAIN_JSON, labels, unchecked_figure
 
 H_SPACING, V_SPACING = 0.02, 0.08  # shares of the figure between heads across, layers down
 RED, ORANGE = "#d62728", "#ff7f0e"  # the step's frame, and the picked head's
@@ -40,8 +40,10 @@ def heads_figure(
     # On one pair of axes x and y are the grid's: a cell's own row and column are its data.
     hover = _("output %{y}, source %{x}: %{z:.2f}") + "<extra></extra>"
     hover = hover.replace("%{y}", "%{customdata[0]}").replace("%{x}", "%{customdata[1]}")
-    # (T, S, 2): each cell's row and column, numbered from 1 as the other grids number words
-    at = np.moveaxis(np.indices((rows, cols)), 0, -1) + 1
+    # (T, S, 2): each cell's output and source word, numbered from 1 as the other grids
+    # number them ("4:chat"), so that a grid's hover names the class's sentence
+    out, src = labels(trace.tgt_tokens[:rows]), labels(trace.src_tokens[:cols])
+    at = np.array([[[out[t], src[j]] for j in range(cols)] for t in range(rows)], dtype=object)
     data, shapes, titles = [], [], []
     for layer, head in np.ndindex(layers, heads):
         x, y = head * (cols + gap_x), layer * (rows + gap_y)  # the head's first cell

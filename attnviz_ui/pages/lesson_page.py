@@ -228,6 +228,12 @@ def _transformer(choice: Choice, sentence: str, reference: str, beside) -> dict 
     t = len(trace.tgt_tokens) - 1
     aer = figures.aer if figures else None
     st.plotly_chart(_shown(heads_figure(trace, t, aer, best)), key=element_key("lesson", 6))
+    st.caption(
+        _(
+            "In each grid, the rows are the words it wrote (“{output}”) and the columns your "
+            "sentence's (“{source}”); hover a cell to read them."
+        ).format(output=trace.text, source=" ".join(trace.src_tokens[:-1]))
+    )
     if best is not None:
         beside.caption(
             _("Head {head} of layer {layer} aligns best with eflomal here (AER {aer:.0f}).").format(

@@ -172,7 +172,10 @@ def test_the_heads_figure_puts_each_head_where_make_subplots_would_and_frames_th
     for k, (layer, head) in enumerate(np.ndindex(layers, heads)):
         cells = fig.data[k]
         np.testing.assert_array_equal(np.asarray(cells.z), trace.heads[:, layer, head])
-        assert cells.customdata[3][1].tolist() == [4, 2]  # hover: its row and column, from 1
+        assert list(cells.customdata[3][1]) == [
+            f"4:{trace.tgt_tokens[3]}",
+            f"2:{trace.src_tokens[1]}",
+        ]
         n = str(k + 1) if k else ""
         place = [across(cells.x0 - 0.5), across(cells.x0 + cols - 0.5)]
         np.testing.assert_allclose(place, grid[f"xaxis{n}"]["domain"], atol=1e-9)
