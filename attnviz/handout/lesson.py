@@ -41,6 +41,7 @@ from ..plots.lesson_notes import (
     FURTHER,
     MISSING_GIVEN,
     NAMES,
+    NUMBERS_NOTE,
     STEPS,
     grown_input,
     lesson_role,
@@ -241,7 +242,7 @@ def _scored(kind: str) -> Callable[[_Class], dict]:
         t = min(_shared_step(lesson), len(trace.tgt_tokens) - 1)
         numbers = step_math(tr, trace.pieces or trace, piece_step(trace, t))
         framed = _("The framed row is step {t}, where {name} wrote “{word}”.")
-        notes = (framed.format(t=t + 1, name=name, word=trace.tgt_tokens[t]),)
+        notes = (framed.format(t=t + 1, name=name, word=trace.tgt_tokens[t]), _(NUMBERS_NOTE))
         scaled = formulas.scaled_note(trace.attention, trace.scaled, tr.model.config.hidden)
         return {
             "figure": figure_json(attention_picture(trace, step=t, title=name)),

@@ -123,6 +123,10 @@ STEPS = (
         N_("a Transformer"),
     ),
 )
+NUMBERS_NOTE = N_(  # under steps 2 and 3's numbers
+    "exp(e − max) is the softmax's numerator, the largest score taken off first so that no "
+    "exponential overflows; the weight α = exp / Σ exp; the share is αⱼhⱼ's part of cₜ."
+)
 MISSING = N_(  # on the page, where the direction has no such model
     "This step shows {needs}, and none of the checkpoints here translates {direction}. The "
     "other steps still work; pick another direction in the sidebar to see this one."

@@ -19,6 +19,7 @@ from attnviz.plots.lesson_notes import (
     FURTHER,
     MISSING,
     NAMES,
+    NUMBERS_NOTE,
     STEPS,
     grown_input,
     lesson_role,
@@ -169,6 +170,7 @@ def _scored(attention: str, k: int):
         numbers = step_numbers(checkpoint, own, piece_step(trace, t))
         frame = step_charts.terms_frame(numbers).style.format(precision=3)
         beside.dataframe(frame, hide_index=True, height=150)
+        beside.caption(_(NUMBERS_NOTE))
         return {}
 
     return draw
