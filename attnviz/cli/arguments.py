@@ -329,10 +329,12 @@ def _handout_command(sub) -> None:
         "--lesson",
         action="store_true",
         help="also write the dashboard's Lesson, its six steps as pages beside the sentence "
-        "pages (lesson-1.html, ...), on the FIRST sentence of SENTENCES, decoded greedily. "
-        "Each step takes its model from --models by its configuration: one without attention "
-        "(--attention none), a Bahdanau, a Luong (any score) and a Transformer; a step whose "
-        "model is not given says so",
+        "pages (lesson-1.html, ...), on the FIRST sentence of SENTENCES, decoded greedily (step "
+        "1 on a short sentence of its own, grown to 1, 3, 5 and 8 sentences as the page's "
+        "slider grows it, each stage's translation listed). Each step takes its model from "
+        "--models by its configuration: one without attention (--attention none), a Bahdanau, "
+        "a Luong (any score) and a Transformer; a step whose model is not given says so in "
+        "place of its words. Formulas are typeset as MathML; the speed row is dated",
     )
     h.add_argument(
         "--priors",

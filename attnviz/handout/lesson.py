@@ -193,7 +193,7 @@ def _frame_table(frame: pd.DataFrame) -> PageTable:
     return PageTable([str(c) for c in frame.columns], [list(map(cell, r)) for r in frame.values])
 
 
-GROWN = (1, 3, 5, 8)  # step 1's stages: how many of the further sentences are joined
+GROWN = (1, 3, 5, 8)  # step 1's stages: how many sentences, the short one and those after it
 
 
 def _fixed(lesson: _Class) -> dict:
@@ -209,7 +209,7 @@ def _fixed(lesson: _Class) -> dict:
     counts = sorted({min(n, len(further)) for n in GROWN})
     inputs = [grown_input(further[0], further[1:], n, tr.text.src_lang) for n in counts]
     traces = tr.translate_each(inputs)
-    stage = _("{count} joined ({words} source words): {translation}")
+    stage = _("{count} sentences ({words} source words): {translation}")
     notes = tuple(
         stage.format(count=n, words=len(t.src_tokens) - 1, translation=t.text)
         if isinstance(t, Trace)

@@ -248,7 +248,7 @@ def test_step_one_grows_its_short_sentence_and_lists_each_stage(english, models)
     fixed = load(models["fixed"], precision="fp32")
     for count in (1, 3, 5, 8):
         text = fixed.translate(grown_input(FURTHER["en"][0], FURTHER["en"][1:], count, "en")).text
-        assert f"{count} joined (" in html and escape(text) in html, count
+        assert f"{count} sentences (" in html and escape(text) in html, count
     assert escape(f"“{FURTHER['en'][0]}”") in html  # the text names the sentence it starts from
 
 
