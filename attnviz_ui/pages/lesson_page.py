@@ -34,6 +34,7 @@ from ..serving.lesson import score_times_here
 from ..serving.models import Checkpoint, Choice, description_of, translate
 from ..serving.replays import step_numbers
 from ..state.session_keys import Key, element_key
+from ..views.walk_through import taught_offer_ui
 from ..views.why_view import fixed_and_attention, lost_words_ui, struck_source
 from ..widgets.html_widgets import shaded_tokens
 from .sentence_inputs import inputs_ui
@@ -158,6 +159,8 @@ def _scored(attention: str, k: int):
         trace = _trace(checkpoint, sentence, reference)
         if trace is None:
             return {}
+        with beside:  # the notes' own wording of their example, one click from forced
+            taught_offer_ui(sentence, reference)
         t = min(_step_slider(trace), len(trace.tgt_tokens) - 1)
         picture = _shown(attention_picture(trace, step=t, title=checkpoint.name))
         st.plotly_chart(picture, key=element_key("lesson", k))

@@ -87,3 +87,17 @@ def test_a_step_without_its_model_says_so_plainly_and_the_others_still_run(
                 assert not [t for t in texts if t.startswith(say("Try this: {what}")[:4])]
             else:
                 assert not said, (language, step)
+
+
+def test_the_notes_example_is_one_click_from_their_wording_on_bahdanau_s_step(
+    two_directions, monkeypatch
+):
+    from ..helpers import open_dashboard
+
+    at = _lesson(open_dashboard(two_directions, monkeypatch, {"direction": "zh-en"}))
+    at.session_state[Key.LESSON_STEP] = 2
+    at.text_input(key=Key.SENTENCE).set_value("我爱吃苹果。").run()
+    assert not at.exception, at.exception
+    at.button(key=Key.TAUGHT_FORCE).click().run()
+    assert at.session_state[Key.REFERENCE] == "I love to eat apples."
+    assert any("lecture notes' “I love to eat apples.”" in e.value for e in at.info)
