@@ -218,6 +218,26 @@ def lag(bahdanau: Trace, luong: Trace) -> tuple[int, int, int] | None:
     return len(steps), same, behind
 
 
+# The notes' own picture of attention weights: the word written, and its weights on the source.
+NOTES_WEIGHTS = {"I love you.": ("爱", (("I", 0.1), ("love", 0.8), ("you", 0.1)))}
+
+
+def notes_weights_text(sentence: str, trace: Trace, name: str) -> str | None:
+    """For the notes' example (:data:`NOTES_WEIGHTS`), their weights of the word beside the
+    model's own; None for another sentence, or an output without that word."""
+    found = NOTES_WEIGHTS.get(sentence.strip())
+    if found is None or found[0] not in trace.output_tokens:
+        return None
+    word, weights = found
+    row = trace.output_picture()[trace.output_tokens.index(word)]
+    src = trace.src_tokens
+    theirs = ", ".join(f"{w} {a:.1f}" for w, a in weights)
+    ours = ", ".join(f"{w} {row[src.index(w)]:.2f}" for w, _a in weights if w in src)
+    return _("The notes draw “{word}” with the weights {theirs}; {name} gives {ours}.").format(
+        word=word, theirs=theirs, name=name, ours=ours
+    )
+
+
 class Opinions(NamedTuple):
     """Where attention and eflomal agree on one decoding, word by word: the output words whose
     most-weighed source word eflomal links them to, those it links elsewhere (output word,

@@ -24,6 +24,7 @@ from attnviz.plots.lesson_notes import (
     grown_input,
     lesson_role,
     notes_table,
+    notes_weights_text,
     opinions,
     opinions_text,
 )
@@ -161,6 +162,8 @@ def _scored(attention: str, k: int):
             return {}
         with beside:  # the notes' own wording of their example, one click from forced
             taught_offer_ui(sentence, reference)
+        if noted := notes_weights_text(sentence, trace, checkpoint.name):
+            beside.caption(noted)
         t = min(_step_slider(trace), len(trace.tgt_tokens) - 1)
         picture = _shown(attention_picture(trace, step=t, title=checkpoint.name))
         st.plotly_chart(picture, key=element_key("lesson", k))

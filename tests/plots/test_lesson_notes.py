@@ -30,3 +30,19 @@ def test_the_text_counts_them_and_names_each_difference():
     assert text.startswith("Attention and eflomal agree on 3 of 5 output words; they differ on 1")
     assert "“apples”: attention 吃, eflomal 苹果" in text
     assert "{" not in text
+
+
+def test_the_notes_weights_for_i_love_you_stand_beside_the_model_s():
+    from attnviz.plots.lesson_notes import notes_weights_text
+
+    src, out = ["I", "love", "you", ".", "<eos>"], ["我", "爱", "你", "。", "<eos>"]
+    weights = [[0.9, 0.05, 0.03, 0.01, 0.01], [0.02, 0.95, 0.02, 0.005, 0.005],
+               [0.01, 0.02, 0.95, 0.01, 0.01], [0.0, 0.0, 0.05, 0.9, 0.05],
+               [0.0, 0.0, 0.0, 0.1, 0.9]]  # fmt: skip
+    trace = hand_trace(weights, src, out)
+    said = notes_weights_text("I love you.", trace, "luong-en-zh")
+    assert said == (
+        "The notes draw “爱” with the weights I 0.1, love 0.8, you 0.1; luong-en-zh gives "
+        "I 0.02, love 0.95, you 0.02."
+    )
+    assert notes_weights_text("I love apples.", trace, "luong-en-zh") is None
