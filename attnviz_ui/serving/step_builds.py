@@ -26,7 +26,7 @@ class StepBuild:
 
     checkpoint: Checkpoint
     done: int = 0  # pairs force-decoded so far
-    total: int = 0  # pairs to force-decode: 0 until the sample is drawn
+    total: int = 0  # pairs to force-decode: PAIRS, the most, until the sample is drawn
     error: Exception | None = None  # set when it failed: shown with the command that builds it
     thread: threading.Thread | None = None
     started: float = field(default_factory=time.monotonic)
