@@ -342,16 +342,25 @@ def test_what_if_shows_its_result_under_the_button_that_asked(server, lang):
 
 
 # Each Lesson screen as a class sees it at 1024×768: the step's title and words whole, and its
-# picture (a chart, the notes' table, or the line saying which model is missing) starting on
-# the first screen with at least 200 px of it there.
+# picture (a chart or the notes' table) starting on the first screen with at least 200 px of it
+# there; where the direction has no model for the step, the line saying so in place of its
+# words, whole on the first screen.
 LESSON_SCREEN = """() => {
   const row = [...document.querySelectorAll('[data-testid="stHorizontalBlock"]')]
     .find(block => block.querySelector('h4'));  // the step's title heads its words' column
   if (!row) return null;
   const [words, picture] = row.querySelectorAll(':scope > [data-testid="stColumn"]');
+  const missing = words && words.querySelector('[data-testid="stAlert"]');
+  if (missing) {
+    const box = missing.getBoundingClientRect();
+    return {view: window.innerHeight, text: box.bottom, picture: box.top,
+            words: missing.innerText.length};
+  }
   const shown = picture && picture.querySelector(
-    '.js-plotly-plot, [data-testid="stTable"], [data-testid="stAlert"]');
-  const text = words && [...words.querySelectorAll('[data-testid="stMarkdownContainer"]')].pop();
+    '.js-plotly-plot, [data-testid="stTable"]');
+  const text = words && [...words.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+    .filter(e => !e.closest('[data-testid="stCaptionContainer"]') && !e.querySelector('h4, .katex'))
+    .pop();  // the step's words: not its title, its formula or a caption under its numbers
   if (!shown || !text) return null;
   return {view: window.innerHeight, text: text.getBoundingClientRect().bottom,
           picture: shown.getBoundingClientRect().top, words: text.innerText.length};
