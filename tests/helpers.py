@@ -289,3 +289,17 @@ def unavailable(message: str, module: bool = False) -> None:
     if os.environ.get("CI"):
         pytest.fail(message, pytrace=False)
     pytest.skip(message, allow_module_level=module)
+
+
+def resumes_exactly(data, folder, flags: list[str]) -> Path:
+    """Train ``data`` with ``flags`` for two epochs straight, and for one then one more with
+    ``--resume``; assert both runs end in the same state. Returns the straight run's file."""
+    from attnviz.cli.main import main
+
+    straight, resumed = folder / "straight.safetensors", folder / "resumed.safetensors"
+    for out, extra in ((straight, ["--epochs", "2"]), (resumed, ["--epochs", "1"]),
+                       (resumed, ["--epochs", "2", "--resume"])):  # fmt: skip
+        assert main(["train", "--data", str(data), "--out", str(out), *extra, *flags]) == 0
+    a, b = tensors(f"{straight}.state"), tensors(f"{resumed}.state")
+    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    return straight

@@ -15,6 +15,7 @@ how far to trust it.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import torch
@@ -68,7 +69,7 @@ def score_times(
     return [ScoreTime(kind, tuple(rounds[kind]), runs[kind]) for kind in SCORES]
 
 
-def ratios(times: list[ScoreTime] | tuple[ScoreTime, ...], slow: str, fast: str) -> list[float]:
+def ratios(times: Sequence[ScoreTime], slow: str, fast: str) -> list[float]:
     """How many times as long ``slow`` took as ``fast``, round by round, sorted."""
     found = {t.kind: t.rounds for t in times}
     return sorted(a / max(b, 1e-9) for a, b in zip(found[slow], found[fast], strict=True))

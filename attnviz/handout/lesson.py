@@ -200,11 +200,12 @@ def _fixed(lesson: _Class) -> dict:
     """Step 1: the fixed-context model on a short sentence of the source language and on it
     grown (:data:`GROWN`), each stage's translation a line, the first stage's one context c as
     the picture."""
-    found = _decoded(lesson, "fixed")
-    further = FURTHER.get(lesson.models["fixed"][1].text.src_lang, []) if found else []
-    if found is None or not further:
+    if "fixed" not in lesson.models:
         return MISSED
     name, tr = lesson.models["fixed"]
+    further = FURTHER.get(tr.text.src_lang, [])
+    if not further:
+        return MISSED
     said = {"fixed": name, "size": tr.model.config.hidden, "first": further[0]}
     counts = sorted({min(n, len(further)) for n in GROWN})
     inputs = [grown_input(further[0], further[1:], n, tr.text.src_lang) for n in counts]

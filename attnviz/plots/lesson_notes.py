@@ -343,7 +343,7 @@ def notes_table(
 def _speed(times: Sequence[ScoreTime], kind: str, source: int, hidden: int, measured: str) -> str:
     """The speed row's evidence: how many times as long the additive score took, round by
     round, what was timed, and whether every round agrees with the notes."""
-    found = ratios(list(times), "bahdanau", kind)
+    found = ratios(times, "bahdanau", kind)
     said = _(
         "At the shipped size (states of {hidden}, your sentence's {source} tokens), one step of "
         "Bahdanau's additive score took {ratio:.1f} times as long as Luong's {kind} {measured}: "

@@ -10,7 +10,7 @@ from attnviz.cli.main import main
 from attnviz.data.corpus import Example, resampled
 from attnviz.data.subwords import Subwords
 
-from ..helpers import TINY_FLAGS, tensors
+from ..helpers import TINY_FLAGS, resumes_exactly
 from ..synthetic import corpus, write_corpus
 
 PAIRS = [(en.split(), fr.split()) for en, fr, _ in corpus(300, seed=3)]
@@ -68,12 +68,7 @@ def test_a_run_with_subword_dropout_resumes_to_the_weights_of_an_uninterrupted_r
     write_corpus(data, corpus(400, seed=1))
     flags = [*TINY_FLAGS, "--attention", "general", "--subwords", "300", "--join-fraction", "0",
              "--subword-dropout", "0.2", "--test-beam", "1"]  # fmt: skip
-    straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
-    for out, extra in ((straight, ["--epochs", "2"]), (resumed, ["--epochs", "1"]),
-                       (resumed, ["--epochs", "2", "--resume"])):  # fmt: skip
-        assert main(["train", "--data", str(data), "--out", str(out), *extra, *flags]) == 0
-    a, b = tensors(f"{straight}.state"), tensors(f"{resumed}.state")
-    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    resumes_exactly(data, tmp_path, flags)
 
 
 def test_subword_dropout_without_pieces_is_refused(tmp_path, capsys):

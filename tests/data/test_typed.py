@@ -13,7 +13,7 @@ from attnviz.data.corpus import Example, tokenize_pairs
 from attnviz.data.text import TextConfig
 from attnviz.data.typed import SHORT_WORDS, as_typed, short_copies, typed_examples
 
-from ..helpers import TINY_FLAGS, tensors
+from ..helpers import TINY_FLAGS, resumes_exactly
 from ..synthetic import corpus, write_corpus
 
 
@@ -62,12 +62,7 @@ def test_a_run_with_typed_sources_and_short_copies_records_them_and_resumes_exac
     write_corpus(data, corpus(400, seed=1))
     flags = [*TINY_FLAGS, "--attention", "general", "--subwords", "300", "--join-fraction", "0",
              "--typed-fraction", "0.3", "--short-copies", "1", "--test-beam", "1"]  # fmt: skip
-    straight, resumed = tmp_path / "straight.safetensors", tmp_path / "resumed.safetensors"
-    for out, extra in ((straight, ["--epochs", "2"]), (resumed, ["--epochs", "1"]),
-                       (resumed, ["--epochs", "2", "--resume"])):  # fmt: skip
-        assert main(["train", "--data", str(data), "--out", str(out), *extra, *flags]) == 0
-    a, b = tensors(f"{straight}.state"), tensors(f"{resumed}.state")
-    assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    straight = resumes_exactly(data, tmp_path, flags)
     from attnviz import load
 
     config = load(straight).card["train_config"]

@@ -226,3 +226,16 @@ def serve(folder: Path, logs: Path):
     proc.terminate()
     proc.wait(timeout=30)
     log.close()
+
+
+def typed_page(p, server: str):
+    """A browser on the dashboard with a sentence typed and both heatmaps drawn: (browser, page)."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(server)
+    box = page.get_by_label("English sentence")
+    box.wait_for(timeout=60_000)
+    box.fill("The red cat sees a dog.")
+    box.press("Enter")  # the page opened on an example: wait for this sentence's heatmaps
+    page.wait_for_function(DRAWN, arg="The", timeout=60_000)
+    return browser, page

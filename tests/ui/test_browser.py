@@ -16,7 +16,7 @@ from attnviz.plots.heatmaps import EFLOMAL_COLOR, FORCED
 from attnviz_ui.pages.sentence_inputs import EXAMPLES
 
 from ..helpers import CHROMIUM, TAUGHT
-from .browser_helpers import DRAWN, HEATMAPS_ON, SETTLED, serve, sync_playwright
+from .browser_helpers import DRAWN, HEATMAPS_ON, SETTLED, serve, sync_playwright, typed_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,19 +41,6 @@ def two_direction_server(chromium, two_directions, tmp_path_factory):
     yield from serve(two_directions, tmp_path_factory.mktemp("logs"))
 
 
-def _typed(p, server: str):
-    """A browser on the dashboard with a sentence typed and both heatmaps drawn."""
-    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
-    page.goto(server)
-    box = page.get_by_label("English sentence")
-    box.wait_for(timeout=60_000)
-    box.fill("The red cat sees a dog.")
-    box.press("Enter")  # the page opened on an example: wait for this sentence's heatmaps
-    page.wait_for_function(DRAWN, arg="The", timeout=60_000)
-    return browser, page
-
-
 def test_the_first_page_draws_both_heatmaps_before_anything_is_typed(server):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
@@ -68,7 +55,7 @@ def test_the_first_page_draws_both_heatmaps_before_anything_is_typed(server):
 def test_typing_a_sentence_draws_both_heatmaps_and_the_step_bars(server, tmp_path):
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/install-test-deps.sh"
     with sync_playwright() as p:
-        browser, page = _typed(p, server)
+        browser, page = typed_page(p, server)
         heatmaps = page.locator(".js-plotly-plot .heatmaplayer")
         tokens = 8  # The red cat sees a dog . <eos>
         page.wait_for_function(BARS_DRAWN, arg=tokens, timeout=60_000)  # before the picture
@@ -102,7 +89,7 @@ def _written(page) -> list[tuple[int, int]]:
 
 def test_a_sentence_typed_is_shown_whole_and_play_reveals_it_word_by_word(server):
     with sync_playwright() as p:
-        browser, page = _typed(p, server)
+        browser, page = typed_page(p, server)
         page.wait_for_function(ALL_WRITTEN, timeout=60_000)  # the whole translation first
         assert all(rows > 2 for _, rows in _written(page)[:2])
         page.get_by_role("button", name="Play").click()
@@ -290,7 +277,7 @@ def _pick(page, label: str, option: str) -> None:
 
 def test_to_the_transformer_draws_every_head_and_the_one_picked_large(transformer_server):
     with sync_playwright() as p:
-        browser, page = _typed(p, transformer_server)
+        browser, page = typed_page(p, transformer_server)
         page.get_by_text("To the Transformer", exact=True).click()
         # the small multiples: one heatmap per layer and head (2 x 2), the first one large
         page.wait_for_function(

@@ -17,7 +17,7 @@ import shutil
 import pytest
 
 from ..helpers import CHROMIUM, ROOT, unavailable
-from .browser_helpers import DRAWN, serve, sync_playwright
+from .browser_helpers import serve, sync_playwright, typed_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SHIPPED = ROOT / "checkpoints"
@@ -85,14 +85,7 @@ def unbuilt_server(chromium, checkpoints, corpus_file, tmp_path_factory):
 
 def test_the_nearest_steps_appear_once_the_page_has_built_their_index(unbuilt_server):
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        page = browser.new_page(viewport={"width": 1600, "height": 1200})
-        page.goto(unbuilt_server)
-        box = page.get_by_label("English sentence")
-        box.wait_for(timeout=60_000)
-        box.fill("The red cat sees a dog.")
-        box.press("Enter")
-        page.wait_for_function(DRAWN, arg="The", timeout=60_000)
+        browser, page = typed_page(p, unbuilt_server)
         page.get_by_text("What the corpus says").click()
         page.get_by_text("The nearest training steps").first.wait_for(timeout=60_000)
         page.wait_for_function(  # the builds' redraws bring them in: no reload, no click
